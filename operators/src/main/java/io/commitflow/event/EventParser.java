@@ -1,0 +1,229 @@
+package io.commitflow.event;
+
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import java.io.Serializable;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Turns the value of a Kafka record into a {@link CommitEvent} or {@link PushEvent}, or says why it cannot.
+ * Never throws on bad input: every failure is a {@link Result.Rejected} with a {@link Reason}.
+ *
+ * <p>Native JSON, see DESIGN.md:
+ * {@code {"type":"commit","tenant":"acme","repo":"tools/git","sha":"…","parents":["…"],"ts":1700000000000}}
+ * and {@code {"type":"push","repo":"tools/git","ref":"refs/heads/main","before":"…","after":"…"}}.
+ * Unknown fields are ignored, so producers can add fields without breaking the job.
+ */
+public final class EventParser implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    /** Default bound on a record's size: larger values are dead letters, never parsed. */
+    public static final int DEFAULT_MAX_EVENT_BYTES = 4 * 1024 * 1024;
+    /** Latest accepted event time (year 9999), so that a typo in ms/µs is caught. */
+    private static final long MAX_TS = 253402300799999L;
+    private static final int MAX_PARENTS = 1024;
+    public static final String DEFAULT_TENANT = "default";
+
+    private final int maxEventBytes;
+
+    public EventParser(int maxEventBytes) {
+        if (maxEventBytes <= 0) {
+            throw new IllegalArgumentException("maxEventBytes must be positive, got " + maxEventBytes);
+        }
+        this.maxEventBytes = maxEventBytes;
+    }
+
+    /** What parsing gave. */
+    public sealed interface Result {
+        record Commit(CommitEvent event) implements Result {}
+
+        record Push(PushEvent event) implements Result {}
+
+        record Rejected(DeadLetter deadLetter) implements Result {}
+    }
+
+    public Result parse(RawRecord record) {
+        Origin origin = record.origin();
+        byte[] value = record.value();
+        if (value == null || value.length == 0) {
+            return reject(Reason.EMPTY, "the record has no value", "", origin);
+        }
+        if (value.length > maxEventBytes) {
+            return reject(Reason.TOO_LARGE,
+                    "the record has " + value.length + " bytes, more than the maximum of " + maxEventBytes,
+                    new String(value, 0, Math.min(value.length, 4096), StandardCharsets.UTF_8), origin);
+        }
+        String raw = new String(value, StandardCharsets.UTF_8);
+        JsonNode root;
+        try {
+            root = Json.mapper().readTree(value);
+        } catch (JacksonException | IllegalArgumentException e) {
+            return reject(Reason.NOT_JSON, "not valid JSON: " + firstLine(e.getMessage()), raw, origin);
+        } catch (java.io.IOException e) {
+            return reject(Reason.NOT_JSON, "cannot read the value: " + firstLine(e.getMessage()), raw, origin);
+        }
+        if (root == null || !root.isObject()) {
+            return reject(Reason.NOT_OBJECT, "the value must be a JSON object, got "
+                    + (root == null ? "nothing" : root.getNodeType().name().toLowerCase()), raw, origin);
+        }
+        Fields f = new Fields((ObjectNode) root);
+        try {
+            String type = f.requiredText("type");
+            return switch (type) {
+                case "commit" -> new Result.Commit(commit(f, origin));
+                case "push" -> new Result.Push(push(f, origin));
+                default -> throw new InvalidEventException(Reason.UNKNOWN_TYPE,
+                        "type must be \"commit\" or \"push\", got " + Validation.quote(type));
+            };
+        } catch (InvalidEventException e) {
+            return new Result.Rejected(new DeadLetter(e.reason().name(), e.getMessage(), "parse", DeadLetter.clip(raw),
+                    origin, f.textOrEmpty("tenant"), f.textOrEmpty("repo"), f.textOrEmpty("sha"),
+                    traceIdOrDerived(f, origin)));
+        }
+    }
+
+    private CommitEvent commit(Fields f, Origin origin) throws InvalidEventException {
+        String tenant = Validation.tenant(f.optionalText("tenant", DEFAULT_TENANT));
+        String repo = Validation.repo(f.requiredText("repo"));
+        String sha = Validation.sha("sha", f.requiredText("sha"));
+        List<String> parents = new ArrayList<>();
+        JsonNode ps = f.node("parents");
+        if (ps != null && !ps.isNull()) {
+            if (!ps.isArray()) {
+                throw new InvalidEventException(Reason.WRONG_TYPE, "parents must be an array of commit ids");
+            }
+            if (ps.size() > MAX_PARENTS) {
+                throw new InvalidEventException(Reason.INVALID_FIELD, "parents has more than " + MAX_PARENTS + " entries");
+            }
+            for (JsonNode p : ps) {
+                if (!p.isTextual()) {
+                    throw new InvalidEventException(Reason.WRONG_TYPE, "parents must hold strings");
+                }
+                parents.add(Validation.sha("parents[]", p.textValue()));
+            }
+        }
+        return new CommitEvent(tenant, repo, sha, List.copyOf(parents), f.optionalText("author", ""),
+                timestamp(f, origin), f.optionalText("message", null), f.optionalText("patch", null),
+                traceIdOrThrow(f, origin), origin);
+    }
+
+    private PushEvent push(Fields f, Origin origin) throws InvalidEventException {
+        String tenant = Validation.tenant(f.optionalText("tenant", DEFAULT_TENANT));
+        String repo = Validation.repo(f.requiredText("repo"));
+        String ref = Validation.ref(f.requiredText("ref"));
+        String before = Validation.sha("before", f.requiredText("before"));
+        String after = Validation.sha("after", f.requiredText("after"));
+        if (before.length() != after.length()) {
+            throw new InvalidEventException(Reason.INVALID_FIELD, "before and after must use the same hash (40 or 64 digits)");
+        }
+        return new PushEvent(tenant, repo, ref, before, after, f.optionalText("pusher", ""), timestamp(f, origin),
+                traceIdOrThrow(f, origin), origin);
+    }
+
+    /** {@code ts}: epoch milliseconds, or an ISO-8601 instant; the Kafka timestamp when absent. */
+    private static long timestamp(Fields f, Origin origin) throws InvalidEventException {
+        JsonNode ts = f.node("ts");
+        if (ts == null || ts.isNull()) {
+            return origin.kafkaTs();
+        }
+        long ms;
+        if (ts.isIntegralNumber() && ts.canConvertToLong()) {
+            ms = ts.longValue();
+        } else if (ts.isTextual()) {
+            try {
+                ms = OffsetDateTime.parse(ts.textValue()).toInstant().toEpochMilli();
+            } catch (DateTimeParseException e) {
+                try {
+                    ms = Instant.parse(ts.textValue()).toEpochMilli();
+                } catch (DateTimeParseException e2) {
+                    throw new InvalidEventException(Reason.INVALID_FIELD,
+                            "ts must be epoch milliseconds or an ISO-8601 time, got " + Validation.quote(ts.textValue()));
+                }
+            }
+        } else {
+            throw new InvalidEventException(Reason.WRONG_TYPE, "ts must be an integer (epoch milliseconds) or an ISO-8601 string");
+        }
+        if (ms < 0 || ms > MAX_TS) {
+            throw new InvalidEventException(Reason.INVALID_FIELD, "ts out of range: " + ms);
+        }
+        return ms;
+    }
+
+    private static String traceIdOrThrow(Fields f, Origin origin) throws InvalidEventException {
+        String id = f.optionalText("traceId", null);
+        return id == null ? origin.derivedTraceId() : Validation.traceId(id);
+    }
+
+    private static String traceIdOrDerived(Fields f, Origin origin) {
+        String id = f.textOrEmpty("traceId");
+        try {
+            return id.isEmpty() ? origin.derivedTraceId() : Validation.traceId(id);
+        } catch (InvalidEventException e) {
+            return origin.derivedTraceId();
+        }
+    }
+
+    private static Result reject(Reason reason, String detail, String raw, Origin origin) {
+        return new Result.Rejected(new DeadLetter(reason.name(), detail, "parse", DeadLetter.clip(raw), origin,
+                "", "", "", origin.derivedTraceId()));
+    }
+
+    private static String firstLine(String message) {
+        if (message == null) {
+            return "unknown error";
+        }
+        int nl = message.indexOf('\n');
+        String line = nl < 0 ? message : message.substring(0, nl);
+        return line.length() > 300 ? line.substring(0, 300) + "…" : line;
+    }
+
+    /** Typed access to an object's fields, with the field's name in every error. */
+    private static final class Fields {
+        private final ObjectNode node;
+
+        Fields(ObjectNode node) {
+            this.node = node;
+        }
+
+        JsonNode node(String name) {
+            return node.get(name);
+        }
+
+        String requiredText(String name) throws InvalidEventException {
+            JsonNode v = node.get(name);
+            if (v == null || v.isNull()) {
+                throw new InvalidEventException(Reason.MISSING_FIELD, "missing required field \"" + name + "\"");
+            }
+            if (!v.isTextual()) {
+                throw new InvalidEventException(Reason.WRONG_TYPE,
+                        "field \"" + name + "\" must be a string, got " + v.getNodeType().name().toLowerCase());
+            }
+            return v.textValue();
+        }
+
+        String optionalText(String name, String fallback) throws InvalidEventException {
+            JsonNode v = node.get(name);
+            if (v == null || v.isNull()) {
+                return fallback;
+            }
+            if (!v.isTextual()) {
+                throw new InvalidEventException(Reason.WRONG_TYPE,
+                        "field \"" + name + "\" must be a string, got " + v.getNodeType().name().toLowerCase());
+            }
+            return v.textValue();
+        }
+
+        /** The field's text for a dead letter's context, or empty when absent or not text. */
+        String textOrEmpty(String name) {
+            JsonNode v = node.get(name);
+            return v != null && v.isTextual() ? Validation.quote(v.textValue()).replaceAll("^\"|\"$", "") : "";
+        }
+    }
+}

@@ -1,0 +1,55 @@
+package io.commitflow.event;
+
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.streaming.api.functions.ProcessFunction;
+import org.apache.flink.util.Collector;
+import org.apache.flink.util.OutputTag;
+
+/**
+ * Parses and validates raw Kafka records. Commits go to the main output, pushes to {@link #PUSHES},
+ * everything else to {@link DeadLetters#TAG} with its reason and origin. Stateless.
+ *
+ * <p>Metrics (counts): {@code eventsIn}, {@code commitsIn}, {@code pushesIn}, {@code deadLetters}.
+ */
+public class ParseEvents extends ProcessFunction<RawRecord, CommitEvent> {
+    private static final long serialVersionUID = 1L;
+
+    public static final OutputTag<PushEvent> PUSHES = new OutputTag<>("pushes", TypeInformation.of(PushEvent.class));
+
+    private final EventParser parser;
+    private transient Counter eventsIn;
+    private transient Counter commitsIn;
+    private transient Counter pushesIn;
+    private transient Counter deadLetters;
+
+    public ParseEvents(int maxEventBytes) {
+        this.parser = new EventParser(maxEventBytes);
+    }
+
+    @Override
+    public void open(OpenContext openContext) {
+        var metrics = getRuntimeContext().getMetricGroup();
+        eventsIn = metrics.counter("eventsIn");
+        commitsIn = metrics.counter("commitsIn");
+        pushesIn = metrics.counter("pushesIn");
+        deadLetters = metrics.counter("deadLetters");
+    }
+
+    @Override
+    public void processElement(RawRecord record, Context ctx, Collector<CommitEvent> out) {
+        eventsIn.inc();
+        EventParser.Result result = parser.parse(record);
+        if (result instanceof EventParser.Result.Commit c) {
+            commitsIn.inc();
+            out.collect(c.event());
+        } else if (result instanceof EventParser.Result.Push p) {
+            pushesIn.inc();
+            ctx.output(PUSHES, p.event());
+        } else {
+            deadLetters.inc();
+            ctx.output(DeadLetters.TAG, ((EventParser.Result.Rejected) result).deadLetter());
+        }
+    }
+}

@@ -1,0 +1,35 @@
+package io.commitflow.event;
+
+/**
+ * A ref update on a Git server: {@code {"type":"push","tenant","repo","ref","before","after","pusher","ts"}}.
+ * The commits come from the mirror, never from the payload (servers truncate their commit lists).
+ *
+ * @param before the ref's old id; all zeros for a new ref
+ * @param after  the ref's new id; all zeros for a deleted ref
+ */
+public record PushEvent(
+        String tenant,
+        String repo,
+        String ref,
+        String before,
+        String after,
+        String pusher,
+        long ts,
+        String traceId,
+        Origin origin) {
+
+    /** Forty zeros: git's way of saying "no object" in a ref update. */
+    public static final String ZERO_SHA1 = "0".repeat(40);
+
+    public boolean createsRef() {
+        return isZero(before);
+    }
+
+    public boolean deletesRef() {
+        return isZero(after);
+    }
+
+    private static boolean isZero(String sha) {
+        return sha.chars().allMatch(c -> c == '0');
+    }
+}

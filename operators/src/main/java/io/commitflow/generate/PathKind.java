@@ -1,0 +1,43 @@
+package io.commitflow.generate;
+
+import java.util.Locale;
+
+/** What a path is for, judged from its name alone. */
+enum PathKind {
+    TEST, DOCS, BUILD, CI, CONFIG, SOURCE, OTHER;
+
+    static PathKind of(String path) {
+        String p = path.toLowerCase(Locale.ROOT);
+        String name = p.substring(p.lastIndexOf('/') + 1);
+        String original = path.substring(path.lastIndexOf('/') + 1);
+        if (p.startsWith(".github/") || p.startsWith(".ci/") || p.startsWith(".circleci/") || name.equals(".gitlab-ci.yml")
+                || name.equals("jenkinsfile") || name.equals(".travis.yml") || p.startsWith(".azure-pipelines")) {
+            return CI;
+        }
+        if (p.contains("/test/") || p.startsWith("test/") || p.startsWith("tests/") || p.contains("/tests/")
+                || original.matches(".*(Test|Tests|ITCase|IT|_test|_tests|\\.spec|\\.test)\\.[A-Za-z0-9]+") || name.startsWith("test_")) {
+            return TEST;
+        }
+        if (name.endsWith(".md") || name.endsWith(".rst") || name.endsWith(".adoc") || name.endsWith(".txt")
+                || p.startsWith("docs/") || p.startsWith("doc/") || p.contains("/docs/") || name.startsWith("readme")
+                || name.startsWith("license") || name.startsWith("changelog") || name.startsWith("notice")) {
+            return DOCS;
+        }
+        if (name.equals("pom.xml") || name.startsWith("build.gradle") || name.equals("settings.gradle")
+                || name.equals("makefile") || name.equals("cmakelists.txt") || name.equals("package.json")
+                || name.equals("package-lock.json") || name.equals("cargo.toml") || name.equals("cargo.lock")
+                || name.equals("go.mod") || name.equals("go.sum") || name.equals("setup.py") || name.equals("pyproject.toml")
+                || name.startsWith("mvnw") || p.startsWith(".mvn/") || name.equals("configure.ac") || name.endsWith(".cmake")) {
+            return BUILD;
+        }
+        if (name.endsWith(".yaml") || name.endsWith(".yml") || name.endsWith(".properties") || name.endsWith(".toml")
+                || name.endsWith(".ini") || name.endsWith(".conf") || name.endsWith(".cfg") || name.endsWith(".json")
+                || name.startsWith(".")) {
+            return CONFIG;
+        }
+        if (name.matches(".*\\.(java|kt|scala|go|rs|c|h|cc|cpp|hpp|cu|py|js|ts|tsx|jsx|rb|php|cs|swift|m|sh|pl|lua|sql|clj|ex|exs|hs|ml)")) {
+            return SOURCE;
+        }
+        return OTHER;
+    }
+}

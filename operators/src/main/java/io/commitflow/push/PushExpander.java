@@ -1,0 +1,87 @@
+package io.commitflow.push;
+
+import io.commitflow.event.CommitEvent;
+import io.commitflow.event.Hashes;
+import io.commitflow.event.InvalidEventException;
+import io.commitflow.event.PushEvent;
+import io.commitflow.event.Reason;
+import org.eclipse.jgit.errors.IncorrectObjectTypeException;
+import org.eclipse.jgit.errors.MissingObjectException;
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.Ref;
+import org.eclipse.jgit.lib.Repository;
+import org.eclipse.jgit.revwalk.RevCommit;
+import org.eclipse.jgit.revwalk.RevSort;
+import org.eclipse.jgit.revwalk.RevWalk;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * Turns a ref update into the commits it brought, read from the mirror, parents before children:
+ * an update yields {@code before..after}; a new ref yields the commits not reachable from any other ref;
+ * a deleted ref yields nothing. The real message of each commit travels with it (to learn from, never to
+ * show).
+ */
+public final class PushExpander {
+
+    /** Calls {@code out} for each new commit of {@code push}, oldest first; returns how many. */
+    public int expand(Repository repo, PushEvent push, Consumer<CommitEvent> out) throws InvalidEventException, IOException {
+        if (push.deletesRef()) {
+            return 0;
+        }
+        try (RevWalk walk = new RevWalk(repo)) {
+            walk.sort(RevSort.TOPO, true);
+            walk.sort(RevSort.REVERSE, true);
+            walk.markStart(commit(walk, push.after(), push));
+            if (push.createsRef()) {
+                for (Ref ref : repo.getRefDatabase().getRefs()) {
+                    ObjectId id = ref.getPeeledObjectId() != null ? ref.getPeeledObjectId() : ref.getObjectId();
+                    if (!ref.getName().equals(push.ref()) && id != null) {
+                        markUninterestingIfCommit(walk, id);
+                    }
+                }
+            } else {
+                walk.markUninteresting(commit(walk, push.before(), push));
+            }
+            int n = 0;
+            for (RevCommit c : walk) {
+                out.accept(toEvent(c, push));
+                n++;
+            }
+            return n;
+        }
+    }
+
+    private static RevCommit commit(RevWalk walk, String sha, PushEvent push) throws InvalidEventException, IOException {
+        try {
+            return walk.parseCommit(ObjectId.fromString(sha));
+        } catch (MissingObjectException e) {
+            throw new InvalidEventException(Reason.UNKNOWN_COMMIT,
+                    "commit " + sha + " of the push to " + push.ref() + " is not in the mirror of " + push.repo());
+        } catch (IncorrectObjectTypeException e) {
+            throw new InvalidEventException(Reason.INVALID_FIELD, sha + " in the push to " + push.ref() + " is not a commit");
+        }
+    }
+
+    private static void markUninterestingIfCommit(RevWalk walk, ObjectId id) throws IOException {
+        try {
+            walk.markUninteresting(walk.parseCommit(id));
+        } catch (IncorrectObjectTypeException | MissingObjectException e) {
+            // a ref to a tree or blob, or a dangling ref: it hides no commit
+        }
+    }
+
+    private static CommitEvent toEvent(RevCommit c, PushEvent push) {
+        List<String> parents = new ArrayList<>(c.getParentCount());
+        for (RevCommit p : c.getParents()) {
+            parents.add(p.name());
+        }
+        var author = c.getAuthorIdent();
+        return new CommitEvent(push.tenant(), push.repo(), c.name(), List.copyOf(parents),
+                author.getName() + " <" + author.getEmailAddress() + ">", push.ts(), c.getFullMessage(), null,
+                Hashes.hex128(push.traceId() + '/' + c.name()), push.origin());
+    }
+}
