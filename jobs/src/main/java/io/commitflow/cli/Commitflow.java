@@ -1,0 +1,37 @@
+package io.commitflow.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** {@code commitflow} — the command line. Run {@code ./commitflow --help}. */
+@Command(name = "commitflow", mixinStandardHelpOptions = true, version = "commitflow 0.1.0",
+        description = "Writes a commit message for every commit pushed to your Git servers, at stream speed.",
+        subcommands = {DemoCommand.class, JobCommand.class, ReplayCommand.class, CommandLine.HelpCommand.class},
+        footer = {"", "Run 'commitflow COMMAND --help' for a command's options."})
+public final class Commitflow implements Runnable {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(System.out);
+    }
+
+    public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
+    }
+
+    static CommandLine commandLine() {
+        CommandLine cli = new CommandLine(new Commitflow());
+        cli.setExecutionExceptionHandler((e, cmd, parsed) -> {
+            if (e instanceof UserError) {
+                cmd.getErr().println("commitflow " + cmd.getCommandName() + ": " + e.getMessage());
+                return 2;
+            }
+            cmd.getErr().println("commitflow " + cmd.getCommandName() + " failed: " + e);
+            e.printStackTrace(cmd.getErr());
+            return 1;
+        });
+        return cli;
+    }
+}

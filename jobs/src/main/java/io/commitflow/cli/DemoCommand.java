@@ -1,0 +1,81 @@
+package io.commitflow.cli;
+
+import io.commitflow.replay.History;
+import org.eclipse.jgit.lib.Repository;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/** {@code commitflow demo}: the whole pipeline on this machine, on a real repository's history. */
+@Command(name = "demo", mixinStandardHelpOptions = true,
+        description = {
+            "Starts a Kafka broker (KRaft, its own JVM) and the job on a local Flink with the web UI and the",
+            "Prometheus endpoint, replays a repository's history as commit events, and prints each suggestion",
+            "next to the real subject. Stops by itself after --max commits, or on Ctrl-C, and leaves nothing behind."},
+        footer = {"", "Example: ./commitflow demo --repo ~/src/flink --max 200 --rate 50"})
+public final class DemoCommand implements Callable<Integer> {
+    @Option(names = "--repo", paramLabel = "PATH",
+            description = "Repository to replay: a work tree or a bare repository (default: this checkout).")
+    Path repo;
+
+    @Option(names = "--max", paramLabel = "N", description = "Replay the first N commits, oldest first (default: all).")
+    int max = Integer.MAX_VALUE;
+
+    @Option(names = "--rate", paramLabel = "N", defaultValue = "20",
+            description = "Commits sent per second; 0 sends as fast as Kafka takes them (default: ${DEFAULT-VALUE}).")
+    double rate;
+
+    @Option(names = "--tenant", defaultValue = "demo", paramLabel = "NAME", description = "Tenant of the events (default: ${DEFAULT-VALUE}).")
+    String tenant;
+
+    @Option(names = "--web-port", defaultValue = "8081", paramLabel = "PORT", description = "Flink web UI port (default: ${DEFAULT-VALUE}).")
+    int webPort;
+
+    @Option(names = "--metrics-port", defaultValue = "9249", paramLabel = "PORT",
+            description = "Prometheus endpoint port (default: ${DEFAULT-VALUE}).")
+    int metricsPort;
+
+    @Option(names = "--parallelism", defaultValue = "2", paramLabel = "N", description = "Job parallelism (default: ${DEFAULT-VALUE}).")
+    int parallelism;
+
+    @Option(names = "--checkpoint-interval", defaultValue = "1s", paramLabel = "DURATION",
+            converter = io.commitflow.job.DurationConverter.class,
+            description = "Checkpoint interval; the exactly-once output appears at each checkpoint (default: ${DEFAULT-VALUE}).")
+    Duration checkpointInterval;
+
+    @Option(names = "--idle-timeout", defaultValue = "120s", paramLabel = "DURATION",
+            converter = io.commitflow.job.DurationConverter.class,
+            description = "Give up when no output arrives for this long (default: ${DEFAULT-VALUE}).")
+    Duration idleTimeout;
+
+    @Override
+    public Integer call() throws Exception {
+        if (max < 1) {
+            throw new UserError("--max must be at least 1");
+        }
+        if (rate < 0 || parallelism < 1) {
+            throw new UserError("--rate must be 0 or more and --parallelism at least 1");
+        }
+        LocalFlink.requireFreePort(webPort, "the Flink web UI", "--web-port");
+        LocalFlink.requireFreePort(metricsPort, "the Prometheus endpoint", "--metrics-port");
+        Path path = repo != null ? repo : LocalFlink.home();
+        List<History.Commit> commits;
+        History.Location location;
+        try (Repository r = History.open(path)) {
+            location = History.location(r);
+            commits = History.oldestFirst(r, "HEAD", max);
+        } catch (IllegalArgumentException e) {
+            throw new UserError(e.getMessage());
+        }
+        if (commits.isEmpty()) {
+            throw new UserError(path + " has no commits");
+        }
+        DemoRun.Settings s = new DemoRun.Settings(location, tenant, rate, webPort, metricsPort, parallelism,
+                checkpointInterval, idleTimeout);
+        return new DemoRun(s, commits, System.out).run();
+    }
+}

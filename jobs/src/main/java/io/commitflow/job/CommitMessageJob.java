@@ -1,0 +1,68 @@
+package io.commitflow.job;
+
+import io.commitflow.dedup.DedupCommits;
+import io.commitflow.event.CommitEvent;
+import io.commitflow.event.DeadLetter;
+import io.commitflow.event.DeadLetters;
+import io.commitflow.event.ParseEvents;
+import io.commitflow.event.RawRecord;
+import io.commitflow.event.Suggestion;
+import io.commitflow.generate.GenerateSuggestions;
+import io.commitflow.git.DiffCommits;
+import io.commitflow.git.DiffedCommit;
+import io.commitflow.push.ExpandPushes;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.api.connector.source.Source;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+/**
+ * commitflow's job: Kafka events → parse and validate → expand pushes → dedup (repo, sha) → diff → generate
+ * → suggestions topic; every reject → dead-letter topic.
+ *
+ * <p>Submit the shaded jar to a cluster: {@code flink run jobs/target/commitflow-job.jar --bootstrap kafka:9092
+ * --mirror-root /srv/mirrors}. Tests and the demo call {@link #build} with their own source and sinks.
+ */
+public final class CommitMessageJob {
+    public static final String NAME = "commitflow";
+
+    private CommitMessageJob() {}
+
+    public static void main(String[] args) throws Exception {
+        JobParameters params = JobOptions.parseForCluster(args);
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        build(env, KafkaIO.sourceBuilder(params.kafka()).build(), KafkaIO.suggestionSink(params.kafka()),
+                KafkaIO.deadLetterSink(params.kafka()), params.pipeline());
+        env.execute(NAME);
+    }
+
+    /** Wires the pipeline between {@code source} and the two sinks. Every stateful operator has a uid. */
+    public static void build(StreamExecutionEnvironment env, Source<RawRecord, ?, ?> source,
+                             Sink<Suggestion> suggestions, Sink<DeadLetter> deadLetters, PipelineSettings s) {
+        DataStream<RawRecord> raw = env.fromSource(source, WatermarkStrategy.noWatermarks(), "kafka: events")
+                .uid("source-events");
+
+        SingleOutputStreamOperator<CommitEvent> parsed = raw
+                .process(new ParseEvents(s.maxEventBytes())).uid("parse").name("parse + validate");
+
+        SingleOutputStreamOperator<CommitEvent> expanded = parsed.getSideOutput(ParseEvents.PUSHES)
+                .keyBy(ExpandPushes.KEY)
+                .process(new ExpandPushes(s.mirrorRoot())).uid("expand-pushes").name("expand pushes");
+
+        SingleOutputStreamOperator<CommitEvent> unique = parsed.union(expanded)
+                .keyBy(DedupCommits.KEY)
+                .process(new DedupCommits(s.dedupTtl())).uid("dedup").name("dedup (repo, sha)");
+
+        SingleOutputStreamOperator<DiffedCommit> diffed = unique
+                .process(new DiffCommits(s.mirrorRoot(), s.budget())).uid("diff").name("diff (JGit)");
+
+        diffed.map(new GenerateSuggestions()).uid("generate").name("generate (template)")
+                .sinkTo(suggestions).uid("sink-suggestions").name("kafka: suggestions");
+
+        parsed.getSideOutput(DeadLetters.TAG)
+                .union(expanded.getSideOutput(DeadLetters.TAG), diffed.getSideOutput(DeadLetters.TAG))
+                .sinkTo(deadLetters).uid("sink-dlq").name("kafka: dead letters");
+    }
+}

@@ -1,0 +1,122 @@
+package io.commitflow.job;
+
+import io.commitflow.event.DeadLetter;
+import io.commitflow.event.Json;
+import io.commitflow.event.Origin;
+import io.commitflow.event.RawRecord;
+import io.commitflow.event.Suggestion;
+import org.apache.flink.api.common.serialization.SerializationSchema;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.connector.base.DeliveryGuarantee;
+import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
+import org.apache.flink.connector.kafka.sink.KafkaSink;
+import org.apache.flink.connector.kafka.source.KafkaSource;
+import org.apache.flink.connector.kafka.source.KafkaSourceBuilder;
+import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
+import org.apache.flink.util.Collector;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.OffsetResetStrategy;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Properties;
+
+/** The job's Kafka source and sinks, built from {@link KafkaSettings}. */
+public final class KafkaIO {
+    private KafkaIO() {}
+
+    /** The events source, unbounded; tests add {@code setBounded(...)} to the builder. */
+    public static KafkaSourceBuilder<RawRecord> sourceBuilder(KafkaSettings k) {
+        return KafkaSource.<RawRecord>builder()
+                .setBootstrapServers(k.bootstrap())
+                .setTopics(k.eventsTopic())
+                .setGroupId(k.groupId())
+                .setStartingOffsets(OffsetsInitializer.committedOffsets(
+                        k.fromEarliest() ? OffsetResetStrategy.EARLIEST : OffsetResetStrategy.LATEST))
+                .setDeserializer(new RawRecords())
+                .setProperties(clientProperties(k))
+                // events written in transactions count only once committed
+                .setProperty("isolation.level", "read_committed")
+                .setProperty("client.id.prefix", k.groupId() + "-events");
+    }
+
+    /** Suggestions keyed by repository, so that one repository's suggestions stay in order. */
+    public static KafkaSink<Suggestion> suggestionSink(KafkaSettings k) {
+        return sink(k, k.suggestionsTopic(), "suggestions", new SuggestionKey(), new JsonValue<>());
+    }
+
+    /** Dead letters keyed by their origin ({@code topic-partition@offset}). */
+    public static KafkaSink<DeadLetter> deadLetterSink(KafkaSettings k) {
+        return sink(k, k.deadLetterTopic(), "dlq", new DeadLetterKey(), new JsonValue<>());
+    }
+
+    private static <T> KafkaSink<T> sink(KafkaSettings k, String topic, String name, SerializationSchema<T> key,
+                                         SerializationSchema<T> json) {
+        var builder = KafkaSink.<T>builder()
+                .setBootstrapServers(k.bootstrap())
+                .setKafkaProducerConfig(clientProperties(k))
+                .setProperty("transaction.timeout.ms", Long.toString(k.transactionTimeout().toMillis()))
+                .setProperty("compression.type", "lz4")
+                .setDeliveryGuarantee(k.delivery())
+                .setRecordSerializer(KafkaRecordSerializationSchema.<T>builder()
+                        .setTopic(topic)
+                        .setKeySerializationSchema(key)
+                        .setValueSerializationSchema(json)
+                        .build());
+        if (k.delivery() == DeliveryGuarantee.EXACTLY_ONCE) {
+            builder.setTransactionalIdPrefix(k.transactionalIdPrefix() + "-" + name);
+        }
+        return builder.build();
+    }
+
+    private static Properties clientProperties(KafkaSettings k) {
+        Properties p = new Properties();
+        p.putAll(k.properties());
+        return p;
+    }
+
+    // Named classes, not lambdas: the sink's lineage reporting reads their type parameters.
+
+    static final class JsonValue<T> implements SerializationSchema<T> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public byte[] serialize(T element) {
+            return Json.bytes(element);
+        }
+    }
+
+    static final class SuggestionKey implements SerializationSchema<Suggestion> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public byte[] serialize(Suggestion s) {
+            return s.repo().getBytes(StandardCharsets.UTF_8);
+        }
+    }
+
+    static final class DeadLetterKey implements SerializationSchema<DeadLetter> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public byte[] serialize(DeadLetter d) {
+            return d.origin().toString().getBytes(StandardCharsets.UTF_8);
+        }
+    }
+
+    /** Hands each record on untouched; parsing happens in an operator so that bad records become dead letters. */
+    static final class RawRecords implements KafkaRecordDeserializationSchema<RawRecord> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public void deserialize(ConsumerRecord<byte[], byte[]> record, Collector<RawRecord> out) {
+            out.collect(new RawRecord(new Origin(record.topic(), record.partition(), record.offset(), record.timestamp()),
+                    record.key(), record.value()));
+        }
+
+        @Override
+        public TypeInformation<RawRecord> getProducedType() {
+            return TypeInformation.of(RawRecord.class);
+        }
+    }
+}

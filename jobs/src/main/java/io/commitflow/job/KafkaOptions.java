@@ -1,0 +1,87 @@
+package io.commitflow.job;
+
+import org.apache.flink.connector.base.DeliveryGuarantee;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** The job's Kafka options, shared by {@code commitflow job} and the cluster entry point. */
+public class KafkaOptions {
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec spec;
+
+    @Option(names = "--bootstrap", required = true, paramLabel = "HOST:PORT[,…]",
+            description = "Kafka bootstrap servers.")
+    String bootstrap;
+
+    @Option(names = "--events-topic", defaultValue = KafkaSettings.EVENTS_TOPIC, paramLabel = "TOPIC",
+            description = "Topic with push and commit events (default: ${DEFAULT-VALUE}).")
+    String eventsTopic;
+
+    @Option(names = "--suggestions-topic", defaultValue = KafkaSettings.SUGGESTIONS_TOPIC, paramLabel = "TOPIC",
+            description = "Topic the suggestions go to (default: ${DEFAULT-VALUE}).")
+    String suggestionsTopic;
+
+    @Option(names = "--dlq-topic", defaultValue = KafkaSettings.DLQ_TOPIC, paramLabel = "TOPIC",
+            description = "Dead-letter topic for rejected records, with reasons (default: ${DEFAULT-VALUE}).")
+    String dlqTopic;
+
+    @Option(names = "--group-id", defaultValue = "commitflow", paramLabel = "ID",
+            description = "Kafka consumer group of the source (default: ${DEFAULT-VALUE}).")
+    String groupId;
+
+    @Option(names = "--start-from", defaultValue = "earliest", paramLabel = "earliest|latest",
+            description = "Where a group without committed offsets starts (default: ${DEFAULT-VALUE}).")
+    String startFrom;
+
+    @Option(names = "--delivery", defaultValue = "exactly-once", paramLabel = "exactly-once|at-least-once",
+            description = "Delivery guarantee of the output topics (default: ${DEFAULT-VALUE}). Readers of an "
+                    + "exactly-once topic must use isolation.level=read_committed.")
+    String delivery;
+
+    @Option(names = "--transactional-id-prefix", defaultValue = "commitflow", paramLabel = "PREFIX",
+            description = "Prefix of the sinks' Kafka transactional ids; unique per job on a cluster (default: ${DEFAULT-VALUE}).")
+    String transactionalIdPrefix;
+
+    @Option(names = "--transaction-timeout", defaultValue = "10m", paramLabel = "DURATION",
+            converter = DurationConverter.class,
+            description = "Kafka transaction timeout of the sinks: above the checkpoint interval, at most the broker's "
+                    + "transaction.max.timeout.ms (15m by default) (default: ${DEFAULT-VALUE}).")
+    Duration transactionTimeout;
+
+    @Option(names = {"-X", "--kafka-property"}, paramLabel = "KEY=VALUE",
+            description = "Extra Kafka client property for source and sinks, e.g. security.protocol=SASL_SSL. Repeatable.")
+    Map<String, String> properties = new LinkedHashMap<>();
+
+    public KafkaSettings toSettings() {
+        if (bootstrap.isBlank()) {
+            throw new ParameterException(spec.commandLine(), "--bootstrap must name at least one HOST:PORT");
+        }
+        for (String t : new String[] {eventsTopic, suggestionsTopic, dlqTopic}) {
+            if (!t.matches("[A-Za-z0-9._-]{1,249}")) {
+                throw new ParameterException(spec.commandLine(), "'" + t + "' is not a valid Kafka topic name");
+            }
+        }
+        boolean earliest = switch (startFrom) {
+            case "earliest" -> true;
+            case "latest" -> false;
+            default -> throw new ParameterException(spec.commandLine(), "--start-from must be earliest or latest, got " + startFrom);
+        };
+        DeliveryGuarantee guarantee = switch (delivery) {
+            case "exactly-once" -> DeliveryGuarantee.EXACTLY_ONCE;
+            case "at-least-once" -> DeliveryGuarantee.AT_LEAST_ONCE;
+            default -> throw new ParameterException(spec.commandLine(),
+                    "--delivery must be exactly-once or at-least-once, got " + delivery);
+        };
+        if (transactionTimeout.isNegative() || transactionTimeout.isZero() || transactionTimeout.compareTo(Duration.ofHours(1)) > 0) {
+            throw new ParameterException(spec.commandLine(), "--transaction-timeout must be between 1ms and 1h");
+        }
+        return new KafkaSettings(bootstrap, eventsTopic, suggestionsTopic, dlqTopic, groupId, earliest, guarantee,
+                transactionalIdPrefix, transactionTimeout, Map.copyOf(properties));
+    }
+}

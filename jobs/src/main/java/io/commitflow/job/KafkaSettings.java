@@ -1,0 +1,37 @@
+package io.commitflow.job;
+
+import org.apache.flink.connector.base.DeliveryGuarantee;
+
+import java.io.Serializable;
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * Where the job reads and writes.
+ *
+ * @param properties       extra Kafka client properties for source and sinks (security settings, …)
+ * @param fromEarliest     where a consumer group with no committed offsets starts: earliest, else latest
+ * @param transactionTimeout the sinks' {@code transaction.timeout.ms}: longer than a checkpoint, shorter than
+ *                         the broker's {@code transaction.max.timeout.ms} (15 min by default)
+ */
+public record KafkaSettings(
+        String bootstrap,
+        String eventsTopic,
+        String suggestionsTopic,
+        String deadLetterTopic,
+        String groupId,
+        boolean fromEarliest,
+        DeliveryGuarantee delivery,
+        String transactionalIdPrefix,
+        Duration transactionTimeout,
+        Map<String, String> properties) implements Serializable {
+
+    public static final String EVENTS_TOPIC = "commitflow.events";
+    public static final String SUGGESTIONS_TOPIC = "commitflow.suggestions";
+    public static final String DLQ_TOPIC = "commitflow.dlq";
+
+    public static KafkaSettings defaults(String bootstrap) {
+        return new KafkaSettings(bootstrap, EVENTS_TOPIC, SUGGESTIONS_TOPIC, DLQ_TOPIC, "commitflow", true,
+                DeliveryGuarantee.EXACTLY_ONCE, "commitflow", Duration.ofMinutes(10), Map.of());
+    }
+}

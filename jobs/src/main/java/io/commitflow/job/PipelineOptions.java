@@ -1,0 +1,62 @@
+package io.commitflow.job;
+
+import io.commitflow.dedup.DedupCommits;
+import io.commitflow.event.EventParser;
+import io.commitflow.git.DiffBudget;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+
+/** The pipeline's options: mirrors, dedup, input and diff limits. */
+public class PipelineOptions {
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec spec;
+
+    @Option(names = "--mirror-root", paramLabel = "DIR",
+            description = "Folder holding the bare mirrors the diffs are read from. Without it only events with an "
+                    + "inline patch can be described.")
+    Path mirrorRoot;
+
+    @Option(names = "--dedup-ttl", defaultValue = "24h", converter = DurationConverter.class, paramLabel = "DURATION",
+            description = "How long a delivered commit is remembered, so that a redelivery is dropped (default: ${DEFAULT-VALUE}).")
+    Duration dedupTtl = DedupCommits.DEFAULT_TTL;
+
+    @Option(names = "--max-event-bytes", paramLabel = "BYTES",
+            description = "Larger records go to the DLQ unparsed (default: 4194304).")
+    int maxEventBytes = EventParser.DEFAULT_MAX_EVENT_BYTES;
+
+    @Option(names = "--max-files", paramLabel = "N", description = "Files described per commit (default: 300).")
+    int maxFiles = DiffBudget.DEFAULT.maxFiles();
+
+    @Option(names = "--max-lines", paramLabel = "N", description = "Patch lines kept per commit (default: 5000).")
+    int maxLines = DiffBudget.DEFAULT.maxLines();
+
+    @Option(names = "--max-patch-bytes", paramLabel = "BYTES", description = "Patch bytes kept per commit (default: 262144).")
+    int maxPatchBytes = DiffBudget.DEFAULT.maxBytes();
+
+    @Option(names = "--max-blob-bytes", paramLabel = "BYTES",
+            description = "Larger files are summarised like binaries, never loaded (default: 8388608).")
+    int maxBlobBytes = DiffBudget.DEFAULT.maxBlobBytes();
+
+    public PipelineSettings toSettings() {
+        String root = null;
+        if (mirrorRoot != null) {
+            if (!Files.isDirectory(mirrorRoot)) {
+                throw new ParameterException(spec.commandLine(), "--mirror-root " + mirrorRoot + " is not a directory");
+            }
+            root = mirrorRoot.toAbsolutePath().normalize().toString();
+        }
+        if (dedupTtl.isNegative() || dedupTtl.isZero()) {
+            throw new ParameterException(spec.commandLine(), "--dedup-ttl must be positive");
+        }
+        if (maxEventBytes < 1 || maxFiles < 1 || maxLines < 1 || maxPatchBytes < 1 || maxBlobBytes < 1) {
+            throw new ParameterException(spec.commandLine(), "the --max-* limits must be positive");
+        }
+        return new PipelineSettings(root, dedupTtl, maxEventBytes, new DiffBudget(maxFiles, maxLines, maxPatchBytes, maxBlobBytes));
+    }
+}

@@ -1,0 +1,25 @@
+package io.commitflow.job;
+
+import io.commitflow.dedup.DedupCommits;
+import io.commitflow.event.EventParser;
+import io.commitflow.git.DiffBudget;
+
+import java.io.Serializable;
+import java.time.Duration;
+
+/**
+ * What the pipeline's operators need, apart from where Kafka is.
+ *
+ * @param mirrorRoot    the folder holding the bare mirrors, or {@code null} for inline patches only
+ * @param dedupTtl      how long a delivered commit is remembered for dedup
+ * @param maxEventBytes records larger than this are dead letters
+ * @param budget        per-commit diff limits
+ */
+public record PipelineSettings(String mirrorRoot, Duration dedupTtl, int maxEventBytes, DiffBudget budget)
+        implements Serializable {
+
+    public static PipelineSettings defaults(String mirrorRoot) {
+        return new PipelineSettings(mirrorRoot, DedupCommits.DEFAULT_TTL, EventParser.DEFAULT_MAX_EVENT_BYTES,
+                DiffBudget.DEFAULT);
+    }
+}

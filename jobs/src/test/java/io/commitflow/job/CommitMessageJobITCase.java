@@ -1,0 +1,170 @@
+package io.commitflow.job;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.commitflow.event.Json;
+import io.commitflow.event.PushEvent;
+import io.commitflow.event.WireFormat;
+import io.commitflow.testing.GitHistory;
+import io.commitflow.testing.KafkaBroker;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.PipelineOptions;
+import org.apache.flink.configuration.StateBackendOptions;
+import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.eclipse.jgit.junit.TestRepository;
+import org.eclipse.jgit.lib.Repository;
+import org.eclipse.jgit.revwalk.RevCommit;
+import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The whole job on a MiniCluster (parallelism 2, RocksDB, exactly-once sinks) against a real Kafka broker: valid
+ * commits, redeliveries, pushes and malformed records in; every valid commit exactly once in the suggestions
+ * topic, every malformed record exactly once in the DLQ with its reason and origin.
+ */
+class CommitMessageJobITCase {
+    private static final int PARALLELISM = 2;
+
+    @RegisterExtension
+    static final KafkaBroker KAFKA = new KafkaBroker();
+
+    @RegisterExtension
+    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(PARALLELISM).build());
+
+    @TempDir
+    Path mirrors;
+    @TempDir
+    Path checkpoints;
+
+    @Test
+    void describesEveryCommitOnceAndDeadLettersEveryBadRecordOnce() throws Exception {
+        List<RevCommit> history = GitHistory.create(mirrors, "app.git", 40);
+        List<RevCommit> feature = featureBranch(history.get(history.size() - 1), 3);
+        KafkaSettings k = KafkaSettings.defaults(KAFKA.bootstrap());
+        KAFKA.createTopic(k.eventsTopic(), 2);
+        KAFKA.createTopic(k.suggestionsTopic(), 2);
+        KAFKA.createTopic(k.deadLetterTopic(), 1);
+
+        byte[] key = "app".getBytes(StandardCharsets.UTF_8);
+        List<byte[]> valid = new ArrayList<>();
+        history.forEach(c -> valid.add(commitEvent(c)));
+        KAFKA.produce(k.eventsTopic(), key, valid);
+        KAFKA.produce(k.eventsTopic(), key, valid.subList(0, 10)); // redeliveries
+        String zero = PushEvent.ZERO_SHA1;
+        KAFKA.produce(k.eventsTopic(), key, List.of(
+                // a new branch: only its three new commits
+                WireFormat.push("acme", "app", "refs/heads/feature", zero, feature.get(2).name(), "alice", 1L),
+                // commits already delivered one by one: dedup drops them all
+                WireFormat.push("acme", "app", "refs/heads/main", history.get(29).name(), history.get(39).name(), "bob", 2L)));
+
+        Map<String, String> bad = new LinkedHashMap<>();
+        bad.put("not json at all", "NOT_JSON");
+        bad.put("{\"type\":\"commit\",\"repo\":\"app\"}", "MISSING_FIELD");
+        bad.put("{\"type\":\"commit\",\"repo\":\"../etc\",\"sha\":\"" + "a".repeat(40) + "\"}", "BAD_REPO_NAME");
+        bad.put("{\"type\":\"merge\"}", "UNKNOWN_TYPE");
+        bad.put("{\"type\":\"commit\",\"repo\":\"app\",\"sha\":\"" + "b".repeat(40) + "\"}", "UNKNOWN_COMMIT");
+        bad.put("{\"type\":\"commit\",\"repo\":\"ghost\",\"sha\":\"" + "c".repeat(40) + "\"}", "NO_MIRROR");
+        bad.put("{\"type\":\"push\",\"repo\":\"app\",\"ref\":\"refs/heads/x\",\"before\":\"" + zero + "\",\"after\":\""
+                + "d".repeat(40) + "\"}", "UNKNOWN_COMMIT");
+        bad.put("", "EMPTY");
+        List<byte[]> badValues = bad.keySet().stream().map(s -> s.getBytes(StandardCharsets.UTF_8)).toList();
+        List<RecordMetadata> badMeta = KAFKA.produce(k.eventsTopic(), null, badValues);
+
+        runBounded(k);
+
+        List<JsonNode> suggestions = values(KAFKA.readCommitted(k.suggestionsTopic()));
+        Map<String, Long> perSha = suggestions.stream().collect(Collectors.groupingBy(n -> n.path("sha").asText(), Collectors.counting()));
+        List<String> expected = new ArrayList<>();
+        history.forEach(c -> expected.add(c.name()));
+        feature.forEach(c -> expected.add(c.name()));
+        assertThat(perSha.keySet()).containsExactlyInAnyOrderElementsOf(expected);
+        assertThat(perSha.values()).as("each commit exactly once").containsOnly(1L);
+        assertThat(suggestions).allSatisfy(n -> {
+            assertThat(n.path("subject").asText()).isNotBlank();
+            assertThat(n.path("backend").asText()).isEqualTo("template");
+            assertThat(n.path("repo").asText()).isEqualTo("app");
+            assertThat(n.path("traceId").asText()).isNotBlank();
+            assertThat(n.path("latencyMs").asLong()).isNotNegative();
+        });
+
+        List<JsonNode> dead = values(KAFKA.readCommitted(k.deadLetterTopic()));
+        assertThat(dead).hasSize(bad.size());
+        Map<String, JsonNode> byOrigin = new HashMap<>();
+        dead.forEach(d -> byOrigin.put(d.path("origin").path("partition").asInt() + "@" + d.path("origin").path("offset").asLong(), d));
+        List<String> reasons = new ArrayList<>(bad.values());
+        for (int i = 0; i < badMeta.size(); i++) {
+            RecordMetadata m = badMeta.get(i);
+            JsonNode d = byOrigin.get(m.partition() + "@" + m.offset());
+            assertThat(d).as("dead letter for bad record %d (%s)", i, reasons.get(i)).isNotNull();
+            assertThat(d.path("reason").asText()).isEqualTo(reasons.get(i));
+            assertThat(d.path("detail").asText()).isNotBlank();
+            assertThat(d.path("origin").path("topic").asText()).isEqualTo(k.eventsTopic());
+        }
+    }
+
+    private void runBounded(KafkaSettings k) throws Exception {
+        Configuration conf = new Configuration();
+        conf.set(StateBackendOptions.STATE_BACKEND, "rocksdb");
+        conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofMillis(500));
+        conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, checkpoints.toUri().toString());
+        conf.set(PipelineOptions.GENERIC_TYPES, false);
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        env.setParallelism(PARALLELISM);
+        CommitMessageJob.build(env,
+                KafkaIO.sourceBuilder(k).setBounded(OffsetsInitializer.latest()).build(),
+                KafkaIO.suggestionSink(k), KafkaIO.deadLetterSink(k), PipelineSettings.defaults(mirrors.toString()));
+        env.execute("commitflow-itcase");
+    }
+
+    private List<RevCommit> featureBranch(RevCommit base, int n) throws Exception {
+        try (Repository repo = new FileRepositoryBuilder().setGitDir(mirrors.resolve("app.git").toFile()).build();
+             TestRepository<Repository> git = new TestRepository<>(repo)) {
+            List<RevCommit> out = new ArrayList<>();
+            RevCommit parent = base;
+            for (int i = 0; i < n; i++) {
+                parent = git.commit().parent(parent).add("docs/feature-" + i + ".md", "# Feature " + i + "\n")
+                        .message("Document feature " + i).create();
+                out.add(parent);
+            }
+            git.update("refs/heads/feature", parent);
+            return out;
+        }
+    }
+
+    private static byte[] commitEvent(RevCommit c) {
+        List<String> parents = new ArrayList<>();
+        for (RevCommit p : c.getParents()) {
+            parents.add(p.name());
+        }
+        return WireFormat.commit("acme", "app", c.name(), parents, "A U Thor <a@example.com>", 1_700_000_000_000L,
+                c.getFullMessage(), null);
+    }
+
+    private static List<JsonNode> values(List<ConsumerRecord<byte[], byte[]>> records) throws Exception {
+        List<JsonNode> out = new ArrayList<>();
+        for (var r : records) {
+            out.add(Json.mapper().readTree(r.value()));
+        }
+        return out;
+    }
+}

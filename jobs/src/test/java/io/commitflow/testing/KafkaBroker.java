@@ -1,0 +1,105 @@
+package io.commitflow.testing;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.test.KafkaClusterTestKit;
+import org.apache.kafka.common.test.TestKitNodes;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A real Kafka broker (KRaft, one combined broker and controller node, in this JVM) shared by the tests of one
+ * class: {@code @RegisterExtension static final KafkaBroker KAFKA = new KafkaBroker();}.
+ */
+public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
+    private KafkaClusterTestKit cluster;
+
+    @Override
+    public void beforeAll(ExtensionContext context) throws Exception {
+        cluster = new KafkaClusterTestKit.Builder(new TestKitNodes.Builder()
+                .setCombined(true).setNumBrokerNodes(1).setNumControllerNodes(1).build())
+                // one node: internal topics need one replica and one partition, or consumers wait forever
+                .setConfigProp("offsets.topic.replication.factor", "1")
+                .setConfigProp("offsets.topic.num.partitions", "1")
+                .setConfigProp("transaction.state.log.replication.factor", "1")
+                .setConfigProp("transaction.state.log.min.isr", "1")
+                .setConfigProp("transaction.state.log.num.partitions", "1")
+                .setConfigProp("group.initial.rebalance.delay.ms", "0")
+                .build();
+        cluster.format();
+        cluster.startup();
+        cluster.waitForReadyBrokers();
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) throws Exception {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    public String bootstrap() {
+        return cluster.bootstrapServers();
+    }
+
+    public void createTopic(String name, int partitions) throws Exception {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap()))) {
+            admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1))).all().get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    /** Sends each value (with {@code key}) and returns the metadata (partition, offset) of each, in order. */
+    public List<RecordMetadata> produce(String topic, byte[] key, List<byte[]> values) throws Exception {
+        Map<String, Object> p = Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(), ProducerConfig.ACKS_CONFIG, "all",
+                ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 8 * 1024 * 1024);
+        List<RecordMetadata> out = new ArrayList<>();
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
+            for (byte[] v : values) {
+                out.add(producer.send(new ProducerRecord<>(topic, key, v)).get(30, TimeUnit.SECONDS));
+            }
+        }
+        return out;
+    }
+
+    /** Every committed record of {@code topic}, read with {@code read_committed} up to the end offsets. */
+    public List<ConsumerRecord<byte[], byte[]>> readCommitted(String topic) {
+        Map<String, Object> p = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(),
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            List<TopicPartition> parts = consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
+                    .map(i -> new TopicPartition(topic, i.partition())).toList();
+            consumer.assign(parts);
+            consumer.seekToBeginning(parts);
+            // with read_committed, the end offsets are the last stable offsets: everything committed so far
+            Map<TopicPartition, Long> end = consumer.endOffsets(parts);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (parts.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("could not read " + topic + " to its end offsets " + end);
+                }
+                consumer.poll(Duration.ofMillis(200)).forEach(out::add);
+            }
+        }
+        return out;
+    }
+}

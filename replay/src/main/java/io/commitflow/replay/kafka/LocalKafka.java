@@ -1,0 +1,237 @@
+package io.commitflow.replay.kafka;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.TopicExistsException;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A single-node Kafka broker (KRaft, combined broker and controller) in its own JVM, for the demo and the
+ * load test. Its storage lives under a folder the caller owns and deletes. The broker exits when this JVM
+ * does ({@link BrokerMain} watches its standard input), so no broker is ever left behind.
+ *
+ * <pre>{@code
+ * try (LocalKafka kafka = LocalKafka.start(dir, LocalKafka.classpathFromSystemProperty())) {
+ *     kafka.createTopics(Map.of("commitflow.events", 2));
+ *     String bootstrap = kafka.bootstrap();
+ * }
+ * }</pre>
+ */
+public final class LocalKafka implements AutoCloseable {
+    /** The system property through which the launcher passes the broker's classpath. */
+    public static final String CLASSPATH_PROPERTY = "commitflow.broker.classpath";
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
+
+    private final Process process;
+    private final String bootstrap;
+    private final Path dir;
+
+    private LocalKafka(Process process, String bootstrap, Path dir) {
+        this.process = process;
+        this.bootstrap = bootstrap;
+        this.dir = dir;
+    }
+
+    public static String classpathFromSystemProperty() {
+        String cp = System.getProperty(CLASSPATH_PROPERTY);
+        if (cp == null || cp.isBlank()) {
+            throw new IllegalStateException("no broker classpath: run through ./commitflow, or set -D" + CLASSPATH_PROPERTY);
+        }
+        return cp;
+    }
+
+    /** Formats storage under {@code dir} and starts the broker on two free loopback ports; waits until it serves. */
+    public static LocalKafka start(Path dir, String classpath) throws IOException, InterruptedException {
+        Files.createDirectories(dir);
+        int brokerPort = freePort();
+        int controllerPort = freePort();
+        Path props = dir.resolve("server.properties");
+        Files.writeString(props, serverProperties(dir.resolve("data"), brokerPort, controllerPort));
+        Path log4j = dir.resolve("log4j2.properties");
+        Files.writeString(log4j, brokerLogConfig(dir.resolve("broker.log")));
+
+        List<String> java = javaCommand(classpath, log4j);
+        List<String> format = new ArrayList<>(java);
+        format.addAll(List.of("kafka.tools.StorageTool", "format", "--standalone",
+                "--cluster-id", Uuid.randomUuid().toString(), "--config", props.toString()));
+        Process f = new ProcessBuilder(format).redirectErrorStream(true)
+                .redirectOutput(dir.resolve("format.log").toFile()).start();
+        if (!f.waitFor(60, TimeUnit.SECONDS) || f.exitValue() != 0) {
+            f.destroyForcibly();
+            throw new IOException("formatting Kafka storage failed: " + tail(dir.resolve("format.log")));
+        }
+
+        List<String> run = new ArrayList<>();
+        if (Files.isExecutable(Path.of("/usr/bin/setsid"))) {
+            run.add("/usr/bin/setsid"); // a terminal's Ctrl-C reaches us, not the broker: we stop it in order
+        }
+        run.addAll(java);
+        run.addAll(List.of(BrokerMain.class.getName(), props.toString()));
+        Process p = new ProcessBuilder(run).redirectErrorStream(true)
+                .redirectOutput(dir.resolve("broker.out").toFile()).start();
+        LocalKafka kafka = new LocalKafka(p, "localhost:" + brokerPort, dir);
+        try {
+            kafka.awaitServing(brokerPort);
+        } catch (IOException | RuntimeException e) {
+            kafka.close();
+            throw e;
+        }
+        return kafka;
+    }
+
+    public String bootstrap() {
+        return bootstrap;
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    /** Creates each topic with the given partition count (replication 1); existing topics are kept. */
+    public void createTopics(Map<String, Integer> partitions) throws IOException {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+            List<NewTopic> topics = new ArrayList<>();
+            partitions.forEach((name, n) -> topics.add(new NewTopic(name, n, (short) 1)));
+            for (var f : admin.createTopics(topics).values().values()) {
+                try {
+                    f.get(30, TimeUnit.SECONDS);
+                } catch (ExecutionException e) {
+                    if (!(e.getCause() instanceof TopicExistsException)) {
+                        throw new IOException("creating topics failed", e.getCause());
+                    }
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while creating topics", e);
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new IOException("creating topics timed out", e);
+        }
+    }
+
+    private void awaitServing(int port) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new IOException("the Kafka broker exited with " + process.exitValue() + ": " + tail(dir.resolve("broker.out"))
+                        + " " + tail(dir.resolve("broker.log")));
+            }
+            try (Socket s = new Socket()) {
+                s.connect(new InetSocketAddress("localhost", port), 500);
+                try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                        AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "5000",
+                        AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "5000"))) {
+                    admin.describeCluster().nodes().get(5, TimeUnit.SECONDS);
+                    return;
+                } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+                    // not serving yet
+                }
+            } catch (IOException e) {
+                // not listening yet
+            }
+            Thread.sleep(200);
+        }
+        throw new IOException("the Kafka broker did not start within " + START_TIMEOUT.toSeconds() + " s: " + tail(dir.resolve("broker.log")));
+    }
+
+    /** Stops the broker: closes its standard input (a clean shutdown), then kills it if it lingers. */
+    @Override
+    public void close() {
+        if (!process.isAlive()) {
+            return;
+        }
+        try (OutputStream in = process.getOutputStream()) {
+            in.flush();
+        } catch (IOException e) {
+            // already closed
+        }
+        try {
+            if (!process.waitFor(20, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static List<String> javaCommand(String classpath, Path log4j) {
+        String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        return List.of(javaBin, "-Xms256m", "-Xmx512m", "-XX:+UseG1GC", "-XX:MaxGCPauseMillis=20",
+                "-Djava.awt.headless=true", "-Dlog4j2.configurationFile=" + log4j.toUri(), "-cp", classpath);
+    }
+
+    static String serverProperties(Path dataDir, int brokerPort, int controllerPort) {
+        Properties p = new Properties();
+        p.setProperty("process.roles", "broker,controller");
+        p.setProperty("node.id", "1");
+        p.setProperty("controller.quorum.bootstrap.servers", "localhost:" + controllerPort);
+        p.setProperty("listeners", "PLAINTEXT://localhost:" + brokerPort + ",CONTROLLER://localhost:" + controllerPort);
+        p.setProperty("advertised.listeners", "PLAINTEXT://localhost:" + brokerPort);
+        p.setProperty("controller.listener.names", "CONTROLLER");
+        p.setProperty("inter.broker.listener.name", "PLAINTEXT");
+        p.setProperty("listener.security.protocol.map", "CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT");
+        p.setProperty("log.dirs", dataDir.toString());
+        p.setProperty("num.partitions", "2");
+        // one node: every internal topic has one replica and one partition, or consumers wait forever
+        p.setProperty("offsets.topic.replication.factor", "1");
+        p.setProperty("offsets.topic.num.partitions", "1");
+        p.setProperty("transaction.state.log.replication.factor", "1");
+        p.setProperty("transaction.state.log.min.isr", "1");
+        p.setProperty("transaction.state.log.num.partitions", "1");
+        p.setProperty("share.coordinator.state.topic.replication.factor", "1");
+        p.setProperty("share.coordinator.state.topic.min.isr", "1");
+        p.setProperty("group.initial.rebalance.delay.ms", "0");
+        p.setProperty("log.flush.interval.messages", Long.toString(Long.MAX_VALUE));
+        StringBuilder b = new StringBuilder("# written by commitflow's LocalKafka\n");
+        p.stringPropertyNames().stream().sorted().forEach(k -> b.append(k).append('=').append(p.getProperty(k)).append('\n'));
+        return b.toString();
+    }
+
+    private static String brokerLogConfig(Path logFile) {
+        return String.join("\n",
+                "rootLogger.level = INFO",
+                "rootLogger.appenderRef.file.ref = file",
+                "appender.file.name = file",
+                "appender.file.type = File",
+                "appender.file.fileName = " + logFile,
+                "appender.file.layout.type = PatternLayout",
+                "appender.file.layout.pattern = %d{HH:mm:ss,SSS} %-5p [%c{1}] %m%n",
+                "logger.state.name = state.change.logger",
+                "logger.state.level = WARN",
+                "");
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            s.setReuseAddress(true);
+            return s.getLocalPort();
+        }
+    }
+
+    private static String tail(Path file) {
+        try {
+            List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 15), lines.size()));
+        } catch (IOException e) {
+            return "(no " + file.getFileName() + ")";
+        }
+    }
+}
