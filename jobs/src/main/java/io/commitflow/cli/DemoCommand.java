@@ -12,12 +12,15 @@ import java.util.concurrent.Callable;
 
 /** {@code commitflow demo}: the whole pipeline on this machine, on a real repository's history. */
 @Command(name = "demo", mixinStandardHelpOptions = true,
-        description = {
-            "Starts a Kafka broker (KRaft, its own JVM) and the job on a local Flink with the web UI and the",
-            "Prometheus endpoint, replays a repository's history as commit events, and prints each suggestion",
-            "next to the real subject. Stops by itself after --max commits, or on Ctrl-C, and leaves nothing behind."},
+        description = "Starts a Kafka broker (KRaft, its own JVM) and the job on a local Flink with the web UI and "
+                + "the Prometheus endpoint, replays a repository's history as commit events, and prints each "
+                + "suggestion next to the real subject. Stops by itself after --max commits, or on Ctrl-C, and "
+                + "leaves nothing behind.",
         footer = {"", "Example: ./commitflow demo --repo ~/src/flink --max 200 --rate 50"})
 public final class DemoCommand implements Callable<Integer> {
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
     @Option(names = "--repo", paramLabel = "PATH",
             description = "Repository to replay: a work tree or a bare repository (default: this checkout).")
     Path repo;
@@ -76,6 +79,6 @@ public final class DemoCommand implements Callable<Integer> {
         }
         DemoRun.Settings s = new DemoRun.Settings(location, tenant, rate, webPort, metricsPort, parallelism,
                 checkpointInterval, idleTimeout);
-        return new DemoRun(s, commits, System.out).run();
+        return new DemoRun(s, commits, spec.commandLine().getOut()).run();
     }
 }

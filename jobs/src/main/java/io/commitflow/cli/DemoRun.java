@@ -19,7 +19,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 import java.io.IOException;
-import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -44,12 +44,12 @@ final class DemoRun {
 
     private final Settings s;
     private final List<History.Commit> commits;
-    private final PrintStream out;
+    private final PrintWriter out;
     private final AtomicBoolean stop = new AtomicBoolean();
     private final java.util.concurrent.atomic.AtomicReference<String> failure = new java.util.concurrent.atomic.AtomicReference<>();
     private final CountDownLatch finished = new CountDownLatch(1);
 
-    DemoRun(Settings s, List<History.Commit> commits, PrintStream out) {
+    DemoRun(Settings s, List<History.Commit> commits, PrintWriter out) {
         this.s = s;
         this.commits = commits;
         this.out = out;
@@ -104,7 +104,7 @@ final class DemoRun {
     private void interrupt() {
         if (stop.compareAndSet(false, true)) {
             out.println();
-            out.println("stopping (Ctrl-C) …");
+            out.println("stopping …");
         }
         try {
             finished.await(60, TimeUnit.SECONDS);
@@ -181,6 +181,7 @@ final class DemoRun {
                         out.println(" ".repeat(head.length()) + "made: " + n.path("subject").asText() + "  ["
                                 + typeAndScope(n) + ", " + n.path("latencyMs").asLong() + " ms]");
                     }
+                    out.flush();
                 }
                 if (System.nanoTime() - lastOutput > s.idleTimeout().toNanos()) {
                     out.printf("no output for %d s; giving up (see the log)%n", s.idleTimeout().toSeconds());
@@ -195,8 +196,8 @@ final class DemoRun {
 
     private void summary(int suggestions, int deadLetters, long start) {
         double elapsed = (System.nanoTime() - start) / 1e9;
-        out.printf("done: %d suggestions and %d dead letters for %d commits in %.1f s (%s commits/s)%n",
-                suggestions, deadLetters, commits.size(), elapsed, fmt((suggestions + deadLetters) / Math.max(elapsed, 1e-3)));
+        out.printf("%s: %d suggestions and %d dead letters for %d commits in %.1f s (%s commits/s)%n",
+                stop.get() ? "stopped" : "done", suggestions, deadLetters, commits.size(), elapsed, fmt((suggestions + deadLetters) / Math.max(elapsed, 1e-3)));
     }
 
     private static String typeAndScope(JsonNode n) {

@@ -20,9 +20,9 @@ import java.util.concurrent.TimeUnit;
 
 /** {@code commitflow job}: the job on a local Flink against a Kafka you name. */
 @Command(name = "job", mixinStandardHelpOptions = true,
-        description = {
-            "Runs the job on a local Flink (web UI and Prometheus endpoint on) against an existing Kafka, until Ctrl-C.",
-            "To run it on a cluster instead: flink run jobs/target/commitflow-job.jar with the same options."},
+        description = "Runs the job on a local Flink (web UI and Prometheus endpoint on) against an existing Kafka, "
+                + "until Ctrl-C. To run it on a cluster instead: flink run jobs/target/commitflow-job.jar with the "
+                + "same options.",
         footer = {"", "Example: ./commitflow job --bootstrap kafka:9092 --mirror-root /srv/git/mirrors"})
 public final class JobCommand implements Callable<Integer> {
     @Mixin
@@ -53,7 +53,7 @@ public final class JobCommand implements Callable<Integer> {
         CountDownLatch done = new CountDownLatch(1);
         JobClient[] job = new JobClient[1];
         Thread hook = new Thread(() -> {
-            System.out.println("\nstopping (Ctrl-C) …");
+            System.out.println("\nstopping …");
             if (job[0] != null) {
                 job[0].cancel();
             }

@@ -1,7 +1,9 @@
 package io.commitflow.replay;
 
+import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.PersonIdent;
+import org.eclipse.jgit.lib.Ref;
 import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.revwalk.RevCommit;
 import org.eclipse.jgit.revwalk.RevSort;
@@ -69,10 +71,7 @@ public final class History {
      * @throws IllegalArgumentException when {@code rev} does not resolve to a commit
      */
     public static List<Commit> oldestFirst(Repository repo, String rev, int max) throws IOException {
-        ObjectId start = repo.resolve(rev);
-        if (start == null) {
-            throw new IllegalArgumentException("no commit " + rev + " in " + repo.getDirectory() + " (an empty repository?)");
-        }
+        ObjectId start = resolve(repo, rev);
         List<Commit> out = new ArrayList<>();
         try (RevWalk walk = new RevWalk(repo)) {
             walk.sort(RevSort.TOPO, true);
@@ -86,6 +85,29 @@ public final class History {
             }
         }
         return out;
+    }
+
+    /**
+     * Resolves {@code rev}; a {@code HEAD} that names no commit (a bare mirror whose HEAD points at a branch it
+     * does not have) falls back to {@code main}, {@code master}, or the only branch.
+     */
+    static ObjectId resolve(Repository repo, String rev) throws IOException {
+        ObjectId id = repo.resolve(rev);
+        if (id == null && rev.equals(Constants.HEAD)) {
+            for (String b : List.of("refs/heads/main", "refs/heads/master")) {
+                if ((id = repo.resolve(b)) != null) {
+                    return id;
+                }
+            }
+            List<Ref> branches = repo.getRefDatabase().getRefsByPrefix(Constants.R_HEADS);
+            if (branches.size() == 1) {
+                id = branches.get(0).getObjectId();
+            }
+        }
+        if (id == null) {
+            throw new IllegalArgumentException("no commit " + rev + " in " + repo.getDirectory() + " (an empty repository?)");
+        }
+        return id;
     }
 
     private static Commit toCommit(RevCommit c) {

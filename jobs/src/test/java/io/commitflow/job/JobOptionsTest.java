@@ -1,0 +1,76 @@
+package io.commitflow.job;
+
+import org.apache.flink.connector.base.DeliveryGuarantee;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class JobOptionsTest {
+    @TempDir
+    Path mirrors;
+
+    @Test
+    void parsesEveryOption() {
+        JobParameters p = JobOptions.parseForCluster("--bootstrap", "k1:9092,k2:9092", "--events-topic", "in",
+                "--suggestions-topic", "out", "--dlq-topic", "dead", "--group-id", "g", "--start-from", "latest",
+                "--delivery", "at-least-once", "--transactional-id-prefix", "tx", "--transaction-timeout", "5m",
+                "-X", "security.protocol=SASL_SSL", "--kafka-property", "sasl.mechanism=SCRAM-SHA-512",
+                "--mirror-root", mirrors.toString(), "--dedup-ttl", "7d", "--max-event-bytes", "1000",
+                "--max-files", "10", "--max-lines", "20", "--max-patch-bytes", "30", "--max-blob-bytes", "40");
+
+        KafkaSettings k = p.kafka();
+        assertThat(k.bootstrap()).isEqualTo("k1:9092,k2:9092");
+        assertThat(k.eventsTopic()).isEqualTo("in");
+        assertThat(k.suggestionsTopic()).isEqualTo("out");
+        assertThat(k.deadLetterTopic()).isEqualTo("dead");
+        assertThat(k.groupId()).isEqualTo("g");
+        assertThat(k.fromEarliest()).isFalse();
+        assertThat(k.delivery()).isEqualTo(DeliveryGuarantee.AT_LEAST_ONCE);
+        assertThat(k.transactionalIdPrefix()).isEqualTo("tx");
+        assertThat(k.transactionTimeout()).isEqualTo(Duration.ofMinutes(5));
+        assertThat(k.properties()).containsEntry("security.protocol", "SASL_SSL").containsEntry("sasl.mechanism", "SCRAM-SHA-512");
+        PipelineSettings s = p.pipeline();
+        assertThat(s.mirrorRoot()).isEqualTo(mirrors.toAbsolutePath().toString());
+        assertThat(s.dedupTtl()).isEqualTo(Duration.ofDays(7));
+        assertThat(s.maxEventBytes()).isEqualTo(1000);
+        assertThat(s.budget()).isEqualTo(new io.commitflow.git.DiffBudget(10, 20, 30, 40));
+    }
+
+    @Test
+    void hasSensibleDefaults() {
+        JobParameters p = JobOptions.parseForCluster("--bootstrap", "kafka:9092");
+
+        assertThat(p.kafka()).isEqualTo(KafkaSettings.defaults("kafka:9092"));
+        assertThat(p.pipeline()).isEqualTo(PipelineSettings.defaults(null));
+    }
+
+    @Test
+    void rejectsBadArgumentsWithTheProblemAndTheUsage() {
+        assertRejected("Missing required option: '--bootstrap=HOST:PORT[,…]'");
+        assertRejected("not a duration", "--bootstrap", "k:1", "--dedup-ttl", "forever");
+        assertRejected("not a valid Kafka topic name", "--bootstrap", "k:1", "--events-topic", "bad topic");
+        assertRejected("--delivery must be exactly-once or at-least-once", "--bootstrap", "k:1", "--delivery", "maybe");
+        assertRejected("is not a directory", "--bootstrap", "k:1", "--mirror-root", mirrors.resolve("nope").toString());
+        assertRejected("must be positive", "--bootstrap", "k:1", "--max-files", "0");
+        assertRejected("--dedup-ttl must be positive", "--bootstrap", "k:1", "--dedup-ttl", "0s");
+        assertRejected("Unknown option: '--colour'", "--bootstrap", "k:1", "--colour");
+    }
+
+    @Test
+    void answersHelpWithTheUsage() {
+        assertThatThrownBy(() -> JobOptions.parseForCluster("--help")).hasMessageContaining("Usage: commitflow-job")
+                .hasMessageContaining("--mirror-root");
+    }
+
+    private static void assertRejected(String problem, String... args) {
+        assertThatThrownBy(() -> JobOptions.parseForCluster(args))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(problem)
+                .hasMessageContaining("Usage: commitflow-job");
+    }
+}
