@@ -21,6 +21,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
         description = "Publishes a repository's commits, oldest first, to Kafka as native commit events.",
         footer = {"", "Example: ./commitflow replay --repo ~/src/flink --bootstrap localhost:9092 --rate 500 --max 10000"})
 public final class ReplayCommand implements Callable<Integer> {
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
     @Option(names = "--repo", required = true, paramLabel = "PATH", description = "Repository to replay (work tree or bare).")
     Path repo;
 
@@ -72,14 +75,15 @@ public final class ReplayCommand implements Callable<Integer> {
             }
         });
         Runtime.getRuntime().addShutdownHook(hook);
-        System.out.printf("replaying %d commits of %s as %s to %s at %s%n", commits.size(), repo, repoName, topic,
+        java.io.PrintWriter out = spec.commandLine().getOut();
+        out.printf("replaying %d commits of %s as %s to %s at %s%n", commits.size(), repo, repoName, topic,
                 rate <= 0 ? "full speed" : rate + "/s");
         try (Replayer replayer = new Replayer(bootstrap, properties)) {
             Replayer.Progress p = replayer.replay(commits, new Replayer.Target(topic, tenant, repoName), rate,
-                    pr -> System.out.printf("  sent %d/%d  acked %d  errors %d  %.1f/s%n", pr.sent(), commits.size(),
+                    pr -> out.printf("  sent %d/%d  acked %d  errors %d  %.1f/s%n", pr.sent(), commits.size(),
                             pr.acked(), pr.failed(), pr.ratePerSecond()),
                     stop::get);
-            System.out.printf("%s: %d sent, %d acknowledged, %d errors in %.1f s%s%n", stop.get() ? "stopped" : "done",
+            out.printf("%s: %d sent, %d acknowledged, %d errors in %.1f s%s%n", stop.get() ? "stopped" : "done",
                     p.sent(), p.acked(), p.failed(), p.elapsedSeconds(), p.firstError() == null ? "" : "; first error: " + p.firstError());
             return p.failed() == 0 ? (stop.get() ? 130 : 0) : 1;
         } finally {
