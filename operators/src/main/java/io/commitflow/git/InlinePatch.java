@@ -49,7 +49,9 @@ public final class InlinePatch {
         }
         PatchText text = new PatchText(budget.maxBytes(), budget.maxLines());
         text.write(bytes, 0, bytes.length);
+        PatchId id = new PatchId();
+        id.write(bytes, 0, bytes.length);
         return DiffedCommit.of(commit, files, headers.size(), text.text(),
-                budget.truncation(headers.size(), text), "inline");
+                budget.truncation(headers.size(), text), "inline", id.hex());
     }
 }

@@ -21,13 +21,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 class EventTypesTest {
     static Stream<Arguments> values() {
         CommitEvent commit = TestEvents.withParents(TestEvents.commit("r", "a".repeat(40)), List.of("b".repeat(40)));
-        FileChange file = new FileChange("MODIFY", "x", "x", false, 1, 2, 0);
+        FileChange file = new FileChange("MODIFY", "x", "x", false, 1, 2, 0, "100644", "100644");
         return Stream.of(
                 Arguments.of(RawRecord.class, new RawRecord(new Origin("t", 1, 2, 3), null, new byte[] {1, 2})),
                 Arguments.of(CommitEvent.class, commit),
                 Arguments.of(PushEvent.class, TestEvents.push("r", "refs/heads/main", "a".repeat(40), "b".repeat(40))),
                 Arguments.of(DeadLetter.class, DeadLetter.of(commit, Reason.NO_MIRROR, "none", "diff")),
-                Arguments.of(DiffedCommit.class, DiffedCommit.of(commit, List.of(file), 1, "p", "", "mirror")),
+                Arguments.of(DiffedCommit.class, DiffedCommit.of(commit, List.of(file), 1, "p", "", "mirror", "e".repeat(40))),
                 Arguments.of(Suggestion.class, new Suggestion("r", "a".repeat(40), "Fix it", "", "fix", "", "template", 0.5,
                         List.of("c".repeat(40)), "miss", 12, "t", "default", "", 1, 2)));
     }

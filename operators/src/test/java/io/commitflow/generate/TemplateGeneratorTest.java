@@ -13,16 +13,16 @@ class TemplateGeneratorTest {
     private final TemplateGenerator generator = new TemplateGenerator();
 
     private static FileChange add(String path, int lines) {
-        return new FileChange("ADD", "", path, false, lines, 0, 0);
+        return new FileChange("ADD", "", path, false, lines, 0, 0, "", "100644");
     }
 
     private static FileChange modify(String path, int added, int deleted) {
-        return new FileChange("MODIFY", path, path, false, added, deleted, 0);
+        return new FileChange("MODIFY", path, path, false, added, deleted, 0, "100644", "100644");
     }
 
     private static Draft draft(List<FileChange> files) {
         return new TemplateGenerator().generate(DiffedCommit.of(TestEvents.commit("r", "a".repeat(40)), files,
-                files.size(), "", "", "mirror"));
+                files.size(), "", "", "mirror", null));
     }
 
     @Test
@@ -37,9 +37,9 @@ class TemplateGeneratorTest {
 
     @Test
     void describesRenameAndMove() {
-        assertThat(draft(List.of(new FileChange("RENAME", "a/Old.java", "a/New.java", false, 0, 0, 100))).subject())
+        assertThat(draft(List.of(new FileChange("RENAME", "a/Old.java", "a/New.java", false, 0, 0, 100, "100644", "100644"))).subject())
                 .isEqualTo("Rename Old.java to New.java");
-        assertThat(draft(List.of(new FileChange("RENAME", "a/Same.java", "b/Same.java", false, 0, 0, 100))).subject())
+        assertThat(draft(List.of(new FileChange("RENAME", "a/Same.java", "b/Same.java", false, 0, 0, 100, "100644", "100644"))).subject())
                 .isEqualTo("Move Same.java to b");
     }
 
@@ -81,7 +81,7 @@ class TemplateGeneratorTest {
     @Test
     void mentionsTruncationInBody() {
         Draft d = generator.generate(DiffedCommit.of(TestEvents.commit("r", "a".repeat(40)), List.of(modify("a.c", 1, 1)),
-                400, "", "files 400>300", "mirror"));
+                400, "", "files 400>300", "mirror", null));
 
         assertThat(d.body()).contains("files 400>300");
     }
