@@ -12,6 +12,7 @@ import org.eclipse.jgit.errors.IncorrectObjectTypeException;
 import org.eclipse.jgit.errors.MissingObjectException;
 import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.ObjectLoader;
 import org.eclipse.jgit.lib.ObjectReader;
 import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.revwalk.RevCommit;
@@ -64,8 +65,8 @@ public final class CommitDiffer {
         PatchText text = new PatchText(budget.maxBytes(), budget.maxLines());
         FileStats stats = new FileStats();
         Tee out = new Tee(text, stats);
-        try (DiffFormatter formatter = formatter(out, repo, reader)) {
-            List<DiffEntry> entries = gitPairs(formatter.scan(oldTree, newTree));
+        try (GitHunkFormatter formatter = formatter(out, repo, reader)) {
+            List<DiffEntry> entries = gitPairs(formatter.scan(oldTree, newTree), reader);
             boolean whole = entries.size() <= budget.maxFiles();
             PatchId patchId = whole ? new PatchId() : null;
             out.patchId = patchId;
@@ -77,44 +78,109 @@ public final class CommitDiffer {
                 boolean binary = writer.write(entry);
                 files.add(FileChange.of(entry, binary, stats.added(), stats.deleted()));
             }
-            String id = patchId == null ? null : patchId.hex();
-            return DiffedCommit.of(commit, files, entries.size(), text.text(), budget.truncation(entries.size(), text),
-                    "mirror", id);
+            // git cannot compute a patch-id without the blobs either; ours would not be comparable
+            String id = patchId == null || writer.missingBlobs() > 0 ? null : patchId.hex();
+            String cut = budget.truncation(entries.size(), text);
+            if (writer.missingBlobs() > 0) {
+                String missing = "blobs missing from the mirror " + writer.missingBlobs();
+                cut = cut.isEmpty() ? missing : cut + "; " + missing;
+            }
+            return DiffedCommit.of(commit, files, entries.size(), text.text(), cut, "mirror", id);
         }
     }
 
     /**
-     * git with {@code -M} pairs a deleted file with one added file; JGit also reports the further added files
-     * that resemble it as copies. git calls those additions, and so do we.
+     * Makes JGit's pairs git's: git with {@code -M} pairs a deleted file with one added file, and JGit also reports
+     * the further added files that resemble it as copies: git calls those additions. JGit's rename scores blend in
+     * path-name similarity: each rename gets git's content score, and one below git's threshold is split back
+     * into a deletion and an addition. The result is in git's order (by path).
      */
-    private static List<DiffEntry> gitPairs(List<DiffEntry> entries) {
+    private List<DiffEntry> gitPairs(List<DiffEntry> entries, ObjectReader reader) throws IOException {
         List<DiffEntry> out = new ArrayList<>(entries.size());
         for (DiffEntry e : entries) {
-            out.add(e.getChangeType() == DiffEntry.ChangeType.COPY ? Addition.of(e) : e);
+            if (e.getChangeType() == DiffEntry.ChangeType.COPY) {
+                out.add(GitEntry.added(e));
+            } else if (e.getChangeType() == DiffEntry.ChangeType.RENAME && e.getScore() < 100) {
+                int score = gitScore(e, reader);
+                if (score >= GIT_RENAME_SCORE) {
+                    out.add(GitEntry.withScore(e, score));
+                } else {
+                    out.add(GitEntry.deleted(e));
+                    out.add(GitEntry.added(e));
+                }
+            } else {
+                out.add(e);
+            }
         }
+        out.sort((x, y) -> comparePaths(path(x), path(y)));
         return out;
     }
 
-    /** An added file made from a copy JGit found. */
-    private static final class Addition extends DiffEntry {
-        static DiffEntry of(DiffEntry copy) {
-            Addition a = new Addition();
-            a.oldId = A_ZERO;
+    private int gitScore(DiffEntry e, ObjectReader reader) throws IOException {
+        ObjectLoader a = reader.open(e.getOldId().toObjectId(), Constants.OBJ_BLOB);
+        ObjectLoader b = reader.open(e.getNewId().toObjectId(), Constants.OBJ_BLOB);
+        if (a.getSize() > budget.maxBlobBytes() || b.getSize() > budget.maxBlobBytes()) {
+            return e.getScore(); // JGit skipped content for these too: keep its (exact-rename) answer
+        }
+        return GitSimilarity.percent(a.getCachedBytes(budget.maxBlobBytes()), b.getCachedBytes(budget.maxBlobBytes()));
+    }
+
+    private static String path(DiffEntry e) {
+        return e.getChangeType() == DiffEntry.ChangeType.DELETE ? e.getOldPath() : e.getNewPath();
+    }
+
+    /** Byte order of the UTF-8 paths, as git sorts them. */
+    private static int comparePaths(String x, String y) {
+        byte[] a = x.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] b = y.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        return java.util.Arrays.compareUnsigned(a, b);
+    }
+
+    /** Diff entries JGit's API does not let us build: an addition, a deletion, a rename with another score. */
+    private static final class GitEntry extends DiffEntry {
+        private static final org.eclipse.jgit.lib.AbbreviatedObjectId ZERO =
+                org.eclipse.jgit.lib.AbbreviatedObjectId.fromObjectId(ObjectId.zeroId());
+
+        static DiffEntry added(DiffEntry from) {
+            GitEntry a = new GitEntry();
+            a.oldId = ZERO;
             a.oldMode = org.eclipse.jgit.lib.FileMode.MISSING;
             a.oldPath = DEV_NULL;
-            a.newId = copy.getNewId();
-            a.newMode = copy.getNewMode();
-            a.newPath = copy.getNewPath();
+            a.newId = from.getNewId();
+            a.newMode = from.getNewMode();
+            a.newPath = from.getNewPath();
             a.changeType = ChangeType.ADD;
             return a;
         }
 
-        private static final org.eclipse.jgit.lib.AbbreviatedObjectId A_ZERO =
-                org.eclipse.jgit.lib.AbbreviatedObjectId.fromObjectId(ObjectId.zeroId());
+        static DiffEntry deleted(DiffEntry from) {
+            GitEntry d = new GitEntry();
+            d.oldId = from.getOldId();
+            d.oldMode = from.getOldMode();
+            d.oldPath = from.getOldPath();
+            d.newId = ZERO;
+            d.newMode = org.eclipse.jgit.lib.FileMode.MISSING;
+            d.newPath = DEV_NULL;
+            d.changeType = ChangeType.DELETE;
+            return d;
+        }
+
+        static DiffEntry withScore(DiffEntry from, int score) {
+            GitEntry r = new GitEntry();
+            r.oldId = from.getOldId();
+            r.oldMode = from.getOldMode();
+            r.oldPath = from.getOldPath();
+            r.newId = from.getNewId();
+            r.newMode = from.getNewMode();
+            r.newPath = from.getNewPath();
+            r.changeType = from.getChangeType();
+            r.score = score;
+            return r;
+        }
     }
 
-    private DiffFormatter formatter(OutputStream out, Repository repo, ObjectReader reader) {
-        DiffFormatter f = new DiffFormatter(out);
+    private GitHunkFormatter formatter(OutputStream out, Repository repo, ObjectReader reader) {
+        GitHunkFormatter f = new GitHunkFormatter(out);
         f.setReader(reader, repo.getConfig());
         f.setDiffAlgorithm(ALGORITHM);
         f.setDiffComparator(RawTextComparator.DEFAULT);
@@ -122,7 +188,9 @@ public final class CommitDiffer {
         f.setAbbreviationLength(Constants.OBJECT_ID_STRING_LENGTH);
         f.setDetectRenames(true);
         RenameDetector renames = f.getRenameDetector();
-        renames.setRenameScore(GIT_RENAME_SCORE);
+        // one below git's threshold: JGit's blended score can sit a point under git's content score;
+        // gitPairs() applies git's own threshold afterwards
+        renames.setRenameScore(GIT_RENAME_SCORE - 1);
         renames.setRenameLimit(GIT_RENAME_LIMIT);
         // content similarity loads both blobs: never for blobs the budget would not diff
         renames.setBigFileThreshold(budget.maxBlobBytes());

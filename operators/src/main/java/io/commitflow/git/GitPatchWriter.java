@@ -2,7 +2,6 @@ package io.commitflow.git;
 
 import org.eclipse.jgit.diff.DiffAlgorithm;
 import org.eclipse.jgit.diff.DiffEntry;
-import org.eclipse.jgit.diff.DiffFormatter;
 import org.eclipse.jgit.diff.EditList;
 import org.eclipse.jgit.diff.RawText;
 import org.eclipse.jgit.diff.RawTextComparator;
@@ -11,7 +10,6 @@ import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.FileMode;
 import org.eclipse.jgit.lib.ObjectLoader;
 import org.eclipse.jgit.lib.ObjectReader;
-import org.eclipse.jgit.util.QuotedString;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -29,11 +27,12 @@ final class GitPatchWriter {
 
     private final ObjectReader reader;
     private final DiffAlgorithm algorithm;
-    private final DiffFormatter hunks;
+    private final GitHunkFormatter hunks;
     private final OutputStream out;
     private final int maxBlobBytes;
+    private int missingBlobs;
 
-    GitPatchWriter(ObjectReader reader, DiffAlgorithm algorithm, DiffFormatter hunks, OutputStream out, int maxBlobBytes) {
+    GitPatchWriter(ObjectReader reader, DiffAlgorithm algorithm, GitHunkFormatter hunks, OutputStream out, int maxBlobBytes) {
         this.reader = reader;
         this.algorithm = algorithm;
         this.hunks = hunks;
@@ -83,12 +82,15 @@ final class GitPatchWriter {
             out.write(h.toString().getBytes(StandardCharsets.UTF_8));
             return true;
         }
-        EditList edits = algorithm.diff(RawTextComparator.DEFAULT, oldText, newText);
+        EditList edits = GitCompaction.compact(algorithm.diff(RawTextComparator.DEFAULT, oldText, newText), oldText, newText);
         if (!edits.isEmpty()) {
-            h.append("--- ").append(a).append('\n').append("+++ ").append(b).append('\n');
+            // git ends a label holding a space with a tab, for the benefit of GNU patch
+            h.append("--- ").append(a).append(a.indexOf(' ') >= 0 ? "\t" : "").append('\n');
+            h.append("+++ ").append(b).append(b.indexOf(' ') >= 0 ? "\t" : "").append('\n');
         }
         out.write(h.toString().getBytes(StandardCharsets.UTF_8));
         if (!edits.isEmpty()) {
+            hunks.beginFile(oldText);
             hunks.format(edits, oldText, newText);
             hunks.flush();
         }
@@ -104,18 +106,35 @@ final class GitPatchWriter {
             return id.toObjectId().equals(org.eclipse.jgit.lib.ObjectId.zeroId()) ? RawText.EMPTY_TEXT
                     : new RawText(("Subproject commit " + id.name() + "\n").getBytes(StandardCharsets.US_ASCII));
         }
-        ObjectLoader loader = reader.open(id.toObjectId(), Constants.OBJ_BLOB);
+        ObjectLoader loader;
+        try {
+            loader = reader.open(id.toObjectId(), Constants.OBJ_BLOB);
+        } catch (org.eclipse.jgit.errors.MissingObjectException e) {
+            // a partial mirror (git clone --filter=blob:limit=…) lacks some blobs: summarise the file
+            missingBlobs++;
+            return null;
+        }
         if (loader.getSize() > maxBlobBytes) {
             return null; // never loaded: summarised like a binary
         }
         byte[] raw = loader.getCachedBytes(maxBlobBytes);
+        return isBinary(raw) ? null : new RawText(raw);
+    }
+
+    /** git's buffer_is_binary(): a NUL byte in the first 8000 bytes. */
+    static boolean isBinary(byte[] raw) {
         int n = Math.min(raw.length, FIRST_FEW_BYTES);
         for (int i = 0; i < n; i++) {
             if (raw[i] == 0) {
-                return null;
+                return true;
             }
         }
-        return new RawText(raw);
+        return false;
+    }
+
+    /** Blobs that were not in the mirror, so far. */
+    int missingBlobs() {
+        return missingBlobs;
     }
 
     private static String mode(FileMode m) {
@@ -123,6 +142,6 @@ final class GitPatchWriter {
     }
 
     private static String quote(String path) {
-        return QuotedString.GIT_PATH.quote(path);
+        return GitQuote.path(path);
     }
 }
