@@ -48,6 +48,7 @@ public final class CommitDiffer {
     private final DiffBudget budget;
 
     public CommitDiffer(DiffBudget budget) {
+        JGitCaches.install();
         this.budget = budget;
     }
 

@@ -19,6 +19,7 @@ public final class Mirrors implements AutoCloseable {
     private final Map<String, Repository> open;
 
     public Mirrors(MirrorRoot root, int maxOpen) {
+        JGitCaches.install();
         this.root = root;
         this.open = new LinkedHashMap<>(16, 0.75f, true) {
             @Override
