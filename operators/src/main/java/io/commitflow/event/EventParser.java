@@ -19,7 +19,8 @@ import java.util.List;
  * <p>Native JSON, see DESIGN.md:
  * {@code {"type":"commit","tenant":"acme","repo":"tools/git","sha":"…","parents":["…"],"ts":1700000000000}}
  * and {@code {"type":"push","repo":"tools/git","ref":"refs/heads/main","before":"…","after":"…"}}.
- * Unknown fields are ignored, so producers can add fields without breaking the job.
+ * Unknown fields are ignored, so producers can add fields without breaking the job. Git servers' own push
+ * notifications are read too: Gerrit {@code ref-updated}, Gitea and GitLab push payloads ({@link ServerPayloads}).
  */
 public final class EventParser implements Serializable {
     private static final long serialVersionUID = 1L;
@@ -73,14 +74,24 @@ public final class EventParser implements Serializable {
             return reject(Reason.NOT_OBJECT, "the value must be a JSON object, got "
                     + (root == null ? "nothing" : root.getNodeType().name().toLowerCase()), raw, origin);
         }
-        Fields f = new Fields((ObjectNode) root);
+        JsonFields f = new JsonFields((ObjectNode) root, "");
         try {
+            if (!f.has("type")) {
+                String traceId = traceIdOrThrow(f, origin);
+                if (f.has("object_kind")) {
+                    return new Result.Push(ServerPayloads.gitlab(f, origin, traceId));
+                }
+                if (ServerPayloads.looksLikeGitea(f)) {
+                    return new Result.Push(ServerPayloads.gitea(f, origin, traceId));
+                }
+            }
             String type = f.requiredText("type");
             return switch (type) {
                 case "commit" -> new Result.Commit(commit(f, origin));
                 case "push" -> new Result.Push(push(f, origin));
-                default -> throw new InvalidEventException(Reason.UNKNOWN_TYPE,
-                        "type must be \"commit\" or \"push\", got " + Validation.quote(type));
+                case "ref-updated" -> new Result.Push(ServerPayloads.gerrit(f, origin, traceIdOrThrow(f, origin)));
+                default -> throw new InvalidEventException(Reason.UNKNOWN_TYPE, "type must be \"commit\", \"push\" "
+                        + "or Gerrit's \"ref-updated\", got " + Validation.quote(type));
             };
         } catch (InvalidEventException e) {
             return new Result.Rejected(new DeadLetter(e.reason().name(), e.getMessage(), "parse", DeadLetter.clip(raw),
@@ -89,7 +100,7 @@ public final class EventParser implements Serializable {
         }
     }
 
-    private CommitEvent commit(Fields f, Origin origin) throws InvalidEventException {
+    private CommitEvent commit(JsonFields f, Origin origin) throws InvalidEventException {
         String tenant = Validation.tenant(f.optionalText("tenant", DEFAULT_TENANT));
         String repo = Validation.repo(f.requiredText("repo"));
         String sha = Validation.sha("sha", f.requiredText("sha"));
@@ -114,7 +125,7 @@ public final class EventParser implements Serializable {
                 traceIdOrThrow(f, origin), origin);
     }
 
-    private PushEvent push(Fields f, Origin origin) throws InvalidEventException {
+    private PushEvent push(JsonFields f, Origin origin) throws InvalidEventException {
         String tenant = Validation.tenant(f.optionalText("tenant", DEFAULT_TENANT));
         String repo = Validation.repo(f.requiredText("repo"));
         String ref = Validation.ref(f.requiredText("ref"));
@@ -128,7 +139,7 @@ public final class EventParser implements Serializable {
     }
 
     /** {@code ts}: epoch milliseconds, or an ISO-8601 instant; the Kafka timestamp when absent. */
-    private static long timestamp(Fields f, Origin origin) throws InvalidEventException {
+    private static long timestamp(JsonFields f, Origin origin) throws InvalidEventException {
         JsonNode ts = f.node("ts");
         if (ts == null || ts.isNull()) {
             return origin.kafkaTs();
@@ -156,12 +167,12 @@ public final class EventParser implements Serializable {
         return ms;
     }
 
-    private static String traceIdOrThrow(Fields f, Origin origin) throws InvalidEventException {
+    private static String traceIdOrThrow(JsonFields f, Origin origin) throws InvalidEventException {
         String id = f.optionalText("traceId", null);
         return id == null ? origin.derivedTraceId() : Validation.traceId(id);
     }
 
-    private static String traceIdOrDerived(Fields f, Origin origin) {
+    private static String traceIdOrDerived(JsonFields f, Origin origin) {
         String id = f.textOrEmpty("traceId");
         try {
             return id.isEmpty() ? origin.derivedTraceId() : Validation.traceId(id);
@@ -182,48 +193,5 @@ public final class EventParser implements Serializable {
         int nl = message.indexOf('\n');
         String line = nl < 0 ? message : message.substring(0, nl);
         return line.length() > 300 ? line.substring(0, 300) + "…" : line;
-    }
-
-    /** Typed access to an object's fields, with the field's name in every error. */
-    private static final class Fields {
-        private final ObjectNode node;
-
-        Fields(ObjectNode node) {
-            this.node = node;
-        }
-
-        JsonNode node(String name) {
-            return node.get(name);
-        }
-
-        String requiredText(String name) throws InvalidEventException {
-            JsonNode v = node.get(name);
-            if (v == null || v.isNull()) {
-                throw new InvalidEventException(Reason.MISSING_FIELD, "missing required field \"" + name + "\"");
-            }
-            if (!v.isTextual()) {
-                throw new InvalidEventException(Reason.WRONG_TYPE,
-                        "field \"" + name + "\" must be a string, got " + v.getNodeType().name().toLowerCase());
-            }
-            return v.textValue();
-        }
-
-        String optionalText(String name, String fallback) throws InvalidEventException {
-            JsonNode v = node.get(name);
-            if (v == null || v.isNull()) {
-                return fallback;
-            }
-            if (!v.isTextual()) {
-                throw new InvalidEventException(Reason.WRONG_TYPE,
-                        "field \"" + name + "\" must be a string, got " + v.getNodeType().name().toLowerCase());
-            }
-            return v.textValue();
-        }
-
-        /** The field's text for a dead letter's context, or empty when absent or not text. */
-        String textOrEmpty(String name) {
-            JsonNode v = node.get(name);
-            return v != null && v.isTextual() ? Validation.quote(v.textValue()).replaceAll("^\"|\"$", "") : "";
-        }
     }
 }

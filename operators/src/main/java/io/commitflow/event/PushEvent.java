@@ -29,6 +29,22 @@ public record PushEvent(
         return isZero(after);
     }
 
+    /**
+     * A ref that holds server metadata, not code: Gerrit's NoteDb refs ({@code refs/changes/…/meta},
+     * {@code refs/meta/…}, {@code refs/users/…}, …) and notes. Their updates bring no commits to describe.
+     */
+    public boolean metadataRef() {
+        for (String prefix : METADATA_PREFIXES) {
+            if (ref.startsWith(prefix)) {
+                return true;
+            }
+        }
+        return ref.startsWith("refs/changes/") && (ref.endsWith("/meta") || ref.endsWith("/robot-comments"));
+    }
+
+    private static final String[] METADATA_PREFIXES = {"refs/meta/", "refs/users/", "refs/sequences/", "refs/groups/",
+        "refs/external-ids", "refs/cache-automerge/", "refs/draft-comments/", "refs/starred-changes/", "refs/notes/"};
+
     private static boolean isZero(String sha) {
         return sha.chars().allMatch(c -> c == '0');
     }

@@ -22,7 +22,8 @@ import java.nio.file.Path;
  * pushes of one repository are expanded in order by one instance. Pushes that cannot be expanded go to
  * {@link DeadLetters#TAG}. Keeps no Flink state.
  *
- * <p>Metrics (counts): {@code pushesExpanded}, {@code commitsFromPushes}, {@code refsDeleted}.
+ * <p>Metrics (counts): {@code pushesExpanded}, {@code commitsFromPushes}, {@code refsDeleted},
+ * {@code metadataRefsSkipped} (updates of refs that hold server metadata, see {@link PushEvent#metadataRef()}).
  */
 public class ExpandPushes extends KeyedProcessFunction<String, PushEvent, CommitEvent> {
     private static final long serialVersionUID = 1L;
@@ -35,6 +36,7 @@ public class ExpandPushes extends KeyedProcessFunction<String, PushEvent, Commit
     private transient Counter pushes;
     private transient Counter commits;
     private transient Counter deletions;
+    private transient Counter metadata;
 
     /** @param mirrorRoot the directory holding the mirrors, or {@code null}: then every push is a dead letter */
     public ExpandPushes(String mirrorRoot) {
@@ -49,12 +51,17 @@ public class ExpandPushes extends KeyedProcessFunction<String, PushEvent, Commit
         pushes = metrics.counter("pushesExpanded");
         commits = metrics.counter("commitsFromPushes");
         deletions = metrics.counter("refsDeleted");
+        metadata = metrics.counter("metadataRefsSkipped");
     }
 
     @Override
     public void processElement(PushEvent push, Context ctx, Collector<CommitEvent> out) {
         if (push.deletesRef()) {
             deletions.inc();
+            return;
+        }
+        if (push.metadataRef()) {
+            metadata.inc();
             return;
         }
         try {
