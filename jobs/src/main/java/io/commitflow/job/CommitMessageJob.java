@@ -49,7 +49,7 @@ public final class CommitMessageJob {
 
         SingleOutputStreamOperator<CommitEvent> expanded = parsed.getSideOutput(ParseEvents.PUSHES)
                 .keyBy(ExpandPushes.KEY)
-                .process(new ExpandPushes(s.mirrorRoot())).uid("expand-pushes").name("expand pushes");
+                .process(new ExpandPushes(s.mirrorRoot(), s.pushRetry())).uid("expand-pushes").name("expand pushes");
 
         SingleOutputStreamOperator<CommitEvent> unique = parsed.union(expanded)
                 .keyBy(DedupCommits.KEY)

@@ -3,6 +3,7 @@ package io.commitflow.job;
 import io.commitflow.dedup.DedupCommits;
 import io.commitflow.event.EventParser;
 import io.commitflow.git.DiffBudget;
+import io.commitflow.push.RetryPolicy;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -43,6 +44,11 @@ public class PipelineOptions {
             description = "Larger files are summarised like binaries, never loaded (default: 8388608).")
     int maxBlobBytes = DiffBudget.DEFAULT.maxBlobBytes();
 
+    @Option(names = "--push-retry-max-wait", defaultValue = "5m", converter = DurationConverter.class, paramLabel = "DURATION",
+            description = "How long a push waits for its commits to reach the mirror before it goes to the DLQ "
+                    + "(retries from 500ms, doubling up to 30s) (default: ${DEFAULT-VALUE}).")
+    Duration pushRetryMaxWait = RetryPolicy.DEFAULT.maxWait();
+
     public PipelineSettings toSettings() {
         String root = null;
         if (mirrorRoot != null) {
@@ -57,6 +63,11 @@ public class PipelineOptions {
         if (maxEventBytes < 1 || maxFiles < 1 || maxLines < 1 || maxPatchBytes < 1 || maxBlobBytes < 1) {
             throw new ParameterException(spec.commandLine(), "the --max-* limits must be positive");
         }
-        return new PipelineSettings(root, dedupTtl, maxEventBytes, new DiffBudget(maxFiles, maxLines, maxPatchBytes, maxBlobBytes));
+        if (pushRetryMaxWait.isNegative()) {
+            throw new ParameterException(spec.commandLine(), "--push-retry-max-wait must not be negative");
+        }
+        RetryPolicy retry = new RetryPolicy(RetryPolicy.DEFAULT.initial(), RetryPolicy.DEFAULT.maxDelay(), pushRetryMaxWait);
+        return new PipelineSettings(root, dedupTtl, maxEventBytes, new DiffBudget(maxFiles, maxLines, maxPatchBytes, maxBlobBytes),
+                retry);
     }
 }

@@ -3,6 +3,7 @@ package io.commitflow.job;
 import io.commitflow.dedup.DedupCommits;
 import io.commitflow.event.EventParser;
 import io.commitflow.git.DiffBudget;
+import io.commitflow.push.RetryPolicy;
 
 import java.io.Serializable;
 import java.time.Duration;
@@ -14,12 +15,13 @@ import java.time.Duration;
  * @param dedupTtl      how long a delivered commit is remembered for dedup
  * @param maxEventBytes records larger than this are dead letters
  * @param budget        per-commit diff limits
+ * @param pushRetry     how long a push waits for its commits to reach the mirror
  */
-public record PipelineSettings(String mirrorRoot, Duration dedupTtl, int maxEventBytes, DiffBudget budget)
-        implements Serializable {
+public record PipelineSettings(String mirrorRoot, Duration dedupTtl, int maxEventBytes, DiffBudget budget,
+                               RetryPolicy pushRetry) implements Serializable {
 
     public static PipelineSettings defaults(String mirrorRoot) {
         return new PipelineSettings(mirrorRoot, DedupCommits.DEFAULT_TTL, EventParser.DEFAULT_MAX_EVENT_BYTES,
-                DiffBudget.DEFAULT);
+                DiffBudget.DEFAULT, RetryPolicy.DEFAULT);
     }
 }

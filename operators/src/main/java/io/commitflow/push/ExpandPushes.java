@@ -9,6 +9,9 @@ import io.commitflow.event.Reason;
 import io.commitflow.git.MirrorRoot;
 import io.commitflow.git.Mirrors;
 import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
@@ -16,14 +19,22 @@ import org.apache.flink.util.Collector;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
- * Expands pushes into commits with {@link PushExpander}. Keyed by repository ({@link #KEY}) so that the
- * pushes of one repository are expanded in order by one instance. Pushes that cannot be expanded go to
- * {@link DeadLetters#TAG}. Keeps no Flink state.
+ * Expands pushes into commits with {@link PushExpander}, keyed by repository ({@link #KEY}) so that one
+ * repository's pushes are expanded in order. A push whose commits the mirror does not have yet (the server
+ * published the event before the mirror fetched) waits and is retried with backoff ({@link RetryPolicy}); later
+ * pushes of the same repository queue behind it. After the policy's maximum wait it becomes a dead letter.
+ *
+ * <p>State: per repository, the queue of {@link PendingPush}es, with one processing-time timer for the head's next
+ * try. The queue is emptied as pushes succeed or give up, so it lives at most {@code maxWait} plus the last delay;
+ * no TTL is needed.
  *
  * <p>Metrics (counts): {@code pushesExpanded}, {@code commitsFromPushes}, {@code refsDeleted},
- * {@code metadataRefsSkipped} (updates of refs that hold server metadata, see {@link PushEvent#metadataRef()}).
+ * {@code metadataRefsSkipped} (updates of refs that hold server metadata, see {@link PushEvent#metadataRef()}),
+ * {@code pushRetries}, {@code pushesGivenUp}.
  */
 public class ExpandPushes extends KeyedProcessFunction<String, PushEvent, CommitEvent> {
     private static final long serialVersionUID = 1L;
@@ -31,31 +42,40 @@ public class ExpandPushes extends KeyedProcessFunction<String, PushEvent, Commit
     public static final KeySelector<PushEvent, String> KEY = new Repo();
 
     private final String mirrorRoot;
+    private final RetryPolicy retry;
     private transient Mirrors mirrors;
     private transient PushExpander expander;
+    private transient ListState<PendingPush> waiting;
     private transient Counter pushes;
     private transient Counter commits;
     private transient Counter deletions;
     private transient Counter metadata;
+    private transient Counter retries;
+    private transient Counter givenUp;
 
     /** @param mirrorRoot the directory holding the mirrors, or {@code null}: then every push is a dead letter */
-    public ExpandPushes(String mirrorRoot) {
+    public ExpandPushes(String mirrorRoot, RetryPolicy retry) {
         this.mirrorRoot = mirrorRoot;
+        this.retry = retry;
     }
 
     @Override
     public void open(OpenContext openContext) {
         mirrors = mirrorRoot == null ? null : new Mirrors(new MirrorRoot(Path.of(mirrorRoot)), 64);
         expander = new PushExpander();
+        waiting = getRuntimeContext().getListState(
+                new ListStateDescriptor<>("pushes-waiting-for-mirror", TypeInformation.of(PendingPush.class)));
         var metrics = getRuntimeContext().getMetricGroup();
         pushes = metrics.counter("pushesExpanded");
         commits = metrics.counter("commitsFromPushes");
         deletions = metrics.counter("refsDeleted");
         metadata = metrics.counter("metadataRefsSkipped");
+        retries = metrics.counter("pushRetries");
+        givenUp = metrics.counter("pushesGivenUp");
     }
 
     @Override
-    public void processElement(PushEvent push, Context ctx, Collector<CommitEvent> out) {
+    public void processElement(PushEvent push, Context ctx, Collector<CommitEvent> out) throws Exception {
         if (push.deletesRef()) {
             deletions.inc();
             return;
@@ -64,18 +84,72 @@ public class ExpandPushes extends KeyedProcessFunction<String, PushEvent, Commit
             metadata.inc();
             return;
         }
+        long now = ctx.timerService().currentProcessingTime();
+        PendingPush pending = new PendingPush(push, now, 0);
+        if (waiting.get().iterator().hasNext()) {
+            waiting.add(pending); // keep this repository's order: wait behind the earlier push
+            return;
+        }
+        PendingPush left = attempt(pending, now, ctx, out);
+        if (left != null) {
+            waiting.add(left);
+            ctx.timerService().registerProcessingTimeTimer(now + retry.delayMillis(left.attempts()));
+        }
+    }
+
+    @Override
+    public void onTimer(long timestamp, OnTimerContext ctx, Collector<CommitEvent> out) throws Exception {
+        List<PendingPush> queue = new ArrayList<>();
+        waiting.get().forEach(queue::add);
+        long now = ctx.timerService().currentProcessingTime();
+        int done = 0;
+        PendingPush head = null;
+        while (done < queue.size()) {
+            PendingPush next = queue.get(done);
+            if (next.attempts() > 0) {
+                retries.inc();
+            }
+            head = attempt(next, now, ctx, out);
+            if (head != null) {
+                break;
+            }
+            done++;
+        }
+        List<PendingPush> rest = new ArrayList<>(queue.subList(done, queue.size()));
+        if (head != null) {
+            rest.set(0, head);
+            ctx.timerService().registerProcessingTimeTimer(now + retry.delayMillis(head.attempts()));
+        }
+        waiting.update(rest);
+    }
+
+    /** Tries one push; returns it, counted, when the mirror still lacks its commits and it may wait longer. */
+    private PendingPush attempt(PendingPush p, long now, Context ctx, Collector<CommitEvent> out) {
+        PushEvent push = p.push();
         try {
             if (mirrors == null) {
                 throw new InvalidEventException(Reason.NO_DIFF_SOURCE, "a push needs a mirror, and the job has no mirror root");
             }
             commits.inc(expander.expand(mirrors.open(push.repo()), push, out::collect));
             pushes.inc();
+            return null;
         } catch (InvalidEventException e) {
+            if (e.reason() == Reason.UNKNOWN_COMMIT) {
+                int attempts = p.attempts() + 1;
+                if (now - p.firstTry() < retry.maxWait().toMillis()) {
+                    return new PendingPush(push, p.firstTry(), attempts);
+                }
+                givenUp.inc();
+                ctx.output(DeadLetters.TAG, DeadLetter.of(push, e.reason(), e.getMessage() + " after " + attempts
+                        + " attempts over " + (now - p.firstTry()) / 1000 + " s", "expand"));
+                return null;
+            }
             ctx.output(DeadLetters.TAG, DeadLetter.of(push, e.reason(), e.getMessage(), "expand"));
         } catch (IOException | RuntimeException e) {
             ctx.output(DeadLetters.TAG, DeadLetter.of(push, Reason.GIT_ERROR,
                     "expanding the push to " + push.ref() + " failed: " + e, "expand"));
         }
+        return null;
     }
 
     @Override

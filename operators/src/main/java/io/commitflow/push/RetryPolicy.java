@@ -1,0 +1,25 @@
+package io.commitflow.push;
+
+import java.io.Serializable;
+import java.time.Duration;
+
+/**
+ * How long a push waits for its commits to reach the mirror: retries after {@code initial}, doubling up to
+ * {@code maxDelay}, and gives up (dead letter) once {@code maxWait} has passed since the first try.
+ */
+public record RetryPolicy(Duration initial, Duration maxDelay, Duration maxWait) implements Serializable {
+
+    public static final RetryPolicy DEFAULT = new RetryPolicy(Duration.ofMillis(500), Duration.ofSeconds(30), Duration.ofMinutes(5));
+
+    public RetryPolicy {
+        if (initial.isNegative() || initial.isZero() || maxDelay.compareTo(initial) < 0 || maxWait.isNegative()) {
+            throw new IllegalArgumentException("retry policy needs 0 < initial <= maxDelay and maxWait >= 0: " + this);
+        }
+    }
+
+    /** The delay before attempt number {@code attempts + 1}. */
+    long delayMillis(int attempts) {
+        long d = initial.toMillis() << Math.min(attempts - 1, 20);
+        return Math.min(d, maxDelay.toMillis());
+    }
+}
