@@ -1,5 +1,6 @@
 package io.commitflow.job;
 
+import io.commitflow.cache.CompressedCache;
 import io.commitflow.dedup.DedupCommits;
 import io.commitflow.event.EventParser;
 import io.commitflow.git.DiffBudget;
@@ -49,6 +50,10 @@ public class PipelineOptions {
                     + "(retries from 500ms, doubling up to 30s) (default: ${DEFAULT-VALUE}).")
     Duration pushRetryMaxWait = RetryPolicy.DEFAULT.maxWait();
 
+    @Option(names = "--cache-ttl", defaultValue = "24h", converter = DurationConverter.class, paramLabel = "DURATION",
+            description = "How long the result cache keeps a suggestion for a patch-id (default: ${DEFAULT-VALUE}).")
+    Duration cacheTtl = CompressedCache.DEFAULT_TTL;
+
     public PipelineSettings toSettings() {
         String root = null;
         if (mirrorRoot != null) {
@@ -63,11 +68,14 @@ public class PipelineOptions {
         if (maxEventBytes < 1 || maxFiles < 1 || maxLines < 1 || maxPatchBytes < 1 || maxBlobBytes < 1) {
             throw new ParameterException(spec.commandLine(), "the --max-* limits must be positive");
         }
+        if (cacheTtl.isNegative() || cacheTtl.isZero()) {
+            throw new ParameterException(spec.commandLine(), "--cache-ttl must be positive");
+        }
         if (pushRetryMaxWait.isNegative()) {
             throw new ParameterException(spec.commandLine(), "--push-retry-max-wait must not be negative");
         }
         RetryPolicy retry = new RetryPolicy(RetryPolicy.DEFAULT.initial(), RetryPolicy.DEFAULT.maxDelay(), pushRetryMaxWait);
         return new PipelineSettings(root, dedupTtl, maxEventBytes, new DiffBudget(maxFiles, maxLines, maxPatchBytes, maxBlobBytes),
-                retry);
+                retry, cacheTtl);
     }
 }

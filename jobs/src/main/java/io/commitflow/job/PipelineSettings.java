@@ -1,5 +1,6 @@
 package io.commitflow.job;
 
+import io.commitflow.cache.CompressedCache;
 import io.commitflow.dedup.DedupCommits;
 import io.commitflow.event.EventParser;
 import io.commitflow.git.DiffBudget;
@@ -16,12 +17,13 @@ import java.time.Duration;
  * @param maxEventBytes records larger than this are dead letters
  * @param budget        per-commit diff limits
  * @param pushRetry     how long a push waits for its commits to reach the mirror
+ * @param cacheTtl      how long the result cache keeps a suggestion
  */
 public record PipelineSettings(String mirrorRoot, Duration dedupTtl, int maxEventBytes, DiffBudget budget,
-                               RetryPolicy pushRetry) implements Serializable {
+                               RetryPolicy pushRetry, Duration cacheTtl) implements Serializable {
 
     public static PipelineSettings defaults(String mirrorRoot) {
         return new PipelineSettings(mirrorRoot, DedupCommits.DEFAULT_TTL, EventParser.DEFAULT_MAX_EVENT_BYTES,
-                DiffBudget.DEFAULT, RetryPolicy.DEFAULT);
+                DiffBudget.DEFAULT, RetryPolicy.DEFAULT, CompressedCache.DEFAULT_TTL);
     }
 }

@@ -60,6 +60,7 @@ class CommitMessageJobITCase {
     void describesEveryCommitOnceAndDeadLettersEveryBadRecordOnce() throws Exception {
         List<RevCommit> history = GitHistory.create(mirrors, "app.git", 40);
         List<RevCommit> feature = featureBranch(history.get(history.size() - 1), 3);
+        RevCommit backport = backport(history.get(10)); // the same change as feature.get(0): a cherry-pick
         KafkaSettings k = KafkaSettings.defaults(KAFKA.bootstrap());
         KAFKA.createTopic(k.eventsTopic(), 2);
         KAFKA.createTopic(k.suggestionsTopic(), 2);
@@ -75,7 +76,8 @@ class CommitMessageJobITCase {
                 // a new branch: only its three new commits
                 WireFormat.push("acme", "app", "refs/heads/feature", zero, feature.get(2).name(), "alice", 1L),
                 // commits already delivered one by one: dedup drops them all
-                WireFormat.push("acme", "app", "refs/heads/main", history.get(29).name(), history.get(39).name(), "bob", 2L)));
+                WireFormat.push("acme", "app", "refs/heads/main", history.get(29).name(), history.get(39).name(), "bob", 2L),
+                WireFormat.push("acme", "app", "refs/heads/backport", zero, backport.name(), "carol", 3L)));
 
         Map<String, String> bad = new LinkedHashMap<>();
         bad.put("not json at all", "NOT_JSON");
@@ -97,6 +99,7 @@ class CommitMessageJobITCase {
         List<String> expected = new ArrayList<>();
         history.forEach(c -> expected.add(c.name()));
         feature.forEach(c -> expected.add(c.name()));
+        expected.add(backport.name());
         assertThat(perSha.keySet()).containsExactlyInAnyOrderElementsOf(expected);
         assertThat(perSha.values()).as("each commit exactly once").containsOnly(1L);
         assertThat(suggestions).allSatisfy(n -> {
@@ -106,6 +109,18 @@ class CommitMessageJobITCase {
             assertThat(n.path("traceId").asText()).isNotBlank();
             assertThat(n.path("latencyMs").asLong()).isNotNegative();
         });
+
+        // the cherry-pick and its original share a patch-id: whichever came second reused the first's suggestion
+        Map<String, JsonNode> bySha = new HashMap<>();
+        suggestions.forEach(n -> bySha.put(n.path("sha").asText(), n));
+        JsonNode original = bySha.get(feature.get(0).name());
+        JsonNode pick = bySha.get(backport.name());
+        assertThat(List.of(original.path("cache").asText(), pick.path("cache").asText())).containsExactlyInAnyOrder("hit", "miss");
+        JsonNode hit = original.path("cache").asText().equals("hit") ? original : pick;
+        JsonNode miss = hit == original ? pick : original;
+        assertThat(hit.path("subject").asText()).isEqualTo(miss.path("subject").asText());
+        assertThat(hit.path("exemplars").get(0).asText()).isEqualTo(miss.path("sha").asText());
+        assertThat(suggestions.stream().filter(n -> n.path("cache").asText().equals("hit"))).hasSize(1);
 
         List<JsonNode> dead = values(KAFKA.readCommitted(k.deadLetterTopic()));
         assertThat(dead).hasSize(bad.size());
@@ -132,8 +147,14 @@ class CommitMessageJobITCase {
         env.setParallelism(PARALLELISM);
         CommitMessageJob.build(env,
                 KafkaIO.sourceBuilder(k).setBounded(OffsetsInitializer.latest()).build(),
-                KafkaIO.suggestionSink(k), KafkaIO.deadLetterSink(k), PipelineSettings.defaults(mirrors.toString()));
+                KafkaIO.suggestionSink(k), KafkaIO.deadLetterSink(k), withoutPushRetries(PipelineSettings.defaults(mirrors.toString())));
         env.execute("commitflow-itcase");
+    }
+
+    /** A bounded run ends without waiting for pushes whose commits never come: give them up at once. */
+    private static PipelineSettings withoutPushRetries(PipelineSettings s) {
+        return new PipelineSettings(s.mirrorRoot(), s.dedupTtl(), s.maxEventBytes(), s.budget(),
+                new io.commitflow.push.RetryPolicy(Duration.ofMillis(100), Duration.ofMillis(100), Duration.ZERO), s.cacheTtl());
     }
 
     private List<RevCommit> featureBranch(RevCommit base, int n) throws Exception {
@@ -148,6 +169,16 @@ class CommitMessageJobITCase {
             }
             git.update("refs/heads/feature", parent);
             return out;
+        }
+    }
+
+    private RevCommit backport(RevCommit base) throws Exception {
+        try (Repository repo = new FileRepositoryBuilder().setGitDir(mirrors.resolve("app.git").toFile()).build();
+             TestRepository<Repository> git = new TestRepository<>(repo)) {
+            RevCommit c = git.commit().parent(base).add("docs/feature-0.md", "# Feature 0\n")
+                    .message("Document feature 0 (cherry picked)").create();
+            git.update("refs/heads/backport", c);
+            return c;
         }
     }
 

@@ -3,7 +3,6 @@ package io.commitflow.generate;
 import io.commitflow.git.DiffedCommit;
 import io.commitflow.git.FileChange;
 
-import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashSet;
@@ -16,18 +15,20 @@ import java.util.Set;
  * {@code Update 7 files in operators/src/main}. Deterministic: the same diff gives the same message.
  * The retrieval generator (learned from each repository's history) replaces it as the default later.
  */
-public final class TemplateGenerator implements Serializable {
+public final class TemplateGenerator implements Generator {
     private static final long serialVersionUID = 1L;
     static final int MAX_SUBJECT = 72;
+    public static final String BACKEND = "template";
     private static final int MAX_NAMED = 3;
 
+    @Override
     public Draft generate(DiffedCommit diff) {
         List<FileChange> files = diff.files();
         String type = type(diff);
         String scope = scope(files);
         String subject = files.isEmpty() ? emptySubject(diff) : subject(files, diff.totalFiles());
         String body = diff.truncated() ? "The diff was summarised: " + diff.truncation() + "." : "";
-        return new Draft(subject, body, type, scope);
+        return new Draft(subject, body, type, scope, BACKEND, 0.0, java.util.List.of());
     }
 
     private static String emptySubject(DiffedCommit diff) {

@@ -23,14 +23,15 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Expands pushes into commits with {@link PushExpander}, keyed by repository ({@link #KEY}) so that one
- * repository's pushes are expanded in order. A push whose commits the mirror does not have yet (the server
- * published the event before the mirror fetched) waits and is retried with backoff ({@link RetryPolicy}); later
- * pushes of the same repository queue behind it. After the policy's maximum wait it becomes a dead letter.
+ * Expands pushes into commits with {@link PushExpander}, keyed by repository ({@link #KEY}). A push whose commits
+ * the mirror does not have yet (the server published the event before the mirror fetched) waits and is retried with
+ * backoff ({@link RetryPolicy}); after the policy's maximum wait it becomes a dead letter. Each waiting push retries
+ * on its own schedule, so a push that will never resolve does not hold up the repository's other pushes; dedup
+ * absorbs the overlap when pushes resolve out of order.
  *
- * <p>State: per repository, the queue of {@link PendingPush}es, with one processing-time timer for the head's next
- * try. The queue is emptied as pushes succeed or give up, so it lives at most {@code maxWait} plus the last delay;
- * no TTL is needed.
+ * <p>State: per repository, the {@link PendingPush}es, with processing-time timers for their next tries. Entries
+ * leave as they succeed or give up, so they live at most {@code maxWait} plus one delay; no TTL is needed. A
+ * bounded run ends without waiting for them (an unbounded job keeps them in its checkpoints).
  *
  * <p>Metrics (counts): {@code pushesExpanded}, {@code commitsFromPushes}, {@code refsDeleted},
  * {@code metadataRefsSkipped} (updates of refs that hold server metadata, see {@link PushEvent#metadataRef()}),
@@ -85,42 +86,30 @@ public class ExpandPushes extends KeyedProcessFunction<String, PushEvent, Commit
             return;
         }
         long now = ctx.timerService().currentProcessingTime();
-        PendingPush pending = new PendingPush(push, now, 0);
-        if (waiting.get().iterator().hasNext()) {
-            waiting.add(pending); // keep this repository's order: wait behind the earlier push
-            return;
-        }
-        PendingPush left = attempt(pending, now, ctx, out);
+        PendingPush left = attempt(new PendingPush(push, now, 0, now), now, ctx, out);
         if (left != null) {
             waiting.add(left);
-            ctx.timerService().registerProcessingTimeTimer(now + retry.delayMillis(left.attempts()));
+            ctx.timerService().registerProcessingTimeTimer(left.nextTry());
         }
     }
 
     @Override
     public void onTimer(long timestamp, OnTimerContext ctx, Collector<CommitEvent> out) throws Exception {
-        List<PendingPush> queue = new ArrayList<>();
-        waiting.get().forEach(queue::add);
         long now = ctx.timerService().currentProcessingTime();
-        int done = 0;
-        PendingPush head = null;
-        while (done < queue.size()) {
-            PendingPush next = queue.get(done);
-            if (next.attempts() > 0) {
-                retries.inc();
+        List<PendingPush> keep = new ArrayList<>();
+        for (PendingPush p : waiting.get()) {
+            if (p.nextTry() > now) {
+                keep.add(p); // its own timer comes later
+                continue;
             }
-            head = attempt(next, now, ctx, out);
-            if (head != null) {
-                break;
+            retries.inc();
+            PendingPush left = attempt(p, now, ctx, out);
+            if (left != null) {
+                keep.add(left);
+                ctx.timerService().registerProcessingTimeTimer(left.nextTry());
             }
-            done++;
         }
-        List<PendingPush> rest = new ArrayList<>(queue.subList(done, queue.size()));
-        if (head != null) {
-            rest.set(0, head);
-            ctx.timerService().registerProcessingTimeTimer(now + retry.delayMillis(head.attempts()));
-        }
-        waiting.update(rest);
+        waiting.update(keep);
     }
 
     /** Tries one push; returns it, counted, when the mirror still lacks its commits and it may wait longer. */
@@ -137,7 +126,7 @@ public class ExpandPushes extends KeyedProcessFunction<String, PushEvent, Commit
             if (e.reason() == Reason.UNKNOWN_COMMIT) {
                 int attempts = p.attempts() + 1;
                 if (now - p.firstTry() < retry.maxWait().toMillis()) {
-                    return new PendingPush(push, p.firstTry(), attempts);
+                    return new PendingPush(push, p.firstTry(), attempts, now + retry.delayMillis(attempts));
                 }
                 givenUp.inc();
                 ctx.output(DeadLetters.TAG, DeadLetter.of(push, e.reason(), e.getMessage() + " after " + attempts

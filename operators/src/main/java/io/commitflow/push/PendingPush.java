@@ -7,5 +7,6 @@ import io.commitflow.event.PushEvent;
  *
  * @param firstTry when it was first tried (processing time, ms)
  * @param attempts how often it was tried
+ * @param nextTry  when to try again (processing time, ms)
  */
-public record PendingPush(PushEvent push, long firstTry, int attempts) {}
+public record PendingPush(PushEvent push, long firstTry, int attempts, long nextTry) {}
