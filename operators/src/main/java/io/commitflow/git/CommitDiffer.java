@@ -222,7 +222,11 @@ public final class CommitDiffer {
 
         @Override
         public void write(int b) throws IOException {
-            write(new byte[] {(byte) b}, 0, 1);
+            text.write(b);
+            stats.write(b);
+            if (patchId != null) {
+                patchId.write(b);
+            }
         }
 
         @Override

@@ -118,7 +118,24 @@ final class GitPatchWriter {
             return null; // never loaded: summarised like a binary
         }
         byte[] raw = loader.getCachedBytes(maxBlobBytes);
-        return isBinary(raw) ? null : new RawText(raw);
+        return isBinary(raw) ? null : new RawText(raw, lineMap(raw));
+    }
+
+    /** RawText's line index (entry 0 unused, then each line's start, then the end), in one tight loop. */
+    static org.eclipse.jgit.util.IntList lineMap(byte[] b) {
+        org.eclipse.jgit.util.IntList map = new org.eclipse.jgit.util.IntList(b.length / 32 + 3);
+        map.add(Integer.MIN_VALUE);
+        int n = b.length;
+        if (n > 0) {
+            map.add(0);
+        }
+        for (int i = 0; i < n - 1; i++) {
+            if (b[i] == '\n') {
+                map.add(i + 1);
+            }
+        }
+        map.add(n);
+        return map;
     }
 
     /** git's buffer_is_binary(): a NUL byte in the first 8000 bytes. */

@@ -26,9 +26,15 @@ final class PatchText extends OutputStream {
         return cutBytes || cutLines;
     }
 
+    private final byte[] one = new byte[1];
+
     @Override
     public void write(int b) {
-        write(new byte[] {(byte) b}, 0, 1);
+        if (full()) {
+            return;
+        }
+        one[0] = (byte) b;
+        write(one, 0, 1);
     }
 
     @Override

@@ -51,6 +51,28 @@ class DiffCommitsTest {
     }
 
     @Test
+    void deadLettersEveryNameThatLeavesTheMirrorRoot() throws Exception {
+        java.nio.file.Path mirrors = java.nio.file.Files.createDirectory(root.resolve("mirrors"));
+        try (GitFixture outside = new GitFixture(root, "outside.git")) {
+            outside.git.commit().add("secret", "s\n").create();
+        }
+        java.nio.file.Files.createSymbolicLink(mirrors.resolve("escape.git"), root.resolve("outside.git"));
+        java.nio.file.Files.createDirectories(mirrors.resolve("plain-folder"));
+        String sha = "1".repeat(40);
+        try (var h = ProcessFunctionTestHarnesses.forProcessFunction(new DiffCommits(mirrors.toString(), DiffBudget.DEFAULT))) {
+            for (String repo : List.of("../outside", "a/../../outside", "/etc", "escape", "plain-folder", "missing")) {
+                h.processElement(TestEvents.commit(repo, sha), 0);
+            }
+
+            assertThat(h.extractOutputValues()).isEmpty();
+            assertThat(h.getSideOutput(DeadLetters.TAG)).extracting(r -> r.getValue().reason())
+                    .containsExactly("BAD_REPO_NAME", "BAD_REPO_NAME", "BAD_REPO_NAME", "BAD_REPO_NAME", "NO_MIRROR", "NO_MIRROR");
+            assertThat(h.getSideOutput(DeadLetters.TAG)).extracting(r -> r.getValue().detail())
+                    .anySatisfy(d -> assertThat(d).contains("symbolic link"));
+        }
+    }
+
+    @Test
     void withoutMirrorRootAcceptsOnlyInlinePatches() throws Exception {
         try (var h = ProcessFunctionTestHarnesses.forProcessFunction(new DiffCommits(null, DiffBudget.DEFAULT))) {
             h.processElement(TestEvents.withPatch(TestEvents.commit("r", "1".repeat(40), 0), PATCH), 0);
