@@ -91,7 +91,7 @@ public final class History {
      * Resolves {@code rev}; a {@code HEAD} that names no commit (a bare mirror whose HEAD points at a branch it
      * does not have) falls back to {@code main}, {@code master}, or the only branch.
      */
-    static ObjectId resolve(Repository repo, String rev) throws IOException {
+    public static ObjectId resolve(Repository repo, String rev) throws IOException {
         ObjectId id = repo.resolve(rev);
         if (id == null && rev.equals(Constants.HEAD)) {
             for (String b : List.of("refs/heads/main", "refs/heads/master")) {

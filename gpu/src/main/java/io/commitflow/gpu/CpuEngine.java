@@ -1,0 +1,288 @@
+package io.commitflow.gpu;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The retrieval engine on the CPU: rows in fixed-size blocks (growing never copies earlier rows), a per-group
+ * list of live slots, and for each query a dot product against its group's rows with a bounded top-k selection.
+ * Single-threaded; a Flink task owns one. Memory: {@code 4 * dimension} bytes per row plus a few bytes of
+ * bookkeeping.
+ */
+public final class CpuEngine implements RetrievalEngine {
+    private static final int BLOCK_ROWS = 4096;
+
+    private final int dim;
+    private final List<float[]> blocks = new ArrayList<>();
+    private int[] groupOf = new int[0];
+    private boolean[] live = new boolean[0];
+    private int slots;
+    private int size;
+    private final IntStack free = new IntStack();
+    private final Map<Integer, IntSet> byGroup = new HashMap<>();
+
+    public CpuEngine(int dimension) {
+        if (dimension < 1) {
+            throw new IllegalArgumentException("dimension must be positive: " + dimension);
+        }
+        this.dim = dimension;
+    }
+
+    @Override
+    public String name() {
+        return "cpu";
+    }
+
+    @Override
+    public int dimension() {
+        return dim;
+    }
+
+    @Override
+    public int size() {
+        return size;
+    }
+
+    @Override
+    public int add(int group, float[] vector) {
+        if (vector.length != dim) {
+            throw new IllegalArgumentException("vector has " + vector.length + " dimensions, the engine " + dim);
+        }
+        int slot = free.isEmpty() ? newSlot() : free.pop();
+        System.arraycopy(vector, 0, blocks.get(slot / BLOCK_ROWS), (slot % BLOCK_ROWS) * dim, dim);
+        groupOf[slot] = group;
+        live[slot] = true;
+        byGroup.computeIfAbsent(group, g -> new IntSet()).add(slot);
+        size++;
+        return slot;
+    }
+
+    private int newSlot() {
+        int slot = slots++;
+        if (slot / BLOCK_ROWS >= blocks.size()) {
+            blocks.add(new float[BLOCK_ROWS * dim]);
+        }
+        if (slot >= groupOf.length) {
+            int n = Math.max(BLOCK_ROWS, groupOf.length * 2);
+            groupOf = Arrays.copyOf(groupOf, n);
+            live = Arrays.copyOf(live, n);
+        }
+        return slot;
+    }
+
+    @Override
+    public void remove(int slot) {
+        if (slot < 0 || slot >= slots || !live[slot]) {
+            throw new IllegalArgumentException("no row in slot " + slot);
+        }
+        live[slot] = false;
+        IntSet g = byGroup.get(groupOf[slot]);
+        g.remove(slot);
+        if (g.size() == 0) {
+            byGroup.remove(groupOf[slot]);
+        }
+        free.push(slot);
+        size--;
+    }
+
+    @Override
+    public Neighbors[] search(int[] groups, float[][] queries, int k) {
+        if (groups.length != queries.length) {
+            throw new IllegalArgumentException(groups.length + " groups for " + queries.length + " queries");
+        }
+        Neighbors[] out = new Neighbors[queries.length];
+        for (int q = 0; q < queries.length; q++) {
+            out[q] = searchOne(groups[q], queries[q], k);
+        }
+        return out;
+    }
+
+    private Neighbors searchOne(int group, float[] query, int k) {
+        if (query.length != dim) {
+            throw new IllegalArgumentException("query has " + query.length + " dimensions, the engine " + dim);
+        }
+        IntSet rows = byGroup.get(group);
+        if (rows == null || k < 1) {
+            return new Neighbors(new int[0], new float[0]);
+        }
+        TopK top = new TopK(Math.min(k, rows.size()));
+        int[] members = rows.items();
+        for (int i = 0, n = rows.size(); i < n; i++) {
+            int slot = members[i];
+            top.offer(slot, dot(query, blocks.get(slot / BLOCK_ROWS), (slot % BLOCK_ROWS) * dim));
+        }
+        return top.result();
+    }
+
+    /** Four accumulators, so the CPU can overlap the additions (the JIT keeps float sums in order otherwise). */
+    private float dot(float[] q, float[] block, int off) {
+        float s0 = 0;
+        float s1 = 0;
+        float s2 = 0;
+        float s3 = 0;
+        int i = 0;
+        for (; i + 3 < dim; i += 4) {
+            s0 += q[i] * block[off + i];
+            s1 += q[i + 1] * block[off + i + 1];
+            s2 += q[i + 2] * block[off + i + 2];
+            s3 += q[i + 3] * block[off + i + 3];
+        }
+        for (; i < dim; i++) {
+            s0 += q[i] * block[off + i];
+        }
+        return (s0 + s1) + (s2 + s3);
+    }
+
+    @Override
+    public void close() {
+        blocks.clear();
+        byGroup.clear();
+    }
+
+    /** Top-k by (score desc, slot asc): a min-heap on the worst kept entry. */
+    static final class TopK {
+        private final int k;
+        private final int[] slot;
+        private final float[] score;
+        private int n;
+
+        TopK(int k) {
+            this.k = k;
+            this.slot = new int[k];
+            this.score = new float[k];
+        }
+
+        /** Is (s1, x1) worse than (s2, x2)? */
+        private static boolean worse(float s1, int x1, float s2, int x2) {
+            return s1 < s2 || (s1 == s2 && x1 > x2);
+        }
+
+        void offer(int x, float s) {
+            if (k == 0) {
+                return;
+            }
+            if (n < k) {
+                slot[n] = x;
+                score[n] = s;
+                up(n++);
+            } else if (worse(score[0], slot[0], s, x)) {
+                slot[0] = x;
+                score[0] = s;
+                down(0);
+            }
+        }
+
+        private void up(int i) {
+            while (i > 0) {
+                int p = (i - 1) / 2;
+                if (!worse(score[i], slot[i], score[p], slot[p])) {
+                    break;
+                }
+                swap(i, p);
+                i = p;
+            }
+        }
+
+        private void down(int i) {
+            while (true) {
+                int l = 2 * i + 1;
+                int r = l + 1;
+                int m = i;
+                if (l < n && worse(score[l], slot[l], score[m], slot[m])) {
+                    m = l;
+                }
+                if (r < n && worse(score[r], slot[r], score[m], slot[m])) {
+                    m = r;
+                }
+                if (m == i) {
+                    return;
+                }
+                swap(i, m);
+                i = m;
+            }
+        }
+
+        private void swap(int a, int b) {
+            int x = slot[a];
+            slot[a] = slot[b];
+            slot[b] = x;
+            float s = score[a];
+            score[a] = score[b];
+            score[b] = s;
+        }
+
+        Neighbors result() {
+            Integer[] order = new Integer[n];
+            for (int i = 0; i < n; i++) {
+                order[i] = i;
+            }
+            Arrays.sort(order, (a, b) -> worse(score[a], slot[a], score[b], slot[b]) ? 1
+                    : worse(score[b], slot[b], score[a], slot[a]) ? -1 : 0);
+            int[] s = new int[n];
+            float[] v = new float[n];
+            for (int i = 0; i < n; i++) {
+                s[i] = slot[order[i]];
+                v[i] = score[order[i]];
+            }
+            return new Neighbors(s, v);
+        }
+    }
+
+    /** A set of slots with O(1) add and remove (swap with last), iterated as an array. */
+    static final class IntSet {
+        private int[] items = new int[16];
+        private int n;
+        private final Map<Integer, Integer> index = new HashMap<>();
+
+        void add(int x) {
+            if (n == items.length) {
+                items = Arrays.copyOf(items, n * 2);
+            }
+            index.put(x, n);
+            items[n++] = x;
+        }
+
+        void remove(int x) {
+            Integer i = index.remove(x);
+            if (i == null) {
+                return;
+            }
+            int last = items[--n];
+            if (i != n) {
+                items[i] = last;
+                index.put(last, i);
+            }
+        }
+
+        int size() {
+            return n;
+        }
+
+        int[] items() {
+            return items;
+        }
+    }
+
+    private static final class IntStack {
+        private int[] items = new int[16];
+        private int n;
+
+        boolean isEmpty() {
+            return n == 0;
+        }
+
+        void push(int x) {
+            if (n == items.length) {
+                items = Arrays.copyOf(items, n * 2);
+            }
+            items[n++] = x;
+        }
+
+        int pop() {
+            return items[--n];
+        }
+    }
+}

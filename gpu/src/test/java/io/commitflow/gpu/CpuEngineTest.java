@@ -1,0 +1,112 @@
+package io.commitflow.gpu;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Random;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class CpuEngineTest {
+    private static final int DIM = 64;
+
+    static float[] unit(Random r, int dim) {
+        float[] v = new float[dim];
+        double n = 0;
+        for (int i = 0; i < dim; i++) {
+            v[i] = (float) r.nextGaussian();
+            n += v[i] * v[i];
+        }
+        float inv = (float) (1 / Math.sqrt(n));
+        for (int i = 0; i < dim; i++) {
+            v[i] *= inv;
+        }
+        return v;
+    }
+
+    private static double dot(float[] a, float[] b) {
+        double s = 0;
+        for (int i = 0; i < a.length; i++) {
+            s += (double) a[i] * b[i];
+        }
+        return s;
+    }
+
+    @Test
+    void findsTheSameTopKAsBruteForceWithinEachGroup() {
+        Random r = new Random(42);
+        try (CpuEngine e = new CpuEngine(DIM)) {
+            List<float[]> rows = new ArrayList<>();
+            List<Integer> groups = new ArrayList<>();
+            for (int i = 0; i < 10_000; i++) { // more than two blocks
+                float[] v = unit(r, DIM);
+                int g = i % 3;
+                assertThat(e.add(g, v)).isEqualTo(i);
+                rows.add(v);
+                groups.add(g);
+            }
+            int[] qg = {0, 1, 2, 1};
+            float[][] q = {unit(r, DIM), unit(r, DIM), unit(r, DIM), unit(r, DIM)};
+
+            Neighbors[] got = e.search(qg, q, 7);
+
+            for (int i = 0; i < q.length; i++) {
+                final int qi = i;
+                List<Integer> expected = new ArrayList<>();
+                for (int s = 0; s < rows.size(); s++) {
+                    if (groups.get(s) == qg[qi]) {
+                        expected.add(s);
+                    }
+                }
+                expected.sort(Comparator.comparingDouble((Integer s) -> -dot(q[qi], rows.get(s))));
+                assertThat(got[i].slots()).containsExactly(expected.subList(0, 7).stream().mapToInt(Integer::intValue).toArray());
+                for (int j = 0; j < 7; j++) {
+                    assertThat((double) got[i].scores()[j]).isCloseTo(dot(q[i], rows.get(got[i].slots()[j])),
+                            org.assertj.core.data.Offset.offset(1e-5));
+                }
+            }
+        }
+    }
+
+    @Test
+    void breaksTiesByLowerSlot() {
+        try (CpuEngine e = new CpuEngine(2)) {
+            float[] v = {1, 0};
+            e.add(0, new float[] {0, 1});
+            e.add(0, v);
+            e.add(0, v);
+            e.add(0, v);
+
+            Neighbors n = e.search(new int[] {0}, new float[][] {v}, 2)[0];
+
+            assertThat(n.slots()).containsExactly(1, 2);
+            assertThat(n.scores()).containsExactly(1f, 1f);
+        }
+    }
+
+    @Test
+    void reusesRemovedSlotsAndForgetsTheirRows() {
+        try (CpuEngine e = new CpuEngine(2)) {
+            int a = e.add(5, new float[] {1, 0});
+            int b = e.add(5, new float[] {0, 1});
+            e.remove(a);
+
+            assertThat(e.size()).isEqualTo(1);
+            assertThat(e.search(new int[] {5}, new float[][] {{1, 0}}, 5)[0].slots()).containsExactly(b);
+            assertThat(e.add(5, new float[] {0.6f, 0.8f})).isEqualTo(a);
+            assertThat(e.search(new int[] {9}, new float[][] {{1, 0}}, 5)[0].size()).as("an unknown group").isZero();
+        }
+    }
+
+    @Test
+    void refusesVectorsOfTheWrongWidth() {
+        try (CpuEngine e = new CpuEngine(4)) {
+            assertThatThrownBy(() -> e.add(0, new float[3])).hasMessageContaining("3 dimensions");
+            assertThatThrownBy(() -> e.search(new int[] {0}, new float[][] {new float[5]}, 1)).hasMessageContaining("5 dimensions");
+            assertThatThrownBy(() -> e.remove(0)).hasMessageContaining("no row");
+        }
+    }
+}

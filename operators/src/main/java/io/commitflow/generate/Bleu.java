@@ -1,0 +1,73 @@
+package io.commitflow.generate;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * B-Norm: sentence-level BLEU-4 on {@link MessageTokens}, with add-one smoothing of the 2- to 4-gram precisions
+ * (numerator and denominator) and the brevity penalty {@code min(1, exp(1 - (r + 1) / (c + 1)))}, as in the
+ * smoothed BLEU that commit-message-generation papers report (CodeXGLUE's {@code bleu.py}, Tao et al. 2021). A
+ * value in 0..1; reports multiply by 100.
+ */
+public final class Bleu {
+    private static final int N = 4;
+
+    private Bleu() {}
+
+    public static double bnorm(String hypothesis, String reference) {
+        return sentence(MessageTokens.of(hypothesis), MessageTokens.of(reference));
+    }
+
+    public static <T> double sentence(List<T> hyp, List<T> ref) {
+        double logSum = 0;
+        for (int n = 1; n <= N; n++) {
+            Map<List<T>, Integer> h = ngrams(hyp, n);
+            Map<List<T>, Integer> r = ngrams(ref, n);
+            int guess = Math.max(0, hyp.size() - n + 1);
+            int correct = 0;
+            for (var e : h.entrySet()) {
+                correct += Math.min(e.getValue(), r.getOrDefault(e.getKey(), 0));
+            }
+            double add = n > 1 ? 1 : 0;
+            logSum += Math.log(correct + add + Double.MIN_VALUE) - Math.log(guess + add + Double.MIN_VALUE);
+        }
+        double log = logSum / N;
+        double brevity = Math.min(0, 1 - (ref.size() + 1.0) / (hyp.size() + 1.0));
+        return Math.exp(log + brevity);
+    }
+
+    static <T> Map<List<T>, Integer> ngrams(List<T> tokens, int n) {
+        Map<List<T>, Integer> out = new HashMap<>();
+        for (int i = 0; i + n <= tokens.size(); i++) {
+            out.merge(tokens.subList(i, i + n), 1, Integer::sum);
+        }
+        return out;
+    }
+
+    /** ROUGE-L F1: the longest common subsequence of tokens, over both lengths. In 0..1. */
+    public static double rougeL(String hypothesis, String reference) {
+        List<String> h = MessageTokens.of(hypothesis);
+        List<String> r = MessageTokens.of(reference);
+        if (h.isEmpty() || r.isEmpty()) {
+            return 0;
+        }
+        int[] prev = new int[r.size() + 1];
+        int[] cur = new int[r.size() + 1];
+        for (String x : h) {
+            for (int j = 1; j <= r.size(); j++) {
+                cur[j] = x.equals(r.get(j - 1)) ? prev[j - 1] + 1 : Math.max(prev[j], cur[j - 1]);
+            }
+            int[] t = prev;
+            prev = cur;
+            cur = t;
+        }
+        int lcs = prev[r.size()];
+        if (lcs == 0) {
+            return 0;
+        }
+        double p = (double) lcs / h.size();
+        double rc = (double) lcs / r.size();
+        return 2 * p * rc / (p + rc);
+    }
+}

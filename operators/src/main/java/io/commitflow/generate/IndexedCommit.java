@@ -1,0 +1,44 @@
+package io.commitflow.generate;
+
+import java.util.List;
+
+/**
+ * One earlier commit of a repository in its retrieval index: its real subject, the names of the files it changed
+ * (most-changed first, for editing identifiers), and its TF-IDF vector, sparse.
+ *
+ * @param seq   the repository's running number of learned commits; lower is older
+ * @param files     changed files' names without extension, at most eight
+ * @param signature the diff's first words, hashed ({@link DiffTokens#signature}), to compare diffs word by word
+ * @param added     fingerprint of the lines the diff adds ({@link DiffTokens#lineFingerprints})
+ * @param removed   fingerprint of the lines it removes
+ */
+public record IndexedCommit(long seq, String sha, String subject, List<String> files, int[] index, float[] value,
+                            int[] signature, long added, long removed) {
+
+    public float[] dense(int dimension) {
+        float[] v = new float[dimension];
+        for (int i = 0; i < index.length; i++) {
+            v[index[i]] = value[i];
+        }
+        return v;
+    }
+
+    static IndexedCommit of(long seq, String sha, String subject, List<String> files, float[] dense, int[] signature,
+                            long[] lines) {
+        int nonZero = 0;
+        for (float x : dense) {
+            if (x != 0) {
+                nonZero++;
+            }
+        }
+        int[] idx = new int[nonZero];
+        float[] val = new float[nonZero];
+        for (int i = 0, j = 0; i < dense.length; i++) {
+            if (dense[i] != 0) {
+                idx[j] = i;
+                val[j++] = dense[i];
+            }
+        }
+        return new IndexedCommit(seq, sha, subject, List.copyOf(files), idx, val, signature, lines[0], lines[1]);
+    }
+}

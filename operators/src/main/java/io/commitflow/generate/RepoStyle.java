@@ -1,0 +1,115 @@
+package io.commitflow.generate;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * How one repository writes its subjects, counted from its history: conventional commits, bracket tags and
+ * tickets, {@code area: } prefixes (and whether the area is usually a changed file's name), capitalisation,
+ * trailing periods, pull-request suffixes. Part of the repository's model state; the maps keep their 64 most
+ * frequent keys.
+ */
+public final class RepoStyle {
+    static final int MAX_KEYS = 64;
+
+    public int total;
+    public int conventional;
+    public int tagged;
+    public int ticketed;
+    public int plainTicket;
+    public int area;
+    public int areaIsFile;
+    public int scopeIsFile;
+    public int capitalized;
+    public int period;
+    public int pullRequest;
+    public long descriptionChars;
+    public Map<String, Integer> types = new HashMap<>();
+    public Map<String, Integer> tags = new HashMap<>();
+    public Map<String, Integer> ticketKeys = new HashMap<>();
+
+    public void learn(Subject s, List<String> fileNames) {
+        total++;
+        if (!s.type().isEmpty()) {
+            conventional++;
+            bump(types, s.type());
+            if (!s.scope().isEmpty() && matchesFile(s.scope(), fileNames)) {
+                scopeIsFile++;
+            }
+        } else if (!s.area().isEmpty()) {
+            area++;
+            if (matchesFile(s.area(), fileNames)) {
+                areaIsFile++;
+            }
+        }
+        if (!s.tags().isEmpty()) {
+            tagged++;
+            for (String t : s.tags()) {
+                if (!t.equals(s.ticket())) {
+                    bump(tags, t);
+                }
+            }
+        }
+        if (!s.ticket().isEmpty()) {
+            ticketed++;
+            if (s.plainTicket()) {
+                plainTicket++;
+            }
+            bump(ticketKeys, s.ticket().substring(0, s.ticket().indexOf('-')));
+        }
+        String d = s.description();
+        if (!d.isEmpty()) {
+            if (Character.isUpperCase(d.codePointAt(0))) {
+                capitalized++;
+            }
+            if (d.endsWith(".")) {
+                period++;
+            }
+            descriptionChars += d.length();
+        }
+        if (s.pullRequest()) {
+            pullRequest++;
+        }
+    }
+
+    static boolean matchesFile(String label, List<String> fileNames) {
+        for (String f : fileNames) {
+            if (f.equalsIgnoreCase(label)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    double share(int count) {
+        return total == 0 ? 0 : (double) count / total;
+    }
+
+    boolean usesConventional() {
+        return share(conventional) >= 0.3;
+    }
+
+    boolean usesArea() {
+        return share(area) >= 0.3;
+    }
+
+    boolean capitalizes() {
+        return capitalized * 2 >= Math.max(1, total - 0);
+    }
+
+    private static void bump(Map<String, Integer> m, String key) {
+        m.merge(key, 1, Integer::sum);
+        if (m.size() > MAX_KEYS) {
+            String least = null;
+            int min = Integer.MAX_VALUE;
+            for (var e : m.entrySet()) {
+                if (e.getValue() < min || (e.getValue() == min && least != null && e.getKey().compareTo(least) > 0)) {
+                    min = e.getValue();
+                    least = e.getKey();
+                }
+            }
+            m.remove(least);
+        }
+    }
+}

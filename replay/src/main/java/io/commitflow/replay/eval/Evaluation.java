@@ -1,0 +1,130 @@
+package io.commitflow.replay.eval;
+
+import io.commitflow.event.CommitEvent;
+import io.commitflow.event.Origin;
+import io.commitflow.generate.Bleu;
+import io.commitflow.generate.DiffTokens;
+import io.commitflow.generate.Draft;
+import io.commitflow.generate.RepoKnowledge;
+import io.commitflow.generate.RetrievalGenerator;
+import io.commitflow.generate.Subject;
+import io.commitflow.git.CommitDiffer;
+import io.commitflow.git.DiffBudget;
+import io.commitflow.git.DiffedCommit;
+import io.commitflow.gpu.CpuEngine;
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.ObjectReader;
+import org.eclipse.jgit.lib.Repository;
+import org.eclipse.jgit.revwalk.RevCommit;
+import org.eclipse.jgit.revwalk.RevWalk;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * The online, chronological evaluation: over the first-parent chain without merges, each of the last {@code test}
+ * commits is generated from only the {@code history} commits before it (their diffs and real messages), by
+ * commitflow's generator (the job's code) and by the {@link NnGen} baseline, and both subjects are scored against
+ * the real subject with B-Norm and ROUGE-L. Each test commit then joins both memories, as in the job.
+ */
+public final class Evaluation {
+    /** One test commit's outcome. */
+    public record Row(String sha, String reference, String commitflow, String nngen, double bnorm, double nngenBnorm,
+                      double rougeL, double nngenRougeL, double similarity) {}
+
+    /** The averages, in percent. */
+    public record Summary(int commits, double bnorm, double nngenBnorm, double rougeL, double nngenRougeL) {
+        public double ratio() {
+            return nngenBnorm == 0 ? 0 : bnorm / nngenBnorm;
+        }
+    }
+
+    private final int test;
+    private final int history;
+
+    public Evaluation(int test, int history) {
+        if (test < 1 || history < 1) {
+            throw new IllegalArgumentException("test and history must be positive");
+        }
+        this.test = test;
+        this.history = history;
+    }
+
+    /** Runs the protocol, reporting each test commit to {@code rows} and progress to {@code progress}. */
+    public Summary run(Repository repo, Consumer<Row> rows, Consumer<String> progress) throws IOException {
+        List<RevCommit> chain = chain(repo, test + history);
+        if (chain.size() <= history) {
+            throw new IllegalArgumentException("the first-parent chain has " + chain.size()
+                    + " commits without merges; --history " + history + " leaves none to test");
+        }
+        int firstTest = Math.max(history, chain.size() - test);
+        int start = firstTest - history;
+        CommitDiffer differ = new CommitDiffer(DiffBudget.DEFAULT);
+        RetrievalGenerator generator = new RetrievalGenerator();
+        double[] sums = new double[4];
+        int n = 0;
+        try (CpuEngine engine = new CpuEngine(io.commitflow.generate.FeatureSpace.DEFAULT_DIMENSION);
+             ObjectReader reader = repo.newObjectReader(); RevWalk walk = new RevWalk(reader)) {
+            RepoKnowledge memory = RepoKnowledge.fresh(engine, 0, history);
+            NnGen nngen = new NnGen(history);
+            for (int i = start; i < chain.size(); i++) {
+                RevCommit c = walk.parseCommit(chain.get(i));
+                DiffedCommit d = diff(repo, reader, walk, differ, c);
+                Map<String, Integer> terms = DiffTokens.of(d);
+                float[] q = memory.vector(terms);
+                String real = c.getFullMessage();
+                if (i >= firstTest) {
+                    Draft draft = generator.generate(d, memory, q);
+                    String ours = draft.subject();
+                    String theirs = Subject.firstLine(nngen.predict(d.patch()));
+                    String ref = Subject.firstLine(real);
+                    Row row = new Row(c.name(), ref, ours, theirs, Bleu.bnorm(ours, ref), Bleu.bnorm(theirs, ref),
+                            Bleu.rougeL(ours, ref), Bleu.rougeL(theirs, ref), draft.similarity());
+                    sums[0] += row.bnorm();
+                    sums[1] += row.nngenBnorm();
+                    sums[2] += row.rougeL();
+                    sums[3] += row.nngenRougeL();
+                    n++;
+                    rows.accept(row);
+                }
+                memory.learn(d, terms, q, real);
+                nngen.learn(d.patch(), real);
+                if ((i - start + 1) % 500 == 0) {
+                    progress.accept(String.format("  %d/%d commits (%d tested)", i - start + 1, chain.size() - start, n));
+                }
+            }
+        }
+        return new Summary(n, 100 * sums[0] / n, 100 * sums[1] / n, 100 * sums[2] / n, 100 * sums[3] / n);
+    }
+
+    private static DiffedCommit diff(Repository repo, ObjectReader reader, RevWalk walk, CommitDiffer differ, RevCommit c)
+            throws IOException {
+        ObjectId parent = c.getParentCount() == 0 ? null : walk.parseCommit(c.getParent(0)).getTree();
+        CommitEvent e = new CommitEvent("eval", "eval", c.name(), List.of(), "", c.getCommitTime() * 1000L, null, null,
+                "", Origin.synthetic(0));
+        return differ.diff(repo, reader, e, parent, c.getTree());
+    }
+
+    /** The last {@code max} commits of HEAD's first-parent chain that are no merges, oldest first. */
+    static List<RevCommit> chain(Repository repo, int max) throws IOException {
+        List<RevCommit> out = new ArrayList<>();
+        try (RevWalk walk = new RevWalk(repo)) {
+            walk.setFirstParent(true);
+            walk.markStart(walk.parseCommit(io.commitflow.replay.History.resolve(repo, "HEAD")));
+            for (RevCommit c : walk) {
+                if (c.getParentCount() <= 1) {
+                    out.add(c);
+                    if (out.size() >= max) {
+                        break;
+                    }
+                }
+            }
+        }
+        Collections.reverse(out);
+        return out;
+    }
+}
