@@ -93,47 +93,86 @@ public final class CpuEngine implements RetrievalEngine {
         if (groups.length != queries.length) {
             throw new IllegalArgumentException(groups.length + " groups for " + queries.length + " queries");
         }
-        Neighbors[] out = new Neighbors[queries.length];
+        for (float[] q : queries) {
+            if (q.length != dim) {
+                throw new IllegalArgumentException("query has " + q.length + " dimensions, the engine " + dim);
+            }
+        }
+        // the queries of one group share a pass over its rows: each row is read once per batch, not once per query
+        Map<Integer, List<Integer>> byQueryGroup = new HashMap<>();
         for (int q = 0; q < queries.length; q++) {
-            out[q] = searchOne(groups[q], queries[q], k);
+            byQueryGroup.computeIfAbsent(groups[q], g -> new ArrayList<>()).add(q);
+        }
+        Neighbors[] out = new Neighbors[queries.length];
+        for (var e : byQueryGroup.entrySet()) {
+            IntSet rows = byGroup.get(e.getKey());
+            List<Integer> qs = e.getValue();
+            if (rows == null || k < 1) {
+                qs.forEach(q -> out[q] = new Neighbors(new int[0], new float[0]));
+                continue;
+            }
+            TopK[] tops = new TopK[qs.size()];
+            for (int i = 0; i < tops.length; i++) {
+                tops[i] = new TopK(Math.min(k, rows.size()));
+            }
+            scan(rows, qs, queries, tops);
+            for (int i = 0; i < tops.length; i++) {
+                out[qs.get(i)] = tops[i].result();
+            }
         }
         return out;
     }
 
-    private Neighbors searchOne(int group, float[] query, int k) {
-        if (query.length != dim) {
-            throw new IllegalArgumentException("query has " + query.length + " dimensions, the engine " + dim);
-        }
-        IntSet rows = byGroup.get(group);
-        if (rows == null || k < 1) {
-            return new Neighbors(new int[0], new float[0]);
-        }
-        TopK top = new TopK(Math.min(k, rows.size()));
+    /** Scores every row of the group against the group's queries, four queries at a time. */
+    private void scan(IntSet rows, List<Integer> qs, float[][] queries, TopK[] tops) {
         int[] members = rows.items();
-        for (int i = 0, n = rows.size(); i < n; i++) {
-            int slot = members[i];
-            top.offer(slot, dot(query, blocks.get(slot / BLOCK_ROWS), (slot % BLOCK_ROWS) * dim));
+        int n = rows.size();
+        int q = 0;
+        for (; q + 3 < qs.size(); q += 4) {
+            float[] a = queries[qs.get(q)];
+            float[] b = queries[qs.get(q + 1)];
+            float[] c = queries[qs.get(q + 2)];
+            float[] d = queries[qs.get(q + 3)];
+            for (int i = 0; i < n; i++) {
+                int slot = members[i];
+                float[] block = blocks.get(slot / BLOCK_ROWS);
+                int off = (slot % BLOCK_ROWS) * dim;
+                float sa = 0;
+                float sb = 0;
+                float sc = 0;
+                float sd = 0;
+                for (int j = 0; j < dim; j++) {
+                    float x = block[off + j];
+                    sa += a[j] * x;
+                    sb += b[j] * x;
+                    sc += c[j] * x;
+                    sd += d[j] * x;
+                }
+                tops[q].offer(slot, sa);
+                tops[q + 1].offer(slot, sb);
+                tops[q + 2].offer(slot, sc);
+                tops[q + 3].offer(slot, sd);
+            }
         }
-        return top.result();
+        for (; q < qs.size(); q++) {
+            float[] a = queries[qs.get(q)];
+            for (int i = 0; i < n; i++) {
+                int slot = members[i];
+                tops[q].offer(slot, dot(a, blocks.get(slot / BLOCK_ROWS), (slot % BLOCK_ROWS) * dim));
+            }
+        }
     }
 
-    /** Four accumulators, so the CPU can overlap the additions (the JIT keeps float sums in order otherwise). */
+    /**
+     * One accumulator, in index order: the same order as the batched loop in {@link #scan}, so that a query scores
+     * the same whatever batch it comes in.
+     */
     private float dot(float[] q, float[] block, int off) {
-        float s0 = 0;
-        float s1 = 0;
-        float s2 = 0;
-        float s3 = 0;
-        int i = 0;
-        for (; i + 3 < dim; i += 4) {
-            s0 += q[i] * block[off + i];
-            s1 += q[i + 1] * block[off + i + 1];
-            s2 += q[i + 2] * block[off + i + 2];
-            s3 += q[i + 3] * block[off + i + 3];
+        float s = 0;
+        for (int i = 0; i < dim; i++) {
+            s += q[i] * block[off + i];
         }
-        for (; i < dim; i++) {
-            s0 += q[i] * block[off + i];
-        }
-        return (s0 + s1) + (s2 + s3);
+        return s;
     }
 
     @Override

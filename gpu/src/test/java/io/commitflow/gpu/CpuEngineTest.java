@@ -72,6 +72,26 @@ class CpuEngineTest {
     }
 
     @Test
+    void scoresAQueryTheSameAloneOrInABatch() {
+        Random r = new Random(7);
+        try (CpuEngine e = new CpuEngine(DIM)) {
+            for (int i = 0; i < 500; i++) {
+                e.add(0, unit(r, DIM));
+            }
+            float[][] batch = new float[9][];
+            for (int i = 0; i < batch.length; i++) {
+                batch[i] = unit(r, DIM);
+            }
+            Neighbors[] together = e.search(new int[9], batch, 5);
+            for (int i = 0; i < batch.length; i++) {
+                Neighbors alone = e.search(new int[] {0}, new float[][] {batch[i]}, 5)[0];
+                assertThat(alone.slots()).containsExactly(together[i].slots());
+                assertThat(alone.scores()).containsExactly(together[i].scores());
+            }
+        }
+    }
+
+    @Test
     void breaksTiesByLowerSlot() {
         try (CpuEngine e = new CpuEngine(2)) {
             float[] v = {1, 0};

@@ -7,8 +7,7 @@ import io.commitflow.event.DeadLetters;
 import io.commitflow.event.ParseEvents;
 import io.commitflow.event.RawRecord;
 import io.commitflow.event.Suggestion;
-import io.commitflow.generate.GenerateWithCache;
-import io.commitflow.generate.TemplateGenerator;
+import io.commitflow.generate.SuggestCommits;
 import io.commitflow.git.DiffCommits;
 import io.commitflow.git.DiffedCommit;
 import io.commitflow.push.ExpandPushes;
@@ -20,8 +19,9 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
- * commitflow's job: Kafka events → parse and validate → expand pushes → dedup (repo, sha) → diff → generate
- * (with a result cache keyed by patch-id) → suggestions topic; every reject → dead-letter topic.
+ * commitflow's job: Kafka events → parse and validate → expand pushes → dedup (repo, sha) → diff → suggest (keyed by
+ * repository: result cache by patch-id, retrieval over the repository's history, online learning) → suggestions
+ * topic; every reject → dead-letter topic.
  *
  * <p>Submit the shaded jar to a cluster: {@code flink run jobs/target/commitflow-job.jar --bootstrap kafka:9092
  * --mirror-root /srv/mirrors}. Tests and the demo call {@link #build} with their own source and sinks.
@@ -59,9 +59,9 @@ public final class CommitMessageJob {
         SingleOutputStreamOperator<DiffedCommit> diffed = unique
                 .process(new DiffCommits(s.mirrorRoot(), s.budget())).uid("diff").name("diff (JGit)");
 
-        diffed.keyBy(GenerateWithCache.KEY)
-                .process(new GenerateWithCache(new TemplateGenerator(), s.cacheTtl())).uid("generate")
-                .name("generate (result cache by patch-id)")
+        diffed.keyBy(SuggestCommits.KEY)
+                .process(new SuggestCommits(s.cacheTtl(), s.maxHistoryPerRepo())).uid("suggest")
+                .name("suggest (retrieval, learning, result cache)")
                 .sinkTo(suggestions).uid("sink-suggestions").name("kafka: suggestions");
 
         parsed.getSideOutput(DeadLetters.TAG)

@@ -3,6 +3,7 @@ package io.commitflow.job;
 import io.commitflow.cache.CompressedCache;
 import io.commitflow.dedup.DedupCommits;
 import io.commitflow.event.EventParser;
+import io.commitflow.generate.SuggestCommits;
 import io.commitflow.git.DiffBudget;
 import io.commitflow.push.RetryPolicy;
 import picocli.CommandLine.Model.CommandSpec;
@@ -54,6 +55,11 @@ public class PipelineOptions {
             description = "How long the result cache keeps a suggestion for a patch-id (default: ${DEFAULT-VALUE}).")
     Duration cacheTtl = CompressedCache.DEFAULT_TTL;
 
+    @Option(names = "--max-history-per-repo", paramLabel = "N",
+            description = "Earlier commits per repository the generator keeps to learn from; the oldest go first "
+                    + "(default: 10000; about 8 KiB of task memory each).")
+    int maxHistoryPerRepo = SuggestCommits.DEFAULT_MAX_ROWS;
+
     public PipelineSettings toSettings() {
         String root = null;
         if (mirrorRoot != null) {
@@ -65,7 +71,7 @@ public class PipelineOptions {
         if (dedupTtl.isNegative() || dedupTtl.isZero()) {
             throw new ParameterException(spec.commandLine(), "--dedup-ttl must be positive");
         }
-        if (maxEventBytes < 1 || maxFiles < 1 || maxLines < 1 || maxPatchBytes < 1 || maxBlobBytes < 1) {
+        if (maxEventBytes < 1 || maxFiles < 1 || maxLines < 1 || maxPatchBytes < 1 || maxBlobBytes < 1 || maxHistoryPerRepo < 1) {
             throw new ParameterException(spec.commandLine(), "the --max-* limits must be positive");
         }
         if (cacheTtl.isNegative() || cacheTtl.isZero()) {
@@ -76,6 +82,6 @@ public class PipelineOptions {
         }
         RetryPolicy retry = new RetryPolicy(RetryPolicy.DEFAULT.initial(), RetryPolicy.DEFAULT.maxDelay(), pushRetryMaxWait);
         return new PipelineSettings(root, dedupTtl, maxEventBytes, new DiffBudget(maxFiles, maxLines, maxPatchBytes, maxBlobBytes),
-                retry, cacheTtl);
+                retry, cacheTtl, maxHistoryPerRepo);
     }
 }

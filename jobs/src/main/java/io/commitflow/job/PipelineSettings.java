@@ -3,6 +3,7 @@ package io.commitflow.job;
 import io.commitflow.cache.CompressedCache;
 import io.commitflow.dedup.DedupCommits;
 import io.commitflow.event.EventParser;
+import io.commitflow.generate.SuggestCommits;
 import io.commitflow.git.DiffBudget;
 import io.commitflow.push.RetryPolicy;
 
@@ -18,12 +19,13 @@ import java.time.Duration;
  * @param budget        per-commit diff limits
  * @param pushRetry     how long a push waits for its commits to reach the mirror
  * @param cacheTtl      how long the result cache keeps a suggestion
+ * @param maxHistoryPerRepo how many earlier commits per repository the generator keeps (the oldest go first)
  */
 public record PipelineSettings(String mirrorRoot, Duration dedupTtl, int maxEventBytes, DiffBudget budget,
-                               RetryPolicy pushRetry, Duration cacheTtl) implements Serializable {
+                               RetryPolicy pushRetry, Duration cacheTtl, int maxHistoryPerRepo) implements Serializable {
 
     public static PipelineSettings defaults(String mirrorRoot) {
         return new PipelineSettings(mirrorRoot, DedupCommits.DEFAULT_TTL, EventParser.DEFAULT_MAX_EVENT_BYTES,
-                DiffBudget.DEFAULT, RetryPolicy.DEFAULT, CompressedCache.DEFAULT_TTL);
+                DiffBudget.DEFAULT, RetryPolicy.DEFAULT, CompressedCache.DEFAULT_TTL, SuggestCommits.DEFAULT_MAX_ROWS);
     }
 }

@@ -104,7 +104,7 @@ class CommitMessageJobITCase {
         assertThat(perSha.values()).as("each commit exactly once").containsOnly(1L);
         assertThat(suggestions).allSatisfy(n -> {
             assertThat(n.path("subject").asText()).isNotBlank();
-            assertThat(n.path("backend").asText()).isEqualTo("template");
+            assertThat(n.path("backend").asText()).isEqualTo("retrieval");
             assertThat(n.path("repo").asText()).isEqualTo("app");
             assertThat(n.path("traceId").asText()).isNotBlank();
             assertThat(n.path("latencyMs").asLong()).isNotNegative();
@@ -154,7 +154,8 @@ class CommitMessageJobITCase {
     /** A bounded run ends without waiting for pushes whose commits never come: give them up at once. */
     private static PipelineSettings withoutPushRetries(PipelineSettings s) {
         return new PipelineSettings(s.mirrorRoot(), s.dedupTtl(), s.maxEventBytes(), s.budget(),
-                new io.commitflow.push.RetryPolicy(Duration.ofMillis(100), Duration.ofMillis(100), Duration.ZERO), s.cacheTtl());
+                new io.commitflow.push.RetryPolicy(Duration.ofMillis(100), Duration.ofMillis(100), Duration.ZERO), s.cacheTtl(),
+                s.maxHistoryPerRepo());
     }
 
     private List<RevCommit> featureBranch(RevCommit base, int n) throws Exception {

@@ -4,8 +4,9 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import io.commitflow.event.Json;
 import org.apache.flink.api.common.functions.RuntimeContext;
 import org.apache.flink.api.common.state.StateTtlConfig;
-import org.apache.flink.api.common.state.ValueState;
-import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.state.MapState;
+import org.apache.flink.api.common.state.MapStateDescriptor;
+import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.metrics.Counter;
 
@@ -14,16 +15,17 @@ import java.io.Serializable;
 import java.time.Duration;
 
 /**
- * A cache in Flink keyed state (RocksDB in the job): one value per key of the enclosing keyed function, written as
- * JSON and LZ4-compressed, so the state holds a few hundred bytes per entry. Each entry lives for the TTL after it
- * was written (processing time) and is then removed by RocksDB's compaction filter; an expired entry is never
- * read. Counts {@code <name>Hits} and {@code <name>Misses}.
+ * A cache in Flink keyed state (RocksDB in the job): entries by a string key within the current key of the enclosing
+ * keyed function (commitflow keys by repository, so a repository's entries never reach another), written as JSON and
+ * LZ4-compressed, a few hundred bytes each. Each entry lives for the TTL after it was written (processing time) and
+ * is then removed by RocksDB's compaction filter; an expired entry is never read. Counts {@code <name>Hits} and
+ * {@code <name>Misses}.
  *
  * <pre>{@code
  * cache = new CompressedCache<>("resultCache", CachedMessage.class, Duration.ofHours(24));
  * cache.open(getRuntimeContext());              // in open()
- * CachedMessage hit = cache.get();              // for the current key, null on a miss
- * cache.put(message);
+ * CachedMessage hit = cache.get(patchId);       // for the current repository, null on a miss
+ * cache.put(patchId, message);
  * }</pre>
  */
 public final class CompressedCache<V> implements Serializable {
@@ -33,7 +35,7 @@ public final class CompressedCache<V> implements Serializable {
     private final String name;
     private final Class<V> type;
     private final Duration ttl;
-    private transient ValueState<byte[]> state;
+    private transient MapState<String, byte[]> state;
     private transient Counter hits;
     private transient Counter misses;
     private transient Counter corrupt;
@@ -48,21 +50,22 @@ public final class CompressedCache<V> implements Serializable {
     }
 
     public void open(RuntimeContext context) {
-        ValueStateDescriptor<byte[]> d = new ValueStateDescriptor<>(name, PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO);
+        MapStateDescriptor<String, byte[]> d =
+                new MapStateDescriptor<>(name, Types.STRING, PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO);
         d.enableTimeToLive(StateTtlConfig.newBuilder(ttl)
                 .setUpdateType(StateTtlConfig.UpdateType.OnCreateAndWrite)
                 .setStateVisibility(StateTtlConfig.StateVisibility.NeverReturnExpired)
                 .cleanupInRocksdbCompactFilter(1000)
                 .build());
-        state = context.getState(d);
+        state = context.getMapState(d);
         hits = context.getMetricGroup().counter(name + "Hits");
         misses = context.getMetricGroup().counter(name + "Misses");
         corrupt = context.getMetricGroup().counter(name + "Unreadable");
     }
 
-    /** The value for the current key, or {@code null} (a miss). An unreadable entry counts as a miss. */
-    public V get() throws IOException {
-        byte[] packed = state.value();
+    /** The entry {@code key} of the current key, or {@code null} (a miss). An unreadable entry counts as a miss. */
+    public V get(String key) throws Exception {
+        byte[] packed = state.get(key);
         if (packed == null) {
             misses.inc();
             return null;
@@ -79,9 +82,9 @@ public final class CompressedCache<V> implements Serializable {
         }
     }
 
-    public void put(V value) throws IOException {
+    public void put(String key, V value) throws Exception {
         try {
-            state.update(Lz4.compress(Json.mapper().writeValueAsBytes(value)));
+            state.put(key, Lz4.compress(Json.mapper().writeValueAsBytes(value)));
         } catch (JsonProcessingException e) {
             throw new IOException("cannot write " + name + " entry", e);
         }

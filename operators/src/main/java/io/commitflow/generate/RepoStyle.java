@@ -95,7 +95,7 @@ public final class RepoStyle {
     }
 
     boolean capitalizes() {
-        return capitalized * 2 >= Math.max(1, total - 0);
+        return capitalized * 2 >= Math.max(1, total);
     }
 
     private static void bump(Map<String, Integer> m, String key) {

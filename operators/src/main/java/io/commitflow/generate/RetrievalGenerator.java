@@ -279,7 +279,7 @@ public final class RetrievalGenerator implements java.io.Serializable {
             }
         }
         String d = imperative(s.description());
-        if (!d.isEmpty()) {
+        if (!d.isEmpty() && style.total > 0) {
             d = style.capitalizes() ? Character.toUpperCase(d.charAt(0)) + d.substring(1)
                     : Character.toLowerCase(d.charAt(0)) + d.substring(1);
             boolean period = style.period * 2 > style.total;

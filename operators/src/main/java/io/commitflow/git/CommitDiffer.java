@@ -56,7 +56,11 @@ public final class CommitDiffer {
         try (ObjectReader reader = repo.newObjectReader(); RevWalk walk = new RevWalk(reader)) {
             RevCommit c = parse(walk, commit);
             ObjectId oldTree = c.getParentCount() == 0 ? null : walk.parseCommit(c.getParent(0)).getTree();
-            return diff(repo, reader, commit, oldTree, c.getTree());
+            // the real message, to learn from, when the event did not carry it
+            CommitEvent known = commit.message() != null ? commit : new CommitEvent(commit.tenant(), commit.repo(),
+                    commit.sha(), commit.parents(), commit.author(), commit.ts(), c.getFullMessage(), commit.patch(),
+                    commit.traceId(), commit.origin());
+            return diff(repo, reader, known, oldTree, c.getTree());
         }
     }
 

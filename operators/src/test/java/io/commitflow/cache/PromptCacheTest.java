@@ -14,7 +14,7 @@ import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The prompt cache: prefixes keyed by their structure hash, in RocksDB, LZ4-compressed, with a TTL. */
+/** The prompt cache: a repository's prefixes by their structure hash, in RocksDB, LZ4-compressed, with a TTL. */
 class PromptCacheTest {
     private static final Duration TTL = Duration.ofHours(24);
 
@@ -29,9 +29,10 @@ class PromptCacheTest {
 
         @Override
         public void processElement(PromptPrefix p, Context ctx, Collector<String> out) throws Exception {
-            PromptPrefix cached = cache.get();
+            String key = PromptPrefix.key(p.structureHash());
+            PromptPrefix cached = cache.get(key);
             if (cached == null) {
-                cache.put(p);
+                cache.put(key, p);
                 out.collect("miss");
             } else {
                 out.collect("hit:" + cached.text().length() + ":" + cached.tokens());
@@ -47,7 +48,7 @@ class PromptCacheTest {
     @Test
     void hitsOnTheSameStructureAndExpiresAfterTheTtl() throws Exception {
         var harness = new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(new LookUp()),
-                (PromptPrefix p) -> PromptPrefix.key(p.structureHash()), Types.STRING);
+                (PromptPrefix p) -> "one-repository", Types.STRING);
         harness.setStateBackend(new EmbeddedRocksDBStateBackend());
         harness.open();
         try {

@@ -21,6 +21,11 @@ public final class TestEvents {
                 c.traceId(), c.origin());
     }
 
+    public static CommitEvent withMessage(CommitEvent c, String message) {
+        return new CommitEvent(c.tenant(), c.repo(), c.sha(), c.parents(), c.author(), c.ts(), message, c.patch(),
+                c.traceId(), c.origin());
+    }
+
     public static CommitEvent withParents(CommitEvent c, List<String> parents) {
         return new CommitEvent(c.tenant(), c.repo(), c.sha(), parents, c.author(), c.ts(), c.message(), c.patch(),
                 c.traceId(), c.origin());

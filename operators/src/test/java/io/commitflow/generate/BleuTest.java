@@ -1,0 +1,37 @@
+package io.commitflow.generate;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.data.Offset.offset;
+
+class BleuTest {
+    @Test
+    void tokenisesLowercasedWithPunctuationSplitOff() {
+        assertThat(MessageTokens.of("fix(Core): don't crash on [FLINK-123].")).containsExactly(
+                "fix", "(", "core", ")", ":", "don", "'", "t", "crash", "on", "[", "flink", "-", "123", "]", ".");
+    }
+
+    @Test
+    void scoresAHandComputedExample() {
+        // unigrams 2/3; bigrams (0+1)/(2+1); trigrams (0+1)/(1+1); 4-grams (0+1)/(0+1); no brevity penalty
+        double expected = Math.exp((Math.log(2.0 / 3) + Math.log(1.0 / 3) + Math.log(1.0 / 2) + Math.log(1)) / 4);
+        assertThat(Bleu.bnorm("Fix the bug", "fix a bug")).isCloseTo(expected, offset(1e-12));
+        assertThat(Bleu.bnorm("Update jetty to 12.0.21", "update Jetty to 12.0.21")).isEqualTo(1.0);
+        // as the reference bleu.py: an empty hypothesis keeps only the brevity penalty exp(1 - (3 + 1) / (0 + 1))
+        assertThat(Bleu.bnorm("", "fix a bug")).isCloseTo(Math.exp(-3), offset(1e-12));
+        assertThat(Bleu.bnorm("totally different words here", "fix a bug")).isLessThan(1e-6);
+    }
+
+    @Test
+    void penalisesShortHypotheses() {
+        assertThat(Bleu.bnorm("fix", "fix the parser")).isLessThan(Bleu.bnorm("fix the", "fix the parser"));
+    }
+
+    @Test
+    void computesRougeLAsTheF1OfTheLongestCommonSubsequence() {
+        assertThat(Bleu.rougeL("fix the bug", "fix a bug")).isCloseTo(2.0 / 3, offset(1e-12));
+        assertThat(Bleu.rougeL("a b c d", "a c")).isCloseTo(2 * 0.5 * 1.0 / 1.5, offset(1e-12));
+        assertThat(Bleu.rougeL("", "x")).isZero();
+    }
+}

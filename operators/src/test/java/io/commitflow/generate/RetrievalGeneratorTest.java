@@ -1,0 +1,92 @@
+package io.commitflow.generate;
+
+import io.commitflow.git.DiffedCommit;
+import io.commitflow.gpu.CpuEngine;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class RetrievalGeneratorTest {
+    private final RetrievalGenerator generator = new RetrievalGenerator();
+
+    private static Draft run(RepoKnowledge memory, DiffedCommit d) {
+        return new RetrievalGenerator().generate(d, memory, memory.vector(DiffTokens.of(d)));
+    }
+
+    private static void learn(RepoKnowledge memory, DiffedCommit d) {
+        var terms = DiffTokens.of(d);
+        memory.learn(d, terms, memory.vector(terms), d.commit().message());
+    }
+
+    @Test
+    void editsNamesAndVersionsOfTheExemplar() {
+        assertThat(RetrievalGenerator.edit("Fix race in PackWriter", List.of("PackWriter"), List.of("RefUpdate")))
+                .isEqualTo("Fix race in RefUpdate");
+        assertThat(RetrievalGenerator.edit("Fix race in PackWriter", List.of("PackWriter"), List.of("PackWriter", "X")))
+                .as("a name this diff changes too stays").isEqualTo("Fix race in PackWriter");
+        assertThat(RetrievalGenerator.editVersion("Update jetty to 12.0.19", List.of("12.0.21"))).isEqualTo("Update jetty to 12.0.21");
+        assertThat(RetrievalGenerator.editVersion("update dependency vite to v5", List.of("6.2.0"))).isEqualTo("update dependency vite to v6");
+        assertThat(RetrievalGenerator.editVersion("Bump 1.2 -> 1.3", List.of("2.0"))).as("ambiguous").isEqualTo("Bump 1.2 -> 1.3");
+    }
+
+    @Test
+    void writesTheImperativeMood() {
+        assertThat(RetrievalGenerator.imperative("Fixed the parser")).isEqualTo("Fix the parser");
+        assertThat(RetrievalGenerator.imperative("adds a test")).isEqualTo("add a test");
+        assertThat(RetrievalGenerator.imperative("Polish")).isEqualTo("Polish");
+    }
+
+    @Test
+    void findsNewVersionsOfADiff() {
+        String patch = "--- a/pom.xml\n+++ b/pom.xml\n-<v>1.18.10</v>\n+<v>1.18.11</v>\n context 2.0.0\n+<w>3.1-SNAPSHOT</w>\n";
+        assertThat(DiffTokens.newVersions(patch)).containsExactly("1.18.11", "3.1-SNAPSHOT");
+        assertThat(DiffTokens.words("parseCommitEvent_v2")).containsExactly("parse", "commit", "event", "v2");
+        assertThat(DiffTokens.words("HTTPServerError")).containsExactly("http", "server", "error");
+    }
+
+    @Test
+    void writesGitsRevertMessageForAnExactUndo() {
+        try (CpuEngine engine = new CpuEngine(FeatureSpace.DEFAULT_DIMENSION)) {
+            RepoKnowledge memory = RepoKnowledge.fresh(engine, 0, 100);
+            learn(memory, SuggestCommitsTest.change("r", "a".repeat(40), "Widget", "run", "Widget: Retry runs\n", null));
+            DiffedCommit original = SuggestCommitsTest.change("r", "b".repeat(40), "Widget", "run", "x", null);
+            String reversed = original.patch().replace("\n-    void", "\nTMP").replace("\n+    void", "\n-    void")
+                    .replace("\nTMP", "\n+    void");
+            DiffedCommit undo = DiffedCommit.of(original.commit(), original.files(), 1, reversed, "", "mirror", null);
+
+            Draft d = run(memory, undo);
+
+            assertThat(d.subject()).isEqualTo("Revert \"Widget: Retry runs\"");
+            assertThat(d.body()).isEqualTo("This reverts commit " + "a".repeat(40) + ".");
+        }
+    }
+
+    @Test
+    void keepsTicketFormsButNeverInventsTheirNumbers() {
+        try (CpuEngine engine = new CpuEngine(FeatureSpace.DEFAULT_DIMENSION)) {
+            RepoKnowledge memory = RepoKnowledge.fresh(engine, 0, 100);
+            learn(memory, SuggestCommitsTest.change("r", "1".repeat(40), "Scheduler", "plan", "[FLINK-100][runtime] Plan slots lazily\n", null));
+            learn(memory, SuggestCommitsTest.change("r", "2".repeat(40), "Checkpoint", "take", "[FLINK-200][state] Take checkpoints async\n", null));
+
+            Draft other = run(memory, SuggestCommitsTest.change("r", "3".repeat(40), "Scheduler", "assign", null, null));
+            assertThat(other.subject()).startsWith("[FLINK-XXXXX][runtime] ");
+
+            // the previous commit touched the same file under a ticket: the same work, the same ticket
+            Draft follow = run(memory, SuggestCommitsTest.change("r", "4".repeat(40), "Checkpoint", "finish", null, null));
+            assertThat(follow.subject()).startsWith("[FLINK-200]");
+        }
+    }
+
+    @Test
+    void fallsBackToTheTemplateWithoutHistoryAndIsDeterministic() {
+        try (CpuEngine a = new CpuEngine(FeatureSpace.DEFAULT_DIMENSION); CpuEngine b = new CpuEngine(FeatureSpace.DEFAULT_DIMENSION)) {
+            DiffedCommit d = SuggestCommitsTest.change("r", "5".repeat(40), "Widget", "run", null, null);
+            Draft first = run(RepoKnowledge.fresh(a, 0, 10), d);
+            assertThat(first.subject()).isEqualTo("Update Widget");
+            assertThat(first.backend()).isEqualTo("retrieval");
+            assertThat(run(RepoKnowledge.fresh(b, 3, 10), d)).isEqualTo(first);
+        }
+    }
+}

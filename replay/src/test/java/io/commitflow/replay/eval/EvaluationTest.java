@@ -1,0 +1,78 @@
+package io.commitflow.replay.eval;
+
+import org.eclipse.jgit.junit.TestRepository;
+import org.eclipse.jgit.lib.Repository;
+import org.eclipse.jgit.revwalk.RevCommit;
+import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.data.Offset.offset;
+
+class EvaluationTest {
+    @TempDir
+    Path tmp;
+
+    /** 60 commits in two modules with conventional subjects, a merge in the middle (left out of the chain). */
+    private Repository history() throws Exception {
+        Repository repo = new FileRepositoryBuilder().setGitDir(tmp.resolve("h.git").toFile()).setBare().build();
+        repo.create(true);
+        try (TestRepository<Repository> git = new TestRepository<>(repo)) {
+            RevCommit parent = git.commit().add("README.md", "# h\n").message("chore: start").create();
+            for (int i = 0; i < 60; i++) {
+                boolean parser = i % 2 == 0;
+                String file = parser ? "parser/src/Lexer.java" : "cli/src/Main.java";
+                String body = (parser ? "class Lexer {\n  int tokens = " : "class Main {\n  int flags = ") + i + ";\n}\n";
+                String subject = parser ? "fix(parser): count tokens " + i : "feat(cli): add flag " + i;
+                parent = git.commit().parent(parent).add(file, body).message(subject).create();
+                if (i == 30) {
+                    RevCommit side = git.commit().parent(parent).add("side.txt", "x\n").message("side").create();
+                    parent = git.commit().parent(parent).parent(side).message("Merge side").create();
+                }
+            }
+            git.update("refs/heads/master", parent);
+        }
+        return repo;
+    }
+
+    @Test
+    void scoresEachTestCommitFromOnlyTheCommitsBeforeIt() throws Exception {
+        try (Repository repo = history()) {
+            List<Evaluation.Row> rows = new ArrayList<>();
+            Evaluation.Summary s = new Evaluation(20, 30).run(repo, rows::add, line -> { });
+
+            assertThat(rows).hasSize(20);
+            assertThat(s.commits()).isEqualTo(20);
+            assertThat(rows).extracting(Evaluation.Row::reference).doesNotContain("Merge side", "side");
+            assertThat(rows.get(rows.size() - 1).reference()).isEqualTo("feat(cli): add flag 59");
+            assertThat(s.bnorm()).isCloseTo(100 * rows.stream().mapToDouble(Evaluation.Row::bnorm).average().orElseThrow(), offset(1e-9));
+            assertThat(s.nngenBnorm()).isCloseTo(100 * rows.stream().mapToDouble(Evaluation.Row::nngenBnorm).average().orElseThrow(), offset(1e-9));
+            // the repository's form is learned: type and scope match the module the diff touches
+            assertThat(rows).allSatisfy(r -> assertThat(r.commitflow()).startsWith(r.reference().substring(0, r.reference().indexOf(':') + 1)));
+        }
+    }
+
+    @Test
+    void refusesAHistoryThatLeavesNothingToTest() throws Exception {
+        try (Repository repo = history()) {
+            assertThatThrownBy(() -> new Evaluation(5, 500).run(repo, r -> { }, l -> { }))
+                    .hasMessageContaining("leaves none to test");
+        }
+    }
+
+    @Test
+    void nnGenReusesTheMessageOfTheMostSimilarDiff() {
+        NnGen nngen = new NnGen(10);
+        nngen.learn("+ int tokens = lexer.count(input);", "Count tokens in the lexer");
+        nngen.learn("+ flags.add(\"--verbose\");", "Add a verbose flag");
+
+        assertThat(nngen.predict("+ int tokens = lexer.count(source);")).isEqualTo("Count tokens in the lexer");
+        assertThat(new NnGen(1).predict("anything")).isEmpty();
+    }
+}
