@@ -179,7 +179,7 @@ final class DemoRun {
                         suggestions++;
                         out.println(head + "real: " + c.subject());
                         out.println(" ".repeat(head.length()) + "made: " + n.path("subject").asText() + "  ["
-                                + typeAndScope(n) + ", " + n.path("latencyMs").asLong() + " ms]");
+                                + typeAndScope(n) + ", " + n.path("latencyMs").asLong() + " ms" + origin(n) + "]");
                     }
                     out.flush();
                 }
@@ -198,6 +198,18 @@ final class DemoRun {
         double elapsed = (System.nanoTime() - start) / 1e9;
         out.printf("%s: %d suggestions and %d dead letters for %d commits in %.1f s (%s commits/s)%n",
                 stop.get() ? "stopped" : "done", suggestions, deadLetters, commits.size(), elapsed, fmt((suggestions + deadLetters) / Math.max(elapsed, 1e-3)));
+    }
+
+    /** Where the suggestion came from: the result cache, or the nearest earlier commit and its similarity. */
+    private static String origin(JsonNode n) {
+        JsonNode ex = n.path("exemplars");
+        if (!ex.isArray() || ex.isEmpty()) {
+            return "";
+        }
+        String first = ex.get(0).asText();
+        String shortSha = first.length() > 7 ? first.substring(0, 7) : first;
+        return n.path("cache").asText().equals("hit") ? ", cached from " + shortSha
+                : String.format(", like %s (%.2f)", shortSha, n.path("similarity").asDouble());
     }
 
     private static String typeAndScope(JsonNode n) {

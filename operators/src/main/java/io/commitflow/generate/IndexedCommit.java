@@ -11,9 +11,10 @@ import java.util.List;
  * @param signature the diff's first words, hashed ({@link DiffTokens#signature}), to compare diffs word by word
  * @param added     fingerprint of the lines the diff adds ({@link DiffTokens#lineFingerprints})
  * @param removed   fingerprint of the lines it removes
+ * @param ts        the commit event's time: a query never sees rows of events later than its own
  */
 public record IndexedCommit(long seq, String sha, String subject, List<String> files, int[] index, float[] value,
-                            int[] signature, long added, long removed) {
+                            int[] signature, long added, long removed, long ts) {
 
     public float[] dense(int dimension) {
         float[] v = new float[dimension];
@@ -24,7 +25,7 @@ public record IndexedCommit(long seq, String sha, String subject, List<String> f
     }
 
     static IndexedCommit of(long seq, String sha, String subject, List<String> files, float[] dense, int[] signature,
-                            long[] lines) {
+                            long[] lines, long ts) {
         int nonZero = 0;
         for (float x : dense) {
             if (x != 0) {
@@ -39,6 +40,6 @@ public record IndexedCommit(long seq, String sha, String subject, List<String> f
                 val[j++] = dense[i];
             }
         }
-        return new IndexedCommit(seq, sha, subject, List.copyOf(files), idx, val, signature, lines[0], lines[1]);
+        return new IndexedCommit(seq, sha, subject, List.copyOf(files), idx, val, signature, lines[0], lines[1], ts);
     }
 }

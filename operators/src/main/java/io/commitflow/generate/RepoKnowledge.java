@@ -79,9 +79,11 @@ public final class RepoKnowledge {
 
     /**
      * The nearest earlier commits: the {@code k} nearest by TF-IDF, joined by the {@code kBag} nearest by bag of
-     * words; each with its TF-IDF similarity, by (similarity desc, age asc).
+     * words; each with its TF-IDF similarity, by (similarity desc, age asc). Rows of events later than
+     * {@code notAfter} are left out: when a repository's commits reach this stage out of order (they travel on
+     * several subtasks), a commit is still described from earlier ones only.
      */
-    public List<Neighbor> neighbors(float[] query, float[] bagQuery, int k, int kBag) {
+    public List<Neighbor> neighbors(float[] query, float[] bagQuery, int k, int kBag, long notAfter) {
         if (rows.isEmpty()) {
             return List.of();
         }
@@ -89,7 +91,10 @@ public final class RepoKnowledge {
                 Math.max(k, kBag) + TIE_MARGIN);
         List<Neighbor> out = new ArrayList<>();
         for (int i = 0; i < nn[0].size(); i++) {
-            out.add(new Neighbor(bySlot.get(nn[0].slots()[i]), nn[0].scores()[i]));
+            IndexedCommit row = bySlot.get(nn[0].slots()[i]);
+            if (row.ts() <= notAfter) {
+                out.add(new Neighbor(row, nn[0].scores()[i]));
+            }
         }
         out.sort(BEST_FIRST);
         if (out.size() > k) {
@@ -97,7 +102,10 @@ public final class RepoKnowledge {
         }
         List<Neighbor> bag = new ArrayList<>();
         for (int i = 0; i < nn[1].size(); i++) {
-            bag.add(new Neighbor(byBagSlot.get(nn[1].slots()[i]), nn[1].scores()[i]));
+            IndexedCommit row = byBagSlot.get(nn[1].slots()[i]);
+            if (row.ts() <= notAfter) {
+                bag.add(new Neighbor(row, nn[1].scores()[i]));
+            }
         }
         bag.sort(BEST_FIRST);
         java.util.Set<Long> have = new java.util.HashSet<>();
@@ -113,7 +121,7 @@ public final class RepoKnowledge {
 
     /** The {@code k} nearest earlier commits by TF-IDF alone. */
     public List<Neighbor> neighbors(float[] query, int k) {
-        return neighbors(query, new float[engine.dimension()], k, 0);
+        return neighbors(query, new float[engine.dimension()], k, 0, Long.MAX_VALUE);
     }
 
     private static final Comparator<Neighbor> BEST_FIRST =
@@ -144,7 +152,7 @@ public final class RepoKnowledge {
         String subject = Subject.firstLine(message);
         List<String> files = fileNames(d);
         IndexedCommit row = IndexedCommit.of(model.nextSeq++, d.commit().sha(), subject, files, vector,
-                DiffTokens.signature(d.patch()), DiffTokens.lineFingerprints(d.patch()));
+                DiffTokens.signature(d.patch()), DiffTokens.lineFingerprints(d.patch()), d.commit().ts());
         insert(row);
         model.features.learn(terms);
         model.style.learn(Subject.parse(subject), files);
@@ -164,17 +172,23 @@ public final class RepoKnowledge {
         return new Learned(row, evicted);
     }
 
-    /** The commit that a diff with these line fingerprints reverts, or null. */
-    public IndexedCommit reverted(long[] lines) {
+    /** The commit, of an event not later than {@code notAfter}, that a diff with these line fingerprints reverts. */
+    public IndexedCommit reverted(long[] lines, long notAfter) {
         if (lines[0] == 0 && lines[1] == 0) {
             return null;
         }
-        return byLines.get(List.of(lines[1], lines[0]));
+        IndexedCommit r = byLines.get(List.of(lines[1], lines[0]));
+        return r != null && r.ts() <= notAfter ? r : null;
     }
 
-    /** The most recently learned commit, or null. */
-    public IndexedCommit latest() {
-        return rows.isEmpty() ? null : rows.lastEntry().getValue();
+    /** The most recently learned commit of an event not later than {@code notAfter}, or null. */
+    public IndexedCommit latest(long notAfter) {
+        for (IndexedCommit r : rows.descendingMap().values()) {
+            if (r.ts() <= notAfter) {
+                return r;
+            }
+        }
+        return null;
     }
 
     private void insert(IndexedCommit row) {

@@ -52,11 +52,12 @@ public final class RetrievalGenerator implements java.io.Serializable {
 
     public Draft generate(DiffedCommit diff, RepoKnowledge memory, float[] query) {
         int[] signature = DiffTokens.signature(diff.patch());
-        List<RepoKnowledge.Neighbor> nn = memory.neighbors(query, memory.bag(signature), weights.k(), weights.kBag());
+        long notAfter = diff.commit().ts();
+        List<RepoKnowledge.Neighbor> nn = memory.neighbors(query, memory.bag(signature), weights.k(), weights.kBag(), notAfter);
         RepoStyle style = memory.model().style;
         List<String> files = RepoKnowledge.fileNames(diff);
         Draft template = fallback.generate(diff);
-        IndexedCommit reverted = memory.reverted(DiffTokens.lineFingerprints(diff.patch()));
+        IndexedCommit reverted = memory.reverted(DiffTokens.lineFingerprints(diff.patch()), notAfter);
         if (reverted != null) {
             // git's own revert message: the diff undoes an earlier commit exactly
             String subject = "Revert \"" + reverted.subject() + "\"";
@@ -64,7 +65,7 @@ public final class RetrievalGenerator implements java.io.Serializable {
                     List.of(reverted.sha()));
         }
         if (nn.isEmpty()) {
-            Subject s = styled(Subject.parse(template.subject()), nn, style, files, mainIsSource(diff), memory.latest(),
+            Subject s = styled(Subject.parse(template.subject()), nn, style, files, mainIsSource(diff), memory.latest(notAfter),
                     template.type());
             return new Draft(s.render(), template.body(), typeOf(s, template), s.scope(), BACKEND, 0, List.of());
         }
@@ -73,7 +74,7 @@ public final class RetrievalGenerator implements java.io.Serializable {
         Subject base = Subject.parse(pick.commit().subject());
         String description = editVersion(edit(base.description(), pick.commit().files(), files),
                 DiffTokens.newVersions(diff.patch()));
-        Subject s = styled(base.withDescription(description), nn, style, files, mainIsSource(diff), memory.latest(),
+        Subject s = styled(base.withDescription(description), nn, style, files, mainIsSource(diff), memory.latest(notAfter),
                 template.type());
         List<String> exemplars = new ArrayList<>();
         exemplars.add(pick.commit().sha());

@@ -73,7 +73,7 @@ public final class Evaluation {
             NnGen nngen = new NnGen(history);
             for (int i = start; i < chain.size(); i++) {
                 RevCommit c = walk.parseCommit(chain.get(i));
-                DiffedCommit d = diff(repo, reader, walk, differ, c);
+                DiffedCommit d = diff(repo, reader, walk, differ, c, i);
                 Map<String, Integer> terms = DiffTokens.of(d);
                 float[] q = memory.vector(terms);
                 String real = c.getFullMessage();
@@ -101,10 +101,11 @@ public final class Evaluation {
         return new Summary(n, 100 * sums[0] / n, 100 * sums[1] / n, 100 * sums[2] / n, 100 * sums[3] / n);
     }
 
-    private static DiffedCommit diff(Repository repo, ObjectReader reader, RevWalk walk, CommitDiffer differ, RevCommit c)
-            throws IOException {
+    /** The commit as the job sees it; its event time is its place in the chain, so "earlier" means earlier in it. */
+    private static DiffedCommit diff(Repository repo, ObjectReader reader, RevWalk walk, CommitDiffer differ, RevCommit c,
+                                     long position) throws IOException {
         ObjectId parent = c.getParentCount() == 0 ? null : walk.parseCommit(c.getParent(0)).getTree();
-        CommitEvent e = new CommitEvent("eval", "eval", c.name(), List.of(), "", c.getCommitTime() * 1000L, null, null,
+        CommitEvent e = new CommitEvent("eval", "eval", c.name(), List.of(), "", position, null, null,
                 "", Origin.synthetic(0));
         return differ.diff(repo, reader, e, parent, c.getTree());
     }
