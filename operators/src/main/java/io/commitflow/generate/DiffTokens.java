@@ -183,6 +183,27 @@ public final class DiffTokens {
         return added;
     }
 
+    /**
+     * The kind of version a diff moves to: its first new version's qualifier in capitals ({@code SNAPSHOT},
+     * {@code M}, {@code RC}, {@code FINAL}), empty for a plain release number, {@code null} when it introduces none.
+     * Repositories word a snapshot bump and a release bump differently.
+     */
+    public static String versionShape(String patch) {
+        List<String> versions = newVersions(patch);
+        if (versions.isEmpty()) {
+            return null;
+        }
+        String v = versions.get(0);
+        StringBuilder shape = new StringBuilder();
+        for (int i = 0; i < v.length(); i++) {
+            char c = v.charAt(i);
+            if (Character.isLetter(c)) {
+                shape.append(Character.toUpperCase(c));
+            }
+        }
+        return shape.toString();
+    }
+
     /** camelCase, PascalCase, snake_case and kebab-case words, lowercased, of two letters or more. */
     public static List<String> words(String identifier) {
         List<String> out = new ArrayList<>();

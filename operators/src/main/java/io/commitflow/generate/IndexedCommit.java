@@ -12,9 +12,10 @@ import java.util.List;
  * @param added     fingerprint of the lines the diff adds ({@link DiffTokens#lineFingerprints})
  * @param removed   fingerprint of the lines it removes
  * @param ts        the commit event's time: a query never sees rows of events later than its own
+ * @param versionShape the kind of version the diff moved to ({@link DiffTokens#versionShape}), or null
  */
 public record IndexedCommit(long seq, String sha, String subject, List<String> files, int[] index, float[] value,
-                            int[] signature, long added, long removed, long ts) {
+                            int[] signature, long added, long removed, long ts, String versionShape) {
 
     public float[] dense(int dimension) {
         float[] v = new float[dimension];
@@ -25,7 +26,7 @@ public record IndexedCommit(long seq, String sha, String subject, List<String> f
     }
 
     static IndexedCommit of(long seq, String sha, String subject, List<String> files, float[] dense, int[] signature,
-                            long[] lines, long ts) {
+                            long[] lines, long ts, String versionShape) {
         int nonZero = 0;
         for (float x : dense) {
             if (x != 0) {
@@ -40,6 +41,6 @@ public record IndexedCommit(long seq, String sha, String subject, List<String> f
                 val[j++] = dense[i];
             }
         }
-        return new IndexedCommit(seq, sha, subject, List.copyOf(files), idx, val, signature, lines[0], lines[1], ts);
+        return new IndexedCommit(seq, sha, subject, List.copyOf(files), idx, val, signature, lines[0], lines[1], ts, versionShape);
     }
 }

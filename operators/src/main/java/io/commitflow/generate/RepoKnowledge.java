@@ -152,7 +152,8 @@ public final class RepoKnowledge {
         String subject = Subject.firstLine(message);
         List<String> files = fileNames(d);
         IndexedCommit row = IndexedCommit.of(model.nextSeq++, d.commit().sha(), subject, files, vector,
-                DiffTokens.signature(d.patch()), DiffTokens.lineFingerprints(d.patch()), d.commit().ts());
+                DiffTokens.signature(d.patch()), DiffTokens.lineFingerprints(d.patch()), d.commit().ts(),
+                DiffTokens.versionShape(d.patch()));
         insert(row);
         model.features.learn(terms);
         model.style.learn(Subject.parse(subject), files);

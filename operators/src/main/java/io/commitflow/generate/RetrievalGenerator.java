@@ -33,10 +33,10 @@ public final class RetrievalGenerator implements java.io.Serializable {
     static final int CONSENSUS_NEIGHBOURS = 10;
 
     /** How the exemplar is chosen: weights of the diff's word-by-word match and of agreement, and how many neighbours. */
-    public record Weights(int k, int kBag, double diff, double consensus, double recency, double fit)
+    public record Weights(int k, int kBag, double diff, double consensus, double recency, double fit, double shape)
             implements java.io.Serializable {}
 
-    public static final Weights DEFAULT_WEIGHTS = new Weights(K, 5, 1.0, 0.5, 0.0, 0.5);
+    public static final Weights DEFAULT_WEIGHTS = new Weights(K, 5, 1.0, 0.5, 0.0, 0.5, 0.3);
 
     private final Weights weights;
 
@@ -69,7 +69,7 @@ public final class RetrievalGenerator implements java.io.Serializable {
                     template.type());
             return new Draft(s.render(), template.body(), typeOf(s, template), s.scope(), BACKEND, 0, List.of());
         }
-        int best = choose(nn, signature, weights);
+        int best = choose(nn, signature, DiffTokens.versionShape(diff.patch()), weights);
         RepoKnowledge.Neighbor pick = nn.get(best);
         Subject base = Subject.parse(pick.commit().subject());
         String description = editVersion(edit(base.description(), pick.commit().files(), files),
@@ -96,7 +96,7 @@ public final class RetrievalGenerator implements java.io.Serializable {
      * word (BLEU between the diffs, NNGen's re-ranking), plus how much its description agrees with the other
      * neighbours' (expected B-Norm, weighted by similarity: a minimum-Bayes-risk term).
      */
-    static int choose(List<RepoKnowledge.Neighbor> nn, int[] signature, Weights weights) {
+    static int choose(List<RepoKnowledge.Neighbor> nn, int[] signature, String versionShape, Weights weights) {
         List<Integer> ours = boxed(signature);
         java.util.Set<Integer> ourWords = new java.util.HashSet<>(ours);
         List<List<String>> tokens = new ArrayList<>();
@@ -131,7 +131,7 @@ public final class RetrievalGenerator implements java.io.Serializable {
             double fit = fit(tokens.get(i), ourWords, nn.get(i).commit().signature());
             double score = nn.get(i).score() + weights.diff() * diffMatch
                     + weights.consensus() * (total == 0 ? 0 : agree / total) + weights.recency() * recent
-                    + weights.fit() * fit;
+                    + weights.fit() * fit + weights.shape() * shapeMatch(versionShape, nn.get(i).commit().versionShape());
             if (score > bestScore + 1e-12) {
                 bestScore = score;
                 best = i;
@@ -168,6 +168,14 @@ public final class RetrievalGenerator implements java.io.Serializable {
         return words == 0 ? 0 : score / words;
     }
 
+    /** +1 when both diffs move to the same kind of version (both snapshots, both releases), -1 when they differ. */
+    static int shapeMatch(String ours, String theirs) {
+        if (ours == null || theirs == null) {
+            return 0;
+        }
+        return ours.equals(theirs) ? 1 : -1;
+    }
+
     private static List<Integer> boxed(int[] xs) {
         List<Integer> out = new ArrayList<>(xs.length);
         for (int x : xs) {
@@ -187,12 +195,19 @@ public final class RetrievalGenerator implements java.io.Serializable {
         }
         String old = m.group();
         String fresh = newVersions.get(0);
+        if (!hasQualifier(old)) {
+            fresh = fresh.replaceFirst("[-.][A-Za-z][\\w.]*$", ""); // "5.0.0 snapshots" stays in that form: 5.0.1
+        }
         String replacement = old.startsWith("v") && !old.contains(".") ? "v" + fresh.split("\\.")[0]
                 : (old.startsWith("v") ? "v" : "") + fresh;
         if (m.find()) {
             return description; // several versions: which one changed is not clear
         }
         return description.replace(old, replacement);
+    }
+
+    private static boolean hasQualifier(String version) {
+        return version.matches(".*\\d[-.][A-Za-z].*");
     }
 
     private static final java.util.regex.Pattern VERSION_WORD =

@@ -29,6 +29,11 @@ class RetrievalGeneratorTest {
         assertThat(RetrievalGenerator.editVersion("Update jetty to 12.0.19", List.of("12.0.21"))).isEqualTo("Update jetty to 12.0.21");
         assertThat(RetrievalGenerator.editVersion("update dependency vite to v5", List.of("6.2.0"))).isEqualTo("update dependency vite to v6");
         assertThat(RetrievalGenerator.editVersion("Bump 1.2 -> 1.3", List.of("2.0"))).as("ambiguous").isEqualTo("Bump 1.2 -> 1.3");
+        assertThat(RetrievalGenerator.editVersion("Start building against Spring WS 5.0.0 snapshots", List.of("5.0.1-SNAPSHOT")))
+                .as("the exemplar's version has no qualifier: neither does the edit")
+                .isEqualTo("Start building against Spring WS 5.0.1 snapshots");
+        assertThat(RetrievalGenerator.editVersion("Upgrade to Netty 4.1.99.Final", List.of("4.1.100.Final")))
+                .isEqualTo("Upgrade to Netty 4.1.100.Final");
     }
 
     @Test
@@ -42,6 +47,12 @@ class RetrievalGeneratorTest {
     void findsNewVersionsOfADiff() {
         String patch = "--- a/pom.xml\n+++ b/pom.xml\n-<v>1.18.10</v>\n+<v>1.18.11</v>\n context 2.0.0\n+<w>3.1-SNAPSHOT</w>\n";
         assertThat(DiffTokens.newVersions(patch)).containsExactly("1.18.11", "3.1-SNAPSHOT");
+        assertThat(DiffTokens.versionShape(patch)).isEmpty();
+        assertThat(DiffTokens.versionShape("+<v>2.0.0-RC1</v>\n")).isEqualTo("RC");
+        assertThat(DiffTokens.versionShape("+ no versions here\n")).isNull();
+        assertThat(RetrievalGenerator.shapeMatch("SNAPSHOT", "SNAPSHOT")).isEqualTo(1);
+        assertThat(RetrievalGenerator.shapeMatch("SNAPSHOT", "")).isEqualTo(-1);
+        assertThat(RetrievalGenerator.shapeMatch(null, "")).isZero();
         assertThat(DiffTokens.words("parseCommitEvent_v2")).containsExactly("parse", "commit", "event", "v2");
         assertThat(DiffTokens.words("HTTPServerError")).containsExactly("http", "server", "error");
     }
