@@ -35,15 +35,8 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--tenant", defaultValue = "demo", paramLabel = "NAME", description = "Tenant of the events (default: ${DEFAULT-VALUE}).")
     String tenant;
 
-    @Option(names = "--web-port", defaultValue = "8081", paramLabel = "PORT", description = "Flink web UI port (default: ${DEFAULT-VALUE}).")
-    int webPort;
-
-    @Option(names = "--metrics-port", defaultValue = "9249", paramLabel = "PORT",
-            description = "Prometheus endpoint port (default: ${DEFAULT-VALUE}).")
-    int metricsPort;
-
-    @Option(names = "--parallelism", defaultValue = "2", paramLabel = "N", description = "Job parallelism (default: ${DEFAULT-VALUE}).")
-    int parallelism;
+    @picocli.CommandLine.Mixin
+    LocalRunOptions local = new LocalRunOptions();
 
     @Option(names = "--checkpoint-interval", defaultValue = "1s", paramLabel = "DURATION",
             converter = io.commitflow.job.DurationConverter.class,
@@ -60,11 +53,10 @@ public final class DemoCommand implements Callable<Integer> {
         if (max < 1) {
             throw new UserError("--max must be at least 1");
         }
-        if (rate < 0 || parallelism < 1) {
-            throw new UserError("--rate must be 0 or more and --parallelism at least 1");
+        if (rate < 0) {
+            throw new UserError("--rate must be 0 or more");
         }
-        LocalFlink.requireFreePort(webPort, "the Flink web UI", "--web-port");
-        LocalFlink.requireFreePort(metricsPort, "the Prometheus endpoint", "--metrics-port");
+        local.check();
         Path path = repo != null ? repo : LocalFlink.home();
         List<History.Commit> commits;
         History.Location location;
@@ -77,7 +69,7 @@ public final class DemoCommand implements Callable<Integer> {
         if (commits.isEmpty()) {
             throw new UserError(path + " has no commits");
         }
-        DemoRun.Settings s = new DemoRun.Settings(location, tenant, rate, webPort, metricsPort, parallelism,
+        DemoRun.Settings s = new DemoRun.Settings(location, tenant, rate, local.webPort, local.metricsPort, local.parallelism,
                 checkpointInterval, idleTimeout);
         return new DemoRun(s, commits, spec.commandLine().getOut()).run();
     }

@@ -10,7 +10,6 @@ import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,24 +30,13 @@ public final class JobCommand implements Callable<Integer> {
     @Mixin
     PipelineOptions pipeline = new PipelineOptions();
 
-    @Option(names = "--web-port", defaultValue = "8081", paramLabel = "PORT", description = "Flink web UI port (default: ${DEFAULT-VALUE}).")
-    int webPort;
-
-    @Option(names = "--metrics-port", defaultValue = "9249", paramLabel = "PORT",
-            description = "Prometheus endpoint port (default: ${DEFAULT-VALUE}).")
-    int metricsPort;
-
-    @Option(names = "--parallelism", defaultValue = "2", paramLabel = "N", description = "Job parallelism (default: ${DEFAULT-VALUE}).")
-    int parallelism;
+    @picocli.CommandLine.Mixin
+    LocalRunOptions local = new LocalRunOptions();
 
     @Override
     public Integer call() throws Exception {
         JobParameters p = new JobParameters(kafka.toSettings(), pipeline.toSettings());
-        if (parallelism < 1) {
-            throw new UserError("--parallelism must be at least 1");
-        }
-        LocalFlink.requireFreePort(webPort, "the Flink web UI", "--web-port");
-        LocalFlink.requireFreePort(metricsPort, "the Prometheus endpoint", "--metrics-port");
+        local.check();
         Path work = Files.createTempDirectory("commitflow-job-");
         CountDownLatch done = new CountDownLatch(1);
         JobClient[] job = new JobClient[1];
@@ -65,16 +53,16 @@ public final class JobCommand implements Callable<Integer> {
         }, "commitflow-job-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         try {
-            Configuration conf = LocalFlink.configuration(work, webPort, metricsPort);
+            Configuration conf = LocalFlink.configuration(work, local.webPort, local.metricsPort);
             StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironmentWithWebUI(conf);
-            env.setParallelism(parallelism);
+            env.setParallelism(local.parallelism);
             CommitMessageJob.build(env, KafkaIO.sourceBuilder(p.kafka()).build(), KafkaIO.suggestionSink(p.kafka()),
                     KafkaIO.deadLetterSink(p.kafka()), p.pipeline());
             job[0] = env.executeAsync(CommitMessageJob.NAME);
             System.out.printf("commitflow job %s running: %s → %s (dead letters → %s)%n", job[0].getJobID(),
                     p.kafka().eventsTopic(), p.kafka().suggestionsTopic(), p.kafka().deadLetterTopic());
             System.out.printf("Flink web UI http://localhost:%d · Prometheus http://localhost:%d/metrics · Ctrl-C stops%n",
-                    webPort, metricsPort);
+                    local.webPort, local.metricsPort);
             var result = job[0].getJobExecutionResult().handle((r, e) -> e).get();
             if (result != null) {
                 System.out.println("the job ended: " + result.getMessage());

@@ -89,34 +89,30 @@ public final class RepoKnowledge {
         }
         Neighbors[] nn = engine.search(new int[] {group, bagGroup()}, new float[][] {query, bagQuery},
                 Math.max(k, kBag) + TIE_MARGIN);
-        List<Neighbor> out = new ArrayList<>();
-        for (int i = 0; i < nn[0].size(); i++) {
-            IndexedCommit row = bySlot.get(nn[0].slots()[i]);
-            if (row.ts() <= notAfter) {
-                out.add(new Neighbor(row, nn[0].scores()[i]));
-            }
-        }
-        out.sort(BEST_FIRST);
-        if (out.size() > k) {
-            out = new ArrayList<>(out.subList(0, k));
-        }
-        List<Neighbor> bag = new ArrayList<>();
-        for (int i = 0; i < nn[1].size(); i++) {
-            IndexedCommit row = byBagSlot.get(nn[1].slots()[i]);
-            if (row.ts() <= notAfter) {
-                bag.add(new Neighbor(row, nn[1].scores()[i]));
-            }
-        }
-        bag.sort(BEST_FIRST);
+        List<Neighbor> out = earlier(nn[0], bySlot, notAfter, k);
+        List<Neighbor> bag = earlier(nn[1], byBagSlot, notAfter, kBag);
         java.util.Set<Long> have = new java.util.HashSet<>();
         out.forEach(n -> have.add(n.commit().seq()));
-        for (Neighbor b : bag.subList(0, Math.min(kBag, bag.size()))) {
+        for (Neighbor b : bag) {
             if (have.add(b.commit().seq())) {
                 out.add(new Neighbor(b.commit(), dot(query, b.commit())));
             }
         }
         out.sort(BEST_FIRST);
         return out;
+    }
+
+    /** The best {@code k} of an engine answer whose rows are of events not later than {@code notAfter}. */
+    private static List<Neighbor> earlier(Neighbors nn, Map<Integer, IndexedCommit> rowsBySlot, long notAfter, int k) {
+        List<Neighbor> out = new ArrayList<>();
+        for (int i = 0; i < nn.size(); i++) {
+            IndexedCommit row = rowsBySlot.get(nn.slots()[i]);
+            if (row.ts() <= notAfter) {
+                out.add(new Neighbor(row, nn.scores()[i]));
+            }
+        }
+        out.sort(BEST_FIRST);
+        return out.size() > k ? new ArrayList<>(out.subList(0, k)) : out;
     }
 
     /** The {@code k} nearest earlier commits by TF-IDF alone. */

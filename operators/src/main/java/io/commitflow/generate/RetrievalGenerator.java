@@ -33,10 +33,10 @@ public final class RetrievalGenerator implements java.io.Serializable {
     static final int CONSENSUS_NEIGHBOURS = 10;
 
     /** How the exemplar is chosen: weights of the diff's word-by-word match and of agreement, and how many neighbours. */
-    public record Weights(int k, int kBag, double diff, double consensus, double recency, double fit, double shape)
+    public record Weights(int k, int kBag, double diff, double consensus, double fit, double shape)
             implements java.io.Serializable {}
 
-    public static final Weights DEFAULT_WEIGHTS = new Weights(K, 5, 1.0, 0.5, 0.0, 0.5, 0.3);
+    public static final Weights DEFAULT_WEIGHTS = new Weights(K, 5, 1.0, 0.5, 0.5, 0.3);
 
     private final Weights weights;
 
@@ -109,16 +109,9 @@ public final class RetrievalGenerator implements java.io.Serializable {
             double s = Math.max(0, nn.get(i).score());
             w[i] = s * s;
         }
-        long oldest = Long.MAX_VALUE;
-        long newest = Long.MIN_VALUE;
-        for (RepoKnowledge.Neighbor n : nn) {
-            oldest = Math.min(oldest, n.commit().seq());
-            newest = Math.max(newest, n.commit().seq());
-        }
         int best = 0;
         double bestScore = Double.NEGATIVE_INFINITY;
         for (int i = 0; i < nn.size(); i++) {
-            double recent = (double) (nn.get(i).commit().seq() - oldest) / (newest - oldest + 1);
             double agree = 0;
             double total = 0;
             for (int j = 0; j < Math.min(nn.size(), CONSENSUS_NEIGHBOURS); j++) {
@@ -130,8 +123,7 @@ public final class RetrievalGenerator implements java.io.Serializable {
             double diffMatch = Bleu.sentence(ours, boxed(nn.get(i).commit().signature()));
             double fit = fit(tokens.get(i), ourWords, nn.get(i).commit().signature());
             double score = nn.get(i).score() + weights.diff() * diffMatch
-                    + weights.consensus() * (total == 0 ? 0 : agree / total) + weights.recency() * recent
-                    + weights.fit() * fit + weights.shape() * shapeMatch(versionShape, nn.get(i).commit().versionShape());
+                    + weights.consensus() * (total == 0 ? 0 : agree / total) + weights.fit() * fit + weights.shape() * shapeMatch(versionShape, nn.get(i).commit().versionShape());
             if (score > bestScore + 1e-12) {
                 bestScore = score;
                 best = i;

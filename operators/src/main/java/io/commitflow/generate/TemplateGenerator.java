@@ -15,13 +15,12 @@ import java.util.Set;
  * {@code Update 7 files in operators/src/main}. Deterministic: the same diff gives the same message.
  * The retrieval generator (learned from each repository's history) replaces it as the default later.
  */
-public final class TemplateGenerator implements Generator {
+public final class TemplateGenerator implements java.io.Serializable {
     private static final long serialVersionUID = 1L;
     static final int MAX_SUBJECT = 72;
     public static final String BACKEND = "template";
     private static final int MAX_NAMED = 3;
 
-    @Override
     public Draft generate(DiffedCommit diff) {
         List<FileChange> files = diff.files();
         String type = type(diff);

@@ -1,0 +1,25 @@
+package io.commitflow.cli;
+
+import picocli.CommandLine.Option;
+
+/** The options of a run on a local Flink: the ports of its web UI and Prometheus endpoint, and its parallelism. */
+public class LocalRunOptions {
+    @Option(names = "--web-port", defaultValue = "8081", paramLabel = "PORT", description = "Flink web UI port (default: ${DEFAULT-VALUE}).")
+    int webPort;
+
+    @Option(names = "--metrics-port", defaultValue = "9249", paramLabel = "PORT",
+            description = "Prometheus endpoint port (default: ${DEFAULT-VALUE}).")
+    int metricsPort;
+
+    @Option(names = "--parallelism", defaultValue = "2", paramLabel = "N", description = "Job parallelism (default: ${DEFAULT-VALUE}).")
+    int parallelism;
+
+    /** @throws UserError when the parallelism is not positive or a port is taken */
+    void check() {
+        if (parallelism < 1) {
+            throw new UserError("--parallelism must be at least 1");
+        }
+        LocalFlink.requireFreePort(webPort, "the Flink web UI", "--web-port");
+        LocalFlink.requireFreePort(metricsPort, "the Prometheus endpoint", "--metrics-port");
+    }
+}
