@@ -13,9 +13,10 @@ import java.util.List;
  * @param removed   fingerprint of the lines it removes
  * @param ts        the commit event's time: a query never sees rows of events later than its own
  * @param versionShape the kind of version the diff moved to ({@link DiffTokens#versionShape}), or null
+ * @param merge     the commit had several parents: its subject ("Merge …") is an exemplar only for merges
  */
 public record IndexedCommit(long seq, String sha, String subject, List<String> files, int[] index, float[] value,
-                            int[] signature, long added, long removed, long ts, String versionShape) {
+                            int[] signature, long added, long removed, long ts, String versionShape, boolean merge) {
 
     public float[] dense(int dimension) {
         float[] v = new float[dimension];
@@ -26,7 +27,7 @@ public record IndexedCommit(long seq, String sha, String subject, List<String> f
     }
 
     static IndexedCommit of(long seq, String sha, String subject, List<String> files, float[] dense, int[] signature,
-                            long[] lines, long ts, String versionShape) {
+                            long[] lines, long ts, String versionShape, boolean merge) {
         int nonZero = 0;
         for (float x : dense) {
             if (x != 0) {
@@ -41,6 +42,6 @@ public record IndexedCommit(long seq, String sha, String subject, List<String> f
                 val[j++] = dense[i];
             }
         }
-        return new IndexedCommit(seq, sha, subject, List.copyOf(files), idx, val, signature, lines[0], lines[1], ts, versionShape);
+        return new IndexedCommit(seq, sha, subject, List.copyOf(files), idx, val, signature, lines[0], lines[1], ts, versionShape, merge);
     }
 }

@@ -149,7 +149,7 @@ public final class RepoKnowledge {
         List<String> files = fileNames(d);
         IndexedCommit row = IndexedCommit.of(model.nextSeq++, d.commit().sha(), subject, files, vector,
                 DiffTokens.signature(d.patch()), DiffTokens.lineFingerprints(d.patch()), d.commit().ts(),
-                DiffTokens.versionShape(d.patch()));
+                DiffTokens.versionShape(d.patch()), d.commit().parents().size() > 1);
         insert(row);
         model.features.learn(terms);
         model.style.learn(Subject.parse(subject), files);

@@ -53,7 +53,10 @@ public final class RetrievalGenerator implements java.io.Serializable {
     public Draft generate(DiffedCommit diff, RepoKnowledge memory, float[] query) {
         int[] signature = DiffTokens.signature(diff.patch());
         long notAfter = diff.commit().ts();
-        List<RepoKnowledge.Neighbor> nn = memory.neighbors(query, memory.bag(signature), weights.k(), weights.kBag(), notAfter);
+        boolean merge = diff.commit().parents().size() > 1;
+        List<RepoKnowledge.Neighbor> nn = new ArrayList<>(
+                memory.neighbors(query, memory.bag(signature), weights.k(), weights.kBag(), notAfter));
+        nn.removeIf(n -> n.commit().merge() != merge); // "Merge …" subjects describe merges only
         RepoStyle style = memory.model().style;
         List<String> files = RepoKnowledge.fileNames(diff);
         Draft template = fallback.generate(diff);

@@ -91,6 +91,23 @@ class RetrievalGeneratorTest {
     }
 
     @Test
+    void takesMergeSubjectsOnlyForMerges() {
+        try (CpuEngine engine = new CpuEngine(FeatureSpace.DEFAULT_DIMENSION)) {
+            RepoKnowledge memory = RepoKnowledge.fresh(engine, 0, 100);
+            DiffedCommit merge = SuggestCommitsTest.change("r", "1".repeat(40), "Widget", "run", "Merge branch 'topic'\n", null);
+            merge = DiffedCommit.of(io.commitflow.event.TestEvents.withParents(merge.commit(), List.of("a".repeat(40), "b".repeat(40))),
+                    merge.files(), 1, merge.patch(), "", "mirror", null);
+            learn(memory, merge);
+            learn(memory, SuggestCommitsTest.change("r", "2".repeat(40), "Widget", "walk", "Widget: Retry runs\n", null));
+
+            Draft d = run(memory, SuggestCommitsTest.change("r", "3".repeat(40), "Widget", "run", null, null));
+
+            assertThat(d.subject()).doesNotStartWith("Merge");
+            assertThat(d.exemplars()).doesNotContain("1".repeat(40));
+        }
+    }
+
+    @Test
     void fallsBackToTheTemplateWithoutHistoryAndIsDeterministic() {
         try (CpuEngine a = new CpuEngine(FeatureSpace.DEFAULT_DIMENSION); CpuEngine b = new CpuEngine(FeatureSpace.DEFAULT_DIMENSION)) {
             DiffedCommit d = SuggestCommitsTest.change("r", "5".repeat(40), "Widget", "run", null, null);
