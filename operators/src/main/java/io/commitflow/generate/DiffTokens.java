@@ -189,7 +189,11 @@ public final class DiffTokens {
      * Repositories word a snapshot bump and a release bump differently.
      */
     public static String versionShape(String patch) {
-        List<String> versions = newVersions(patch);
+        return shapeOf(newVersions(patch));
+    }
+
+    /** The shape of the first of {@code versions} (see {@link #versionShape}). */
+    static String shapeOf(List<String> versions) {
         if (versions.isEmpty()) {
             return null;
         }

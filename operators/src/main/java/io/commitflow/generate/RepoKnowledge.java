@@ -144,14 +144,14 @@ public final class RepoKnowledge {
      * Learns a commit whose real message is known: it joins the index with {@code vector} (computed before this
      * commit counted in the IDF), and the model counts its terms and subject.
      */
-    public Learned learn(DiffedCommit d, Map<String, Integer> terms, float[] vector, String message) {
+    public Learned learn(DiffedCommit d, DiffFeatures features, float[] vector, String message) {
         String subject = Subject.firstLine(message);
         List<String> files = fileNames(d);
         IndexedCommit row = IndexedCommit.of(model.nextSeq++, d.commit().sha(), subject, files, vector,
-                DiffTokens.signature(d.patch()), DiffTokens.lineFingerprints(d.patch()), d.commit().ts(),
-                DiffTokens.versionShape(d.patch()), d.commit().parents().size() > 1);
+                features.signature(), features.lines(), d.commit().ts(), features.versionShape(),
+                d.commit().parents().size() > 1);
         insert(row);
-        model.features.learn(terms);
+        model.features.learn(features.terms());
         model.style.learn(Subject.parse(subject), files);
         List<Long> evicted = new ArrayList<>();
         while (rows.size() > maxRows) {

@@ -50,33 +50,32 @@ public final class RetrievalGenerator implements java.io.Serializable {
 
     private final TemplateGenerator fallback = new TemplateGenerator();
 
-    public Draft generate(DiffedCommit diff, RepoKnowledge memory, float[] query) {
-        int[] signature = DiffTokens.signature(diff.patch());
+    public Draft generate(DiffedCommit diff, DiffFeatures features, RepoKnowledge memory, float[] query) {
         long notAfter = diff.commit().ts();
-        boolean merge = diff.commit().parents().size() > 1;
-        List<RepoKnowledge.Neighbor> nn = new ArrayList<>(
-                memory.neighbors(query, memory.bag(signature), weights.k(), weights.kBag(), notAfter));
-        nn.removeIf(n -> n.commit().merge() != merge); // "Merge …" subjects describe merges only
-        RepoStyle style = memory.model().style;
-        List<String> files = RepoKnowledge.fileNames(diff);
-        Draft template = fallback.generate(diff);
-        IndexedCommit reverted = memory.reverted(DiffTokens.lineFingerprints(diff.patch()), notAfter);
+        IndexedCommit reverted = memory.reverted(features.lines(), notAfter);
         if (reverted != null) {
             // git's own revert message: the diff undoes an earlier commit exactly
             String subject = "Revert \"" + reverted.subject() + "\"";
             return new Draft(subject, "This reverts commit " + reverted.sha() + ".", "revert", "", BACKEND, 1.0,
                     List.of(reverted.sha()));
         }
+        boolean merge = diff.commit().parents().size() > 1;
+        List<RepoKnowledge.Neighbor> nn = new ArrayList<>(memory.neighbors(query, memory.bag(features.signature()),
+                weights.k(), weights.kBag(), notAfter));
+        nn.removeIf(n -> n.commit().merge() != merge); // "Merge …" subjects describe merges only
+        RepoStyle style = memory.model().style;
+        List<String> files = RepoKnowledge.fileNames(diff);
+        Draft template = fallback.generate(diff);
         if (nn.isEmpty()) {
             Subject s = styled(Subject.parse(template.subject()), nn, style, files, mainIsSource(diff), memory.latest(notAfter),
                     template.type());
             return new Draft(s.render(), template.body(), typeOf(s, template), s.scope(), BACKEND, 0, List.of());
         }
-        int best = choose(nn, signature, DiffTokens.versionShape(diff.patch()), weights);
+        int best = choose(nn, features.signature(), features.versionShape(), weights);
         RepoKnowledge.Neighbor pick = nn.get(best);
         Subject base = Subject.parse(pick.commit().subject());
         String description = editVersion(edit(base.description(), pick.commit().files(), files),
-                DiffTokens.newVersions(diff.patch()));
+                features.newVersions());
         Subject s = styled(base.withDescription(description), nn, style, files, mainIsSource(diff), memory.latest(notAfter),
                 template.type());
         List<String> exemplars = new ArrayList<>();

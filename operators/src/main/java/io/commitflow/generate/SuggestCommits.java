@@ -87,8 +87,8 @@ public class SuggestCommits extends KeyedProcessFunction<String, DiffedCommit, S
     @Override
     public void processElement(DiffedCommit diff, Context ctx, Collector<Suggestion> out) throws Exception {
         RepoKnowledge memory = memory(ctx.getCurrentKey());
-        var terms = DiffTokens.of(diff);
-        float[] query = memory.vector(terms);
+        DiffFeatures features = DiffFeatures.of(diff);
+        float[] query = memory.vector(features.terms());
         CachedMessage hit = diff.patchId() == null ? null : cache.get(diff.patchId());
         Draft draft;
         String cacheFlag;
@@ -97,7 +97,7 @@ public class SuggestCommits extends KeyedProcessFunction<String, DiffedCommit, S
                     List.of(hit.sourceSha()));
             cacheFlag = "hit";
         } else {
-            draft = generator.generate(diff, memory, query);
+            draft = generator.generate(diff, features, memory, query);
             cacheFlag = "miss";
             if (diff.patchId() != null) {
                 cache.put(diff.patchId(), new CachedMessage(draft.subject(), draft.body(), draft.type(), draft.scope(),
@@ -108,7 +108,7 @@ public class SuggestCommits extends KeyedProcessFunction<String, DiffedCommit, S
         out.collect(suggestion(diff, draft, cacheFlag, System.currentTimeMillis()));
         String message = diff.commit().message();
         if (message != null && !message.isBlank()) {
-            RepoKnowledge.Learned l = memory.learn(diff, terms, query, message);
+            RepoKnowledge.Learned l = memory.learn(diff, features, query, message);
             rows.put(l.added().seq(), l.added());
             for (long gone : l.evicted()) {
                 rows.remove(gone);

@@ -12,12 +12,13 @@ class RetrievalGeneratorTest {
     private final RetrievalGenerator generator = new RetrievalGenerator();
 
     private static Draft run(RepoKnowledge memory, DiffedCommit d) {
-        return new RetrievalGenerator().generate(d, memory, memory.vector(DiffTokens.of(d)));
+        DiffFeatures f = DiffFeatures.of(d);
+        return new RetrievalGenerator().generate(d, f, memory, memory.vector(f.terms()));
     }
 
     private static void learn(RepoKnowledge memory, DiffedCommit d) {
-        var terms = DiffTokens.of(d);
-        memory.learn(d, terms, memory.vector(terms), d.commit().message());
+        DiffFeatures f = DiffFeatures.of(d);
+        memory.learn(d, f, memory.vector(f.terms()), d.commit().message());
     }
 
     @Test

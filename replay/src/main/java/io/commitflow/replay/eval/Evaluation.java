@@ -3,7 +3,7 @@ package io.commitflow.replay.eval;
 import io.commitflow.event.CommitEvent;
 import io.commitflow.event.Origin;
 import io.commitflow.generate.Bleu;
-import io.commitflow.generate.DiffTokens;
+import io.commitflow.generate.DiffFeatures;
 import io.commitflow.generate.Draft;
 import io.commitflow.generate.RepoKnowledge;
 import io.commitflow.generate.RetrievalGenerator;
@@ -22,7 +22,6 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Consumer;
 
 /**
@@ -74,11 +73,11 @@ public final class Evaluation {
             for (int i = start; i < chain.size(); i++) {
                 RevCommit c = walk.parseCommit(chain.get(i));
                 DiffedCommit d = diff(repo, reader, walk, differ, c, i);
-                Map<String, Integer> terms = DiffTokens.of(d);
-                float[] q = memory.vector(terms);
+                DiffFeatures features = DiffFeatures.of(d);
+                float[] q = memory.vector(features.terms());
                 String real = c.getFullMessage();
                 if (i >= firstTest) {
-                    Draft draft = generator.generate(d, memory, q);
+                    Draft draft = generator.generate(d, features, memory, q);
                     String ours = draft.subject();
                     String theirs = Subject.firstLine(nngen.predict(d.patch()));
                     String ref = Subject.firstLine(real);
@@ -91,7 +90,7 @@ public final class Evaluation {
                     n++;
                     rows.accept(row);
                 }
-                memory.learn(d, terms, q, real);
+                memory.learn(d, features, q, real);
                 nngen.learn(d.patch(), real);
                 if ((i - start + 1) % 500 == 0) {
                     progress.accept(String.format("  %d/%d commits (%d tested)", i - start + 1, chain.size() - start, n));
