@@ -9,8 +9,8 @@ import java.util.Map;
 /**
  * The retrieval engine on the CPU: rows in fixed-size blocks (growing never copies earlier rows), a per-group
  * list of live slots, and for each query a dot product against its group's rows with a bounded top-k selection.
- * Single-threaded; a Flink task owns one. Memory: {@code 4 * dimension} bytes per row plus a few bytes of
- * bookkeeping.
+ * Searches only read, so several may run at once; adds and removes need the engine to themselves. Memory:
+ * {@code 4 * dimension + 13} bytes per row plus the group lists.
  */
 public final class CpuEngine implements RetrievalEngine {
     private static final int BLOCK_ROWS = 4096;
@@ -18,6 +18,7 @@ public final class CpuEngine implements RetrievalEngine {
     private final int dim;
     private final List<float[]> blocks = new ArrayList<>();
     private int[] groupOf = new int[0];
+    private long[] stampOf = new long[0];
     private boolean[] live = new boolean[0];
     private int slots;
     private int size;
@@ -47,13 +48,14 @@ public final class CpuEngine implements RetrievalEngine {
     }
 
     @Override
-    public int add(int group, float[] vector) {
+    public int add(int group, long stamp, float[] vector) {
         if (vector.length != dim) {
             throw new IllegalArgumentException("vector has " + vector.length + " dimensions, the engine " + dim);
         }
         int slot = free.isEmpty() ? newSlot() : free.pop();
         System.arraycopy(vector, 0, blocks.get(slot / BLOCK_ROWS), (slot % BLOCK_ROWS) * dim, dim);
         groupOf[slot] = group;
+        stampOf[slot] = stamp;
         live[slot] = true;
         byGroup.computeIfAbsent(group, g -> new IntSet()).add(slot);
         size++;
@@ -68,6 +70,7 @@ public final class CpuEngine implements RetrievalEngine {
         if (slot >= groupOf.length) {
             int n = Math.max(BLOCK_ROWS, groupOf.length * 2);
             groupOf = Arrays.copyOf(groupOf, n);
+            stampOf = Arrays.copyOf(stampOf, n);
             live = Arrays.copyOf(live, n);
         }
         return slot;
@@ -89,9 +92,10 @@ public final class CpuEngine implements RetrievalEngine {
     }
 
     @Override
-    public Neighbors[] search(int[] groups, float[][] queries, int k) {
-        if (groups.length != queries.length) {
-            throw new IllegalArgumentException(groups.length + " groups for " + queries.length + " queries");
+    public Neighbors[] search(Tier tier, int[] groups, long[] from, long[] to, float[][] queries, int k) {
+        if (groups.length != queries.length || from.length != queries.length || to.length != queries.length) {
+            throw new IllegalArgumentException(groups.length + " groups, " + from.length + " and " + to.length
+                    + " stamp bounds for " + queries.length + " queries");
         }
         for (float[] q : queries) {
             if (q.length != dim) {
@@ -113,7 +117,8 @@ public final class CpuEngine implements RetrievalEngine {
             }
             TopK[] tops = new TopK[qs.size()];
             for (int i = 0; i < tops.length; i++) {
-                tops[i] = new TopK(Math.min(k, rows.size()));
+                int q = qs.get(i);
+                tops[i] = new TopK(Math.min(k, rows.size()), from[q], to[q], stampOf);
             }
             scan(rows, qs, queries, tops);
             for (int i = 0; i < tops.length; i++) {
@@ -181,17 +186,23 @@ public final class CpuEngine implements RetrievalEngine {
         byGroup.clear();
     }
 
-    /** Top-k by (score desc, slot asc): a min-heap on the worst kept entry. */
+    /** Top-k by (score desc, slot asc) of the rows stamped in [from, to): a min-heap on the worst kept entry. */
     static final class TopK {
         private final int k;
         private final int[] slot;
         private final float[] score;
+        private final long from;
+        private final long to;
+        private final long[] stamps;
         private int n;
 
-        TopK(int k) {
+        TopK(int k, long from, long to, long[] stamps) {
             this.k = k;
             this.slot = new int[k];
             this.score = new float[k];
+            this.from = from;
+            this.to = to;
+            this.stamps = stamps;
         }
 
         /** Is (s1, x1) worse than (s2, x2)? */
@@ -200,7 +211,8 @@ public final class CpuEngine implements RetrievalEngine {
         }
 
         void offer(int x, float s) {
-            if (k == 0) {
+            long stamp = stamps[x];
+            if (k == 0 || stamp < from || stamp >= to) {
                 return;
             }
             if (n < k) {

@@ -129,4 +129,20 @@ class CpuEngineTest {
             assertThatThrownBy(() -> e.remove(0)).hasMessageContaining("no row");
         }
     }
+
+    @Test
+    void stampWindowHidesRowsOutsideIt() {
+        try (CpuEngine e = new CpuEngine(2)) {
+            int old = e.add(1, 3, new float[] {1, 0});
+            int mid = e.add(1, 4, new float[] {0.8f, 0.6f});
+            int late = e.add(1, 5, new float[] {1, 0});
+            Neighbors[] n = e.search(Tier.GOLD, new int[] {1, 1, 1}, new long[] {3, 4, 0}, new long[] {5, 5, 4},
+                    new float[][] {{1, 0}, {1, 0}, {1, 0}}, 3);
+            assertThat(n[0].slots()).as("[3, 5)").containsExactly(old, mid);
+            assertThat(n[1].slots()).as("[4, 5)").containsExactly(mid);
+            assertThat(n[2].slots()).as("[0, 4)").containsExactly(old);
+            assertThat(e.search(new int[] {1}, new float[][] {{1, 0}}, 3)[0].slots()).as("no window")
+                    .containsExactly(old, late, mid);
+        }
+    }
 }
