@@ -1,29 +1,39 @@
 package io.commitflow.cli;
 
-import io.commitflow.gpu.CpuEngine;
-import io.commitflow.gpu.RetrievalEngine;
+import io.commitflow.gpu.bench.EngineBench;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 import java.io.PrintWriter;
-import java.util.Arrays;
-import java.util.Random;
+import java.util.List;
 import java.util.concurrent.Callable;
 
-/** {@code commitflow bench engine}: the retrieval engine's batched top-k on random unit vectors. */
+/**
+ * {@code commitflow bench engine}: the retrieval engines' batched top-k on random unit vectors, through the same code
+ * as the GPU bundle's benchmark ({@link EngineBench}).
+ */
 @Command(name = "engine", mixinStandardHelpOptions = true,
-        description = "Fills the CPU retrieval engine with random unit rows (one repository) and times batched top-k "
-                + "queries: queries per second and latency, medians over the runs. One thread, as in a Flink task.",
-        footer = {"", "Example: ./commitflow bench engine --rows 100000 --batch 256"})
+        description = "Fills the retrieval engines with random unit rows (one repository) and times batched top-k "
+                + "queries: queries per second, latency and effective bandwidth, medians over the runs after a "
+                + "warm-up; CUDA and CPU side by side where a GPU works, with a parity spot-check. One JSON line per "
+                + "engine, row count and batch. One thread, as in a Flink task.",
+        footer = {"", "Example: ./commitflow bench engine --rows 100000 --batch 256",
+                "         ./commitflow bench engine --engine both --rows 100000,1000000 --batch 1,32,256,1024"})
 public final class EngineBenchCommand implements Callable<Integer> {
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--rows", defaultValue = "100000", paramLabel = "N", description = "Rows in the index (default: ${DEFAULT-VALUE}).")
-    int rows;
+    @Option(names = "--engine", defaultValue = "auto", paramLabel = "MODE",
+            description = "auto (CUDA and CPU where a GPU works, else CPU), cpu, cuda or both (default: ${DEFAULT-VALUE}).")
+    String engine;
 
-    @Option(names = "--batch", defaultValue = "256", paramLabel = "N", description = "Queries per batch (default: ${DEFAULT-VALUE}).")
-    int batch;
+    @Option(names = "--rows", defaultValue = "100000", split = ",", paramLabel = "N",
+            description = "Rows in the index; a comma-separated list fills up step by step (default: ${DEFAULT-VALUE}).")
+    List<Integer> rows;
+
+    @Option(names = "--batch", defaultValue = "256", split = ",", paramLabel = "N",
+            description = "Queries per batch; a comma-separated list for several (default: ${DEFAULT-VALUE}).")
+    List<Integer> batch;
 
     @Option(names = "--dim", defaultValue = "1024", paramLabel = "N", description = "Vector width (default: ${DEFAULT-VALUE}).")
     int dim;
@@ -34,54 +44,39 @@ public final class EngineBenchCommand implements Callable<Integer> {
     @Option(names = "--runs", defaultValue = "5", paramLabel = "N", description = "Timed batches (default: ${DEFAULT-VALUE}).")
     int runs;
 
+    @Option(names = "--cpu-runs", defaultValue = "3", paramLabel = "N",
+            description = "Timed CPU batches (default: ${DEFAULT-VALUE}).")
+    int cpuRuns;
+
+    @Option(names = "--cpu-max-seconds", defaultValue = "60", paramLabel = "S",
+            description = "Time one CPU measurement may take; beyond it the bench times fewer queries and scales up, "
+                    + "and says so (default: ${DEFAULT-VALUE}).")
+    double cpuMaxSeconds;
+
+    @Option(names = "--peak-gbps", defaultValue = "4800", paramLabel = "G",
+            description = "Peak memory bandwidth where the GPU does not report it (default: ${DEFAULT-VALUE}, H200).")
+    double peakGbps;
+
+    @Option(names = "--device-budget-mib", defaultValue = "0", paramLabel = "N",
+            description = "Device memory for the CUDA engine; 0: 80%% of the GPU's (default: ${DEFAULT-VALUE}).")
+    long deviceBudgetMiB;
+
     @Override
     public Integer call() {
-        if (rows < 1 || batch < 1 || dim < 1 || k < 1 || runs < 1) {
-            throw new UserError("--rows, --batch, --dim, --k and --runs must be at least 1");
+        if (rows.stream().anyMatch(r -> r < 1) || batch.stream().anyMatch(b -> b < 1) || dim < 1 || k < 1 || runs < 1
+                || cpuRuns < 1 || cpuMaxSeconds <= 0 || peakGbps <= 0 || deviceBudgetMiB < 0) {
+            throw new UserError("--rows, --batch, --dim, --k, --runs, --cpu-runs, --cpu-max-seconds and --peak-gbps "
+                    + "must be positive");
+        }
+        EngineBench.Settings settings;
+        try {
+            settings = new EngineBench.Settings(engine, rows, batch, dim, k, runs, cpuRuns, cpuMaxSeconds, peakGbps,
+                    deviceBudgetMiB, 7);
+        } catch (IllegalArgumentException e) {
+            throw new UserError(e.getMessage());
         }
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        Random random = new Random(7);
-        try (RetrievalEngine engine = new CpuEngine(dim)) {
-            long t = System.nanoTime();
-            for (int i = 0; i < rows; i++) {
-                engine.add(0, unit(random, dim));
-            }
-            err.printf("bench engine: %d rows of %d floats loaded in %.1f s%n", rows, dim, (System.nanoTime() - t) / 1e9);
-            int[] groups = new int[batch];
-            float[][] queries = new float[batch][];
-            for (int i = 0; i < batch; i++) {
-                queries[i] = unit(random, dim);
-            }
-            engine.search(groups, queries, k); // warm-up
-            double[] seconds = new double[runs];
-            for (int r = 0; r < runs; r++) {
-                long s = System.nanoTime();
-                engine.search(groups, queries, k);
-                seconds[r] = (System.nanoTime() - s) / 1e9;
-                err.printf("  batch %d: %.3f s%n", r + 1, seconds[r]);
-            }
-            Arrays.sort(seconds);
-            double median = seconds[runs / 2];
-            double bytes = (double) rows * dim * 4 * batch; // each query reads every row once
-            out.printf("{\"engine\":\"%s\",\"rows\":%d,\"dim\":%d,\"batch\":%d,\"k\":%d,\"queries_per_s\":%.1f,"
-                            + "\"batch_ms\":%.1f,\"per_query_ms\":%.3f,\"gb_per_s\":%.1f}%n",
-                    engine.name(), rows, dim, batch, k, batch / median, median * 1000, median * 1000 / batch, bytes / median / 1e9);
-            return 0;
-        }
-    }
-
-    static float[] unit(Random r, int dim) {
-        float[] v = new float[dim];
-        double n = 0;
-        for (int i = 0; i < dim; i++) {
-            v[i] = (float) r.nextGaussian();
-            n += (double) v[i] * v[i];
-        }
-        float inv = (float) (1 / Math.sqrt(n));
-        for (int i = 0; i < dim; i++) {
-            v[i] *= inv;
-        }
-        return v;
+        return EngineBench.run(settings, out, err);
     }
 }

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Compiles retrieval.cu (beside this script) to PTX, and checks that ptxas can assemble it for sm_90 (H100/H200).
+#
+#   ptx.sh OUT.ptx     write the PTX to OUT.ptx (the Maven build: target/classes/io/commitflow/gpu/retrieval.ptx)
+#
+# Without nvcc on PATH it says so and does nothing: the build then ships the checked-in PTX
+# (src/main/resources/io/commitflow/gpu/retrieval.ptx). Regenerate that file with
+#   gpu/src/main/cuda/ptx.sh gpu/src/main/resources/io/commitflow/gpu/retrieval.ptx
+#
+# Flags: PTX for compute_75 (the oldest target nvcc 13 accepts; the driver JIT-compiles it for the GPU it finds),
+# -O3, and IEEE float arithmetic throughout: no FMA contraction (-fmad=false), denormals kept (-ftz=false),
+# correctly rounded division and square root. The kernels also spell out __fmul_rn/__fadd_rn, so that scores equal
+# the CPU engine's bit for bit whatever the flags.
+set -euo pipefail
+
+NVCC_FLAGS=(-ptx -arch=compute_75 -O3 -fmad=false -ftz=false -prec-div=true -prec-sqrt=true)
+
+if [[ $# -ne 1 ]]; then
+  echo "usage: $0 OUT.ptx" >&2
+  exit 2
+fi
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+out=$1
+
+if ! command -v nvcc >/dev/null 2>&1; then
+  echo "ptx.sh: nvcc is not on PATH; keeping the checked-in retrieval.ptx"
+  exit 0
+fi
+
+mkdir -p "$(dirname "$out")"
+tmp=$(mktemp "${TMPDIR:-/tmp}/retrieval.XXXXXX")
+trap 'rm -f "$tmp" "$tmp.cubin"' EXIT
+nvcc "${NVCC_FLAGS[@]}" -o "$tmp" "$here/retrieval.cu"
+
+if command -v ptxas >/dev/null 2>&1; then
+  # compile check only: the engine loads the PTX and lets the driver compile it for the GPU at hand
+  ptxas -arch=sm_90 -o "$tmp.cubin" "$tmp" || { echo "ptx.sh: ptxas -arch=sm_90 rejected the PTX" >&2; exit 1; }
+else
+  echo "ptx.sh: ptxas is not on PATH; the PTX was not assembled for sm_90"
+fi
+
+{
+  echo "// commitflow: generated from gpu/src/main/cuda/retrieval.cu by gpu/src/main/cuda/ptx.sh:"
+  echo "// nvcc ${NVCC_FLAGS[*]}"
+  cat "$tmp"
+} >"$out"

@@ -1,0 +1,264 @@
+package io.commitflow.gpu;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.Random;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The CUDA engine's bookkeeping on a simulated device ({@link FakeGpu}): no GPU needed. */
+class CudaEngineTest {
+    private static final int DIM = 8;
+
+    private static CudaEngine.Options options(long budget) {
+        return new CudaEngine.Options(budget, 16, 4, 3);
+    }
+
+    private static CudaEngine engine(FakeGpu gpu) {
+        return new CudaEngine(gpu, DIM, options(1L << 20));
+    }
+
+    @Test
+    void mapsTierLevelsToThreeOrderedStreamPriorities() {
+        // the usual range: least 0, greatest -5 (lower is more urgent)
+        assertThat(CudaEngine.streamPriority(Tier.GOLD.cudaLevel, 0, -5)).isEqualTo(-2);
+        assertThat(CudaEngine.streamPriority(Tier.SILVER.cudaLevel, 0, -5)).isEqualTo(-1);
+        assertThat(CudaEngine.streamPriority(Tier.BRONZE.cudaLevel, 0, -5)).isEqualTo(0);
+        // narrow ranges clamp: gold and silver share the greatest
+        assertThat(CudaEngine.streamPriority(Tier.GOLD.cudaLevel, 0, -1)).isEqualTo(-1);
+        assertThat(CudaEngine.streamPriority(Tier.SILVER.cudaLevel, 0, -1)).isEqualTo(-1);
+        assertThat(CudaEngine.streamPriority(Tier.BRONZE.cudaLevel, 0, -1)).isEqualTo(0);
+        assertThat(CudaEngine.streamPriority(Tier.GOLD.cudaLevel, 0, 0)).isZero();
+        // a range that does not start at 0
+        assertThat(CudaEngine.streamPriority(Tier.GOLD.cudaLevel, 3, -2)).isEqualTo(1);
+        assertThat(CudaEngine.streamPriority(Tier.BRONZE.cudaLevel, 3, -2)).isEqualTo(3);
+    }
+
+    @Test
+    void createsOneStreamPerTierAtItsPriority() {
+        FakeGpu gpu = new FakeGpu(0, -5);
+        try (CudaEngine e = engine(gpu)) {
+            assertThat(e.streamPriorities()).containsEntry(Tier.GOLD, -2).containsEntry(Tier.SILVER, -1)
+                    .containsEntry(Tier.BRONZE, 0);
+            assertThat(gpu.liveStreams).as("three tiers and the upload stream").isEqualTo(4);
+        }
+    }
+
+    @Test
+    void splitsTheBudgetIntoScratchAndChunks() {
+        DeviceBudget b = new DeviceBudget(1024, 65_536, 256, 8L << 30);
+        assertThat(b.chunkBytes()).isEqualTo(65_536L * 4108);
+        assertThat(b.laneFixedBytes()).isEqualTo(256L * 1024 * 4 + 256 * 20 + 256L * 65_536 * 4 + 256 * 64 * 8);
+        assertThat(b.maxChunks()).isEqualTo(31);
+        assertThat(b.maxRows()).isEqualTo(2_031_616);
+        assertThat(3 * b.laneBytes() + b.maxChunks() * b.chunkBytes()).isLessThanOrEqualTo(8L << 30);
+        assertThat(new DeviceBudget(1024, 65_536, 256, b.minimumBytes()).maxChunks()).isEqualTo(1);
+        assertThat(new DeviceBudget(1024, 65_536, 256, b.minimumBytes() - 1).maxChunks()).isZero();
+        assertThat(new DeviceBudget(1024, 65_536, 256, 100).maxChunks()).isZero();
+    }
+
+    @Test
+    void refusesABudgetTooSmallForOneChunk() {
+        FakeGpu gpu = new FakeGpu();
+        assertThatThrownBy(() -> new CudaEngine(gpu, 1024, CudaEngine.Options.of(100L << 20)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("device budget of 100.0 MiB").hasMessageContaining("needs at least");
+        assertThat(gpu.closed).as("the device is let go").isTrue();
+    }
+
+    @Test
+    void staysWithinItsBudgetAndSaysWhenItIsFull() {
+        FakeGpu gpu = new FakeGpu();
+        DeviceBudget b = new DeviceBudget(DIM, 16, 4, 0);
+        long budget = 3 * b.laneFixedBytes() + 5 * (b.chunkBytes() + 3 * b.candidateBytesPerChunk()) + 100;
+        Random r = new Random(1);
+        try (CudaEngine e = new CudaEngine(gpu, DIM, options(budget))) {
+            assertThat(e.maxRows()).isEqualTo(5 * 16);
+            for (int i = 0; i < 80; i++) {
+                e.add(0, i, ParityFixture.unit(r, DIM));
+            }
+            for (Tier t : Tier.values()) {
+                e.search(t, new int[] {0}, new long[] {0}, new long[] {100}, new float[][] {ParityFixture.unit(r, DIM)}, 3);
+            }
+            assertThat(gpu.peak).as("device bytes at the peak").isLessThanOrEqualTo(budget);
+            assertThatThrownBy(() -> e.add(0, 80, ParityFixture.unit(r, DIM)))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("device memory budget of")
+                    .hasMessageContaining("is full at 80 rows")
+                    .hasMessageContaining("use the CPU engine");
+            assertThat(e.size()).as("the failed add changed nothing").isEqualTo(80);
+            e.remove(17);
+            assertThat(e.add(0, 81, ParityFixture.unit(r, DIM))).as("a freed slot still takes a row").isEqualTo(17);
+        }
+    }
+
+    @Test
+    void validatesArgumentsLikeTheCpuEngine() {
+        try (CudaEngine e = engine(new FakeGpu())) {
+            assertThatThrownBy(() -> e.add(0, new float[3])).hasMessageContaining("3 dimensions");
+            assertThatThrownBy(() -> e.search(new int[] {0}, new float[][] {new float[5]}, 1))
+                    .hasMessageContaining("5 dimensions");
+            assertThatThrownBy(() -> e.search(Tier.GOLD, new int[] {0}, new long[0], new long[1],
+                    new float[][] {new float[DIM]}, 1)).hasMessageContaining("stamp bounds for 1 queries");
+            assertThatThrownBy(() -> e.remove(0)).hasMessageContaining("no row");
+            e.add(0, new float[DIM]);
+            assertThatThrownBy(() -> e.search(new int[] {0}, new float[][] {new float[DIM]}, 65))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("k = 65")
+                    .hasMessageContaining("64");
+            assertThat(e.search(new int[] {0}, new float[][] {new float[DIM]}, 0)[0].size()).as("k 0").isZero();
+            assertThat(e.search(new int[] {0}, new float[][] {new float[DIM]}, 64)[0].size()).as("k 64").isEqualTo(1);
+            assertThat(e.search(new int[0], new float[0][], 5)).isEmpty();
+        }
+        assertThatThrownBy(() -> new CudaEngine(new FakeGpu(), 0, options(1L << 20))).hasMessageContaining("dimension");
+        assertThatThrownBy(() -> new CudaEngine.Options(0, 1, 1, 1)).hasMessageContaining("must be positive");
+    }
+
+    @Test
+    void answersFromAnEmptyEngine() {
+        try (CudaEngine e = engine(new FakeGpu())) {
+            assertThat(e.search(new int[] {0, 1}, new float[][] {new float[DIM], new float[DIM]}, 3))
+                    .allSatisfy(n -> assertThat(n.size()).isZero());
+        }
+    }
+
+    @Test
+    void uploadsStagedRowsWhenTheStagingBufferFills() {
+        FakeGpu gpu = new FakeGpu();
+        Random r = new Random(2);
+        try (CudaEngine e = engine(gpu); CpuEngine cpu = new CpuEngine(DIM)) {
+            // staging holds 3 rows: 50 adds upload 16 times before the first search; chunks hold 16 rows
+            for (int i = 0; i < 50; i++) {
+                float[] v = ParityFixture.unit(r, DIM);
+                assertThat(e.add(i % 2, i, v)).isEqualTo(cpu.add(i % 2, i, v));
+            }
+            float[][] q = {ParityFixture.unit(r, DIM), ParityFixture.unit(r, DIM)};
+            ParityFixture.assertSame("after staging overflow", cpu.search(new int[] {0, 1}, q, 30),
+                    e.search(new int[] {0, 1}, q, 30));
+        }
+    }
+
+    @Test
+    void aSlotFreedAndTakenAgainBeforeASearchHoldsTheNewRow() {
+        try (CudaEngine e = engine(new FakeGpu())) {
+            int a = e.add(3, 1, unitAxis(0));
+            e.remove(a);
+            assertThat(e.add(3, 2, unitAxis(1))).isEqualTo(a);
+            Neighbors n = e.search(new int[] {3}, new float[][] {unitAxis(1)}, 5)[0];
+            assertThat(n.slots()).containsExactly(a);
+            assertThat(n.scores()).containsExactly(1f);
+            e.remove(a);
+            assertThat(e.search(new int[] {3}, new float[][] {unitAxis(1)}, 5)[0].size()).isZero();
+        }
+    }
+
+    @Test
+    void hidesRowsStampedWithTheLargestLongAsTheCpuEngineDoes() {
+        try (CudaEngine e = engine(new FakeGpu()); CpuEngine cpu = new CpuEngine(DIM)) {
+            for (RetrievalEngine x : new RetrievalEngine[] {e, cpu}) {
+                x.add(1, Long.MAX_VALUE, unitAxis(0));
+                x.add(1, Long.MAX_VALUE - 1, unitAxis(0));
+            }
+            ParityFixture.assertSame("stamp Long.MAX_VALUE", cpu.search(new int[] {1}, new float[][] {unitAxis(0)}, 5),
+                    e.search(new int[] {1}, new float[][] {unitAxis(0)}, 5));
+            assertThat(e.search(new int[] {1}, new float[][] {unitAxis(0)}, 5)[0].slots()).containsExactly(1);
+        }
+    }
+
+    @Test
+    void releasesEverythingOnCloseAndRefusesWorkAfterwards() {
+        FakeGpu gpu = new FakeGpu();
+        CudaEngine e = engine(gpu);
+        Random r = new Random(4);
+        for (int i = 0; i < 40; i++) {
+            e.add(0, i, ParityFixture.unit(r, DIM));
+        }
+        for (Tier t : Tier.values()) {
+            e.search(t, new int[] {0}, new long[] {0}, new long[] {40}, new float[][] {ParityFixture.unit(r, DIM)}, 2);
+        }
+        e.close();
+        e.close();
+        assertThat(gpu.closed).isTrue();
+        assertThat(gpu.liveMem).as("device buffers").isZero();
+        assertThat(gpu.livePinned).as("pinned buffers").isZero();
+        assertThat(gpu.liveStreams).as("streams").isZero();
+        assertThat(gpu.allocated).isZero();
+        assertThatThrownBy(() -> e.add(0, new float[DIM])).hasMessageContaining("closed");
+        assertThatThrownBy(() -> e.search(new int[] {0}, new float[][] {new float[DIM]}, 1)).hasMessageContaining("closed");
+    }
+
+    @Test
+    void releasesWhatItHadWhenConstructionFails() {
+        FakeGpu gpu = new FakeGpu();
+        gpu.failAllocation = 1; // the staging buffer
+        assertThatThrownBy(() -> engine(gpu)).isInstanceOf(GpuException.class).hasMessageContaining("OUT_OF_MEMORY");
+        assertThat(gpu.closed).isTrue();
+        assertThat(gpu.liveStreams).isZero();
+        assertThat(gpu.livePinned).isZero();
+    }
+
+    @Test
+    void aChunkThatFailsToAllocateLeavesNothingBehind() {
+        FakeGpu gpu = new FakeGpu();
+        try (CudaEngine e = engine(gpu)) {
+            gpu.failAllocation = 3; // the chunk's stamps
+            assertThatThrownBy(() -> e.add(0, new float[DIM])).isInstanceOf(GpuException.class);
+            assertThat(gpu.liveMem).isZero();
+            assertThat(e.size()).isZero();
+            assertThat(e.add(0, unitAxis(2))).as("the next add works and takes slot 0").isZero();
+        }
+    }
+
+    @Test
+    void runsAPassPerBatchOfQueriesAndAScoreAndTopkPerChunk() {
+        FakeGpu gpu = new FakeGpu();
+        Random r = new Random(6);
+        try (CudaEngine e = engine(gpu)) {
+            for (int i = 0; i < 40; i++) { // 3 chunks of 16
+                e.add(0, ParityFixture.unit(r, DIM));
+            }
+            int before = gpu.launches;
+            e.search(new int[9], new float[9][DIM], 2); // 3 passes of at most 4 queries
+            assertThat(gpu.launches - before).isEqualTo(3 * (3 * 2 + 1));
+        }
+    }
+
+    @Test
+    void makesTheContextCurrentOnEveryThreadThatUsesTheDevice() throws Exception {
+        FakeGpu gpu = new FakeGpu(); // refuses device calls from threads that did not bind
+        Random r = new Random(8);
+        CudaEngine e = onThread(() -> engine(gpu));
+        onThread(() -> {
+            for (int i = 0; i < 40; i++) { // staging overflows, new chunks
+                e.add(0, i, ParityFixture.unit(r, DIM));
+            }
+            return null;
+        });
+        Neighbors n = onThread(() -> e.search(new int[] {0}, new float[][] {ParityFixture.unit(r, DIM)}, 3)[0]);
+        assertThat(n.size()).isEqualTo(3);
+        onThread(() -> {
+            e.add(0, 40, ParityFixture.unit(r, DIM));
+            return null;
+        });
+        onThread(() -> {
+            e.close();
+            return null;
+        });
+        assertThat(gpu.liveMem).isZero();
+    }
+
+    private static <T> T onThread(java.util.concurrent.Callable<T> work) throws Exception {
+        java.util.concurrent.ExecutorService one = java.util.concurrent.Executors.newSingleThreadExecutor();
+        try {
+            return one.submit(work).get();
+        } finally {
+            one.shutdownNow();
+        }
+    }
+
+    private static float[] unitAxis(int axis) {
+        float[] v = new float[DIM];
+        v[axis] = 1;
+        return v;
+    }
+}

@@ -1,0 +1,82 @@
+package io.commitflow.gpu;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
+
+class EnginesTest {
+    @Test
+    void probesOnceAndNeverThrows() {
+        EngineChoice first = Engines.probe();
+        EngineChoice second = Engines.probe(); // JCuda's classes cannot initialise twice: the answer is remembered
+        assertThat(second).isSameAs(first);
+        assertThat(first.toJson()).startsWith("{\"cuda_available\":" + first.cudaAvailable());
+    }
+
+    @Test
+    void saysWhyCudaIsUnavailableOnAMachineWithoutAGpu() {
+        EngineChoice c = Engines.probe();
+        assumeFalse(c.cudaAvailable(), "this machine has a GPU");
+        assertThat(c.reason()).isNotBlank().doesNotContain("\n");
+        assertThat(c.describe()).startsWith("CUDA unavailable: ");
+    }
+
+    @Test
+    void turnsLoadFailuresIntoReasons() {
+        EngineChoice c = Engines.safely(() -> {
+            throw new UnsatisfiedLinkError("Error while loading native library\n.../libJCudaDriver.so: libcuda.so.1: "
+                    + "cannot open shared object file");
+        });
+        assertThat(c.cudaAvailable()).isFalse();
+        assertThat(c.reason()).contains("libcuda.so.1 was not found");
+        assertThat(Engines.safely(() -> {
+            throw new NoClassDefFoundError("jcuda/driver/JCudaDriver");
+        }).reason()).contains("JCuda is missing");
+        assertThat(Engines.safely(() -> {
+            throw new GpuException("cuInit failed: CUDA_ERROR_NO_DEVICE");
+        }).reason()).isEqualTo("GpuException: cuInit failed: CUDA_ERROR_NO_DEVICE");
+    }
+
+    @Test
+    void opensTheEngineAModeAsksFor() {
+        try (RetrievalEngine e = Engines.open("cpu", 16, 1L << 30)) {
+            assertThat(e).isInstanceOf(CpuEngine.class);
+            assertThat(Engines.lastChoice()).isEqualTo("cpu");
+            assertThat(Engines.engineGauge()).isZero();
+        }
+        assertThatThrownBy(() -> Engines.open("gpu", 16, 1L << 30)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("auto, cpu or cuda");
+    }
+
+    @Test
+    void fallsBackToTheCpuWithoutAGpu() {
+        EngineChoice c = Engines.probe();
+        assumeFalse(c.cudaAvailable(), "this machine has a GPU");
+        try (RetrievalEngine e = Engines.open("auto", 16, 1L << 30)) {
+            assertThat(e.name()).isEqualTo("cpu");
+        }
+        assertThatThrownBy(() -> Engines.open("cuda", 16, 1L << 30)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("CUDA unavailable");
+    }
+
+    @Test
+    void opensTheCudaEngineOnAGpu() {
+        EngineChoice c = Engines.probe();
+        org.junit.jupiter.api.Assumptions.assumeTrue(c.cudaAvailable(), "no GPU here: " + c.reason());
+        try (RetrievalEngine e = Engines.open("auto", 16, 1L << 30)) {
+            assertThat(e.name()).isEqualTo("cuda");
+            assertThat(Engines.engineGauge()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void computesPeakBandwidthFromClockAndBusWidth() {
+        // an H100 SXM reports 2,619,000 kHz and 5,120 bits: 3.35 TB/s
+        EngineChoice c = EngineChoice.available("x", 1, 1, 9, 0, 2_619_000, 5120, 13000);
+        assertThat(c.peakBytesPerSecond()).isEqualTo(2_619_000.0 * 1000 * 5120 * 2 / 8);
+        assertThat(EngineChoice.unavailable("none").peakBytesPerSecond()).isZero();
+        assertThat(c.describe()).contains("compute 9.0").contains("driver 13.0");
+    }
+}
