@@ -7,10 +7,15 @@ import io.commitflow.event.DeadLetters;
 import io.commitflow.event.ParseEvents;
 import io.commitflow.event.RawRecord;
 import io.commitflow.event.Suggestion;
-import io.commitflow.generate.SuggestCommits;
 import io.commitflow.git.DiffCommits;
 import io.commitflow.git.DiffedCommit;
 import io.commitflow.push.ExpandPushes;
+import io.commitflow.suggest.IndexCommits;
+import io.commitflow.suggest.IndexOperator;
+import io.commitflow.suggest.SuggestAsync;
+import io.commitflow.suggest.SuggestRequest;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.streaming.api.datastream.AsyncDataStream;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.source.Source;
@@ -18,16 +23,20 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
+import java.util.concurrent.TimeUnit;
+
 /**
- * commitflow's job: Kafka events → parse and validate → expand pushes → dedup (repo, sha) → diff → suggest (keyed by
- * repository: result cache by patch-id, retrieval over the repository's history, online learning) → suggestions
- * topic; every reject → dead-letter topic.
+ * commitflow's job: Kafka events → parse and validate → expand pushes → dedup (repo, sha) → diff → index (keyed by
+ * repository: state, online learning, result cache by patch-id) → suggest (async I/O: micro-batched retrieval on
+ * the GPU or CPU engine, then the built-in generator) → suggestions topic; every reject → dead-letter topic.
  *
  * <p>Submit the shaded jar to a cluster: {@code flink run jobs/target/commitflow-job.jar --bootstrap kafka:9092
  * --mirror-root /srv/mirrors}. Tests and the demo call {@link #build} with their own source and sinks.
  */
 public final class CommitMessageJob {
     public static final String NAME = "commitflow";
+    /** The name the index and suggest halves share their task's retrieval index by. */
+    static final String SUGGEST = "suggest";
 
     private CommitMessageJob() {}
 
@@ -59,9 +68,15 @@ public final class CommitMessageJob {
         SingleOutputStreamOperator<DiffedCommit> diffed = unique
                 .process(new DiffCommits(s.mirrorRoot(), s.budget())).uid("diff").name("diff (JGit)");
 
-        diffed.keyBy(SuggestCommits.KEY)
-                .process(new SuggestCommits(s.cacheTtl(), s.maxHistoryPerRepo())).uid("suggest")
-                .name("suggest (retrieval, learning, result cache)")
+        // index and suggest run chained in one task: they share the task's retrieval index (TaskIndex)
+        SingleOutputStreamOperator<SuggestRequest> requests = diffed.keyBy(IndexCommits.KEY)
+                .transform("index (state, learning, result cache)", TypeInformation.of(SuggestRequest.class),
+                        new IndexOperator(new IndexCommits(SUGGEST, s.cacheTtl(), s.maxHistoryPerRepo(), s.async())))
+                .uid("suggest");
+        DataStream<Suggestion> answered = AsyncDataStream.unorderedWait(requests, new SuggestAsync(SUGGEST, s.async()),
+                        s.async().timeout().toMillis(), TimeUnit.MILLISECONDS, s.async().capacity())
+                .uid("suggest-async").name("suggest (async: batched retrieval, generator)");
+        answered.union(requests.getSideOutput(IndexCommits.CACHE_HITS))
                 .sinkTo(suggestions).uid("sink-suggestions").name("kafka: suggestions");
 
         parsed.getSideOutput(DeadLetters.TAG)

@@ -3,7 +3,9 @@ package io.commitflow.job;
 import io.commitflow.cache.CompressedCache;
 import io.commitflow.dedup.DedupCommits;
 import io.commitflow.event.EventParser;
-import io.commitflow.generate.SuggestCommits;
+import io.commitflow.gpu.Tier;
+import io.commitflow.suggest.AsyncSettings;
+import io.commitflow.suggest.IndexCommits;
 import io.commitflow.git.DiffBudget;
 import io.commitflow.push.RetryPolicy;
 import picocli.CommandLine.Model.CommandSpec;
@@ -14,6 +16,9 @@ import picocli.CommandLine.Spec;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 
 /** The pipeline's options: mirrors, dedup, input and diff limits. */
 public class PipelineOptions {
@@ -58,7 +63,45 @@ public class PipelineOptions {
     @Option(names = "--max-history-per-repo", paramLabel = "N",
             description = "Earlier commits per repository the generator keeps to learn from; the oldest go first "
                     + "(default: 10000; about 8 KiB of task memory each).")
-    int maxHistoryPerRepo = SuggestCommits.DEFAULT_MAX_ROWS;
+    int maxHistoryPerRepo = IndexCommits.DEFAULT_MAX_ROWS;
+
+    @Option(names = "--engine", defaultValue = "auto", paramLabel = "auto|cpu|cuda",
+            description = "Retrieval engine: auto takes CUDA where a GPU and its driver load, else the CPU; cuda fails "
+                    + "when there is none (default: ${DEFAULT-VALUE}).")
+    String engine = AsyncSettings.DEFAULT.engine();
+
+    @Option(names = "--device-budget", defaultValue = "8192", paramLabel = "MIB",
+            description = "Device memory one task's CUDA engine may use, in MiB (default: ${DEFAULT-VALUE}).")
+    long deviceBudgetMiB = AsyncSettings.DEFAULT.deviceBudgetMiB();
+
+    @Option(names = "--batch-max", defaultValue = "256", paramLabel = "N",
+            description = "Most requests in one engine call (default: ${DEFAULT-VALUE}).")
+    int batchMax = AsyncSettings.DEFAULT.maxBatch();
+
+    @Option(names = "--batch-wait", defaultValue = "5ms", converter = DurationConverter.class, paramLabel = "DURATION",
+            description = "How long a request waits for its batch to fill (default: ${DEFAULT-VALUE}).")
+    Duration batchWait = AsyncSettings.DEFAULT.maxWait();
+
+    @Option(names = "--suggest-workers", defaultValue = "2", paramLabel = "N",
+            description = "Threads per task answering batches (default: ${DEFAULT-VALUE}).")
+    int suggestWorkers = AsyncSettings.DEFAULT.workers();
+
+    @Option(names = "--async-timeout", defaultValue = "5s", converter = DurationConverter.class, paramLabel = "DURATION",
+            description = "After this a request is answered by the exact CPU scan instead (default: ${DEFAULT-VALUE}).")
+    Duration asyncTimeout = AsyncSettings.DEFAULT.timeout();
+
+    @Option(names = "--async-capacity", defaultValue = "1024", paramLabel = "N",
+            description = "Requests in flight per task; beyond it the job back-pressures (default: ${DEFAULT-VALUE}).")
+    int asyncCapacity = AsyncSettings.DEFAULT.capacity();
+
+    @Option(names = "--engine-retries", defaultValue = "2", paramLabel = "N",
+            description = "Retries of a failed engine call before the CPU scan answers (default: ${DEFAULT-VALUE}).")
+    int engineRetries = AsyncSettings.DEFAULT.retries();
+
+    @Option(names = "--tenant-tier", split = ",", paramLabel = "TENANT=TIER",
+            description = "A tenant's priority tier: gold, silver or bronze (repeat or separate with commas; "
+                    + "tenants not named are silver). Example: --tenant-tier acme=gold,ci-bots=bronze")
+    List<String> tenantTiers = List.of();
 
     public PipelineSettings toSettings() {
         String root = null;
@@ -80,8 +123,27 @@ public class PipelineOptions {
         if (pushRetryMaxWait.isNegative()) {
             throw new ParameterException(spec.commandLine(), "--push-retry-max-wait must not be negative");
         }
+        Map<String, Tier> tiers = new HashMap<>();
+        for (String t : tenantTiers) {
+            int eq = t.indexOf('=');
+            if (eq < 1 || eq == t.length() - 1) {
+                throw new ParameterException(spec.commandLine(), "--tenant-tier takes TENANT=TIER, not '" + t + "'");
+            }
+            try {
+                tiers.put(t.substring(0, eq).trim(), Tier.parse(t.substring(eq + 1)));
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), "--tenant-tier " + t + ": " + e.getMessage());
+            }
+        }
+        AsyncSettings async;
+        try {
+            async = new AsyncSettings(engine, deviceBudgetMiB, batchMax, batchWait, suggestWorkers, asyncTimeout,
+                    asyncCapacity, engineRetries, tiers, Tier.SILVER);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
         RetryPolicy retry = new RetryPolicy(RetryPolicy.DEFAULT.initial(), RetryPolicy.DEFAULT.maxDelay(), pushRetryMaxWait);
         return new PipelineSettings(root, dedupTtl, maxEventBytes, new DiffBudget(maxFiles, maxLines, maxPatchBytes, maxBlobBytes),
-                retry, cacheTtl, maxHistoryPerRepo);
+                retry, cacheTtl, maxHistoryPerRepo, async);
     }
 }

@@ -3,7 +3,8 @@ package io.commitflow.job;
 import io.commitflow.cache.CompressedCache;
 import io.commitflow.dedup.DedupCommits;
 import io.commitflow.event.EventParser;
-import io.commitflow.generate.SuggestCommits;
+import io.commitflow.suggest.AsyncSettings;
+import io.commitflow.suggest.IndexCommits;
 import io.commitflow.git.DiffBudget;
 import io.commitflow.push.RetryPolicy;
 
@@ -20,12 +21,18 @@ import java.time.Duration;
  * @param pushRetry     how long a push waits for its commits to reach the mirror
  * @param cacheTtl      how long the result cache keeps a suggestion
  * @param maxHistoryPerRepo how many earlier commits per repository the generator keeps (the oldest go first)
+ * @param async         the suggest stage's engine, batching, timeout and tenant tiers
  */
 public record PipelineSettings(String mirrorRoot, Duration dedupTtl, int maxEventBytes, DiffBudget budget,
-                               RetryPolicy pushRetry, Duration cacheTtl, int maxHistoryPerRepo) implements Serializable {
+                               RetryPolicy pushRetry, Duration cacheTtl, int maxHistoryPerRepo, AsyncSettings async)
+        implements Serializable {
 
     public static PipelineSettings defaults(String mirrorRoot) {
         return new PipelineSettings(mirrorRoot, DedupCommits.DEFAULT_TTL, EventParser.DEFAULT_MAX_EVENT_BYTES,
-                DiffBudget.DEFAULT, RetryPolicy.DEFAULT, CompressedCache.DEFAULT_TTL, SuggestCommits.DEFAULT_MAX_ROWS);
+                DiffBudget.DEFAULT, RetryPolicy.DEFAULT, CompressedCache.DEFAULT_TTL, IndexCommits.DEFAULT_MAX_ROWS, AsyncSettings.DEFAULT);
+    }
+
+    public PipelineSettings withAsync(AsyncSettings a) {
+        return new PipelineSettings(mirrorRoot, dedupTtl, maxEventBytes, budget, pushRetry, cacheTtl, maxHistoryPerRepo, a);
     }
 }

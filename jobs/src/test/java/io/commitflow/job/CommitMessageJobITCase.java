@@ -104,13 +104,13 @@ class CommitMessageJobITCase {
         assertThat(perSha.values()).as("each commit exactly once").containsOnly(1L);
         assertThat(suggestions).allSatisfy(n -> {
             assertThat(n.path("subject").asText()).isNotBlank();
-            assertThat(n.path("backend").asText()).isEqualTo("retrieval");
+            assertThat(n.path("backend").asText()).isEqualTo(n.path("cache").asText().equals("hit") ? "cache" : "retrieval");
             assertThat(n.path("repo").asText()).isEqualTo("app");
             assertThat(n.path("traceId").asText()).isNotBlank();
             assertThat(n.path("latencyMs").asLong()).isNotNegative();
         });
 
-        // the cherry-pick and its original share a patch-id: whichever came second reused the first's suggestion
+        // the cherry-pick and its original share a patch-id: whichever came second got the first's real message
         Map<String, JsonNode> bySha = new HashMap<>();
         suggestions.forEach(n -> bySha.put(n.path("sha").asText(), n));
         JsonNode original = bySha.get(feature.get(0).name());
@@ -118,7 +118,8 @@ class CommitMessageJobITCase {
         assertThat(List.of(original.path("cache").asText(), pick.path("cache").asText())).containsExactlyInAnyOrder("hit", "miss");
         JsonNode hit = original.path("cache").asText().equals("hit") ? original : pick;
         JsonNode miss = hit == original ? pick : original;
-        assertThat(hit.path("subject").asText()).isEqualTo(miss.path("subject").asText());
+        var missCommit = hit == original ? backport : feature.get(0);
+        assertThat(hit.path("subject").asText()).isEqualTo(missCommit.getShortMessage());
         assertThat(hit.path("exemplars").get(0).asText()).isEqualTo(miss.path("sha").asText());
         assertThat(suggestions.stream().filter(n -> n.path("cache").asText().equals("hit"))).hasSize(1);
 
@@ -155,7 +156,7 @@ class CommitMessageJobITCase {
     private static PipelineSettings withoutPushRetries(PipelineSettings s) {
         return new PipelineSettings(s.mirrorRoot(), s.dedupTtl(), s.maxEventBytes(), s.budget(),
                 new io.commitflow.push.RetryPolicy(Duration.ofMillis(100), Duration.ofMillis(100), Duration.ZERO), s.cacheTtl(),
-                s.maxHistoryPerRepo());
+                s.maxHistoryPerRepo(), s.async());
     }
 
     private List<RevCommit> featureBranch(RevCommit base, int n) throws Exception {

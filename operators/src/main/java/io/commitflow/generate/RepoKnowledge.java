@@ -15,7 +15,13 @@ import java.util.TreeMap;
 /**
  * One repository's memory: its rows in a retrieval engine (as one group), the rows' metadata by running number,
  * and its {@link RepoModel}. Answers "which earlier commits are nearest" and learns a commit once its real message
- * is known. At most {@code maxRows} rows: the oldest go first. Not thread-safe.
+ * is known.
+ *
+ * <p>Rows are numbered (their {@code seq}, also their engine stamp). A lookup names the {@link Window} of rows it
+ * may see: {@link #window()} at the time a request is made is the newest {@code maxRows} rows learned so far, and the
+ * same request answered later (after more rows were learned, or replayed after a failover from restored state) sees
+ * exactly those rows again. Rows older than {@code maxRows + retainExtra} learned rows are deleted: the extra rows
+ * keep the window of a request still in flight complete. Not thread-safe: the caller locks.
  */
 public final class RepoKnowledge {
     /** A neighbour and its cosine similarity. */
@@ -24,39 +30,60 @@ public final class RepoKnowledge {
     /** What learning changed, for the caller to persist: the new row and the rows evicted. */
     public record Learned(IndexedCommit added, List<Long> evicted) {}
 
+    /** The rows a lookup may see: running numbers in {@code [from, to)}. */
+    public record Window(long from, long to) implements java.io.Serializable {
+        public boolean contains(long seq) {
+            return seq >= from && seq < to;
+        }
+    }
+
     private static final int TIE_MARGIN = 8;
 
     private final RetrievalEngine engine;
     private final int group;
     private final RepoModel model;
     private final int maxRows;
+    private final int retainExtra;
     private final TreeMap<Long, IndexedCommit> rows = new TreeMap<>();
     private final Map<Long, Integer> slotOf = new HashMap<>();
     private final Map<Long, Integer> bagSlotOf = new HashMap<>();
     private final Map<Integer, IndexedCommit> bySlot = new HashMap<>();
     private final Map<Integer, IndexedCommit> byBagSlot = new HashMap<>();
-    /** Rows by their (added, removed) line fingerprints, newest wins: how a revert finds what it reverts. */
-    private final Map<List<Long>, IndexedCommit> byLines = new HashMap<>();
+    /** Rows by their (added, removed) line fingerprints, oldest first: how a revert finds what it reverts. */
+    private final Map<List<Long>, List<IndexedCommit>> byLines = new HashMap<>();
 
-    private RepoKnowledge(RetrievalEngine engine, int group, RepoModel model, int maxRows) {
-        if (maxRows < 1 || group < 0) {
-            throw new IllegalArgumentException("maxRows must be positive and group not negative: " + maxRows + ", " + group);
+    private RepoKnowledge(RetrievalEngine engine, int group, RepoModel model, int maxRows, int retainExtra) {
+        if (maxRows < 1 || group < 0 || retainExtra < 0) {
+            throw new IllegalArgumentException("maxRows must be positive, group and retainExtra not negative: "
+                    + maxRows + ", " + group + ", " + retainExtra);
         }
         this.engine = engine;
         this.group = group;
         this.model = model;
         this.maxRows = maxRows;
+        this.retainExtra = retainExtra;
     }
 
     /** @param group the repository's engine group, zero or more (its complement holds the bag-of-words rows) */
     public static RepoKnowledge fresh(RetrievalEngine engine, int group, int maxRows) {
-        return new RepoKnowledge(engine, group, new RepoModel(engine.dimension()), maxRows);
+        return fresh(engine, group, maxRows, 0);
+    }
+
+    /** @param retainExtra rows kept beyond {@code maxRows} for windows of requests in flight */
+    public static RepoKnowledge fresh(RetrievalEngine engine, int group, int maxRows, int retainExtra) {
+        return new RepoKnowledge(engine, group, new RepoModel(engine.dimension()), maxRows, retainExtra);
     }
 
     /** Rebuilds the memory from persisted state (rows in any order). */
     public static RepoKnowledge restore(RetrievalEngine engine, int group, RepoModel model, Iterable<IndexedCommit> saved,
                                         int maxRows) {
-        RepoKnowledge k = new RepoKnowledge(engine, group, model, maxRows);
+        return restore(engine, group, model, saved, maxRows, 0);
+    }
+
+    /** Rebuilds the memory from persisted state (rows in any order). */
+    public static RepoKnowledge restore(RetrievalEngine engine, int group, RepoModel model, Iterable<IndexedCommit> saved,
+                                        int maxRows, int retainExtra) {
+        RepoKnowledge k = new RepoKnowledge(engine, group, model, maxRows, retainExtra);
         List<IndexedCommit> sorted = new ArrayList<>();
         saved.forEach(sorted::add);
         sorted.sort(Comparator.comparingLong(IndexedCommit::seq));
@@ -72,25 +99,53 @@ public final class RepoKnowledge {
         return rows.size();
     }
 
+    public int group() {
+        return group;
+    }
+
+    /** The rows a lookup made now may see: the newest {@code maxRows} learned so far. */
+    public Window window() {
+        return new Window(Math.max(0, model.nextSeq - maxRows), model.nextSeq);
+    }
+
     /** The query vector of a diff, under the repository's current IDF. */
     public float[] vector(Map<String, Integer> terms) {
         return model.features.vector(terms);
     }
 
     /**
-     * The nearest earlier commits: the {@code k} nearest by TF-IDF, joined by the {@code kBag} nearest by bag of
-     * words; each with its TF-IDF similarity, by (similarity desc, age asc). Rows of events later than
-     * {@code notAfter} are left out: when a repository's commits reach this stage out of order (they travel on
+     * The nearest earlier commits in {@code window}: the {@code k} nearest by TF-IDF, joined by the {@code kBag}
+     * nearest by bag of words; each with its TF-IDF similarity, by (similarity desc, age asc). Rows of events later
+     * than {@code notAfter} are left out: when a repository's commits reach this stage out of order (they travel on
      * several subtasks), a commit is still described from earlier ones only.
      */
-    public List<Neighbor> neighbors(float[] query, float[] bagQuery, int k, int kBag, long notAfter) {
+    public List<Neighbor> neighbors(float[] query, float[] bagQuery, int k, int kBag, long notAfter, Window window) {
         if (rows.isEmpty()) {
             return List.of();
         }
-        Neighbors[] nn = engine.search(new int[] {group, bagGroup()}, new float[][] {query, bagQuery},
-                Math.max(k, kBag) + TIE_MARGIN);
-        List<Neighbor> out = earlier(nn[0], bySlot, notAfter, k);
-        List<Neighbor> bag = earlier(nn[1], byBagSlot, notAfter, kBag);
+        Neighbors[] nn = engine.search(io.commitflow.gpu.Tier.SILVER, new int[] {group, bagGroup()},
+                new long[] {window.from(), window.from()}, new long[] {window.to(), window.to()},
+                new float[][] {query, bagQuery}, engineK(k, kBag));
+        return neighbors(nn[0], nn[1], query, k, kBag, notAfter);
+    }
+
+    /** How many rows to ask the engine for, per query: the margin leaves room for rows of later events. */
+    public static int engineK(int k, int kBag) {
+        return Math.max(k, kBag) + TIE_MARGIN;
+    }
+
+    /** The engine group of the bag-of-words rows of this repository. */
+    public int bagGroupId() {
+        return bagGroup();
+    }
+
+    /**
+     * {@link #neighbors(float[], float[], int, int, long, Window)} from the engine's answers to the two queries (asked
+     * elsewhere, for example in a batch with other repositories' queries).
+     */
+    public List<Neighbor> neighbors(Neighbors byTfIdf, Neighbors byBag, float[] query, int k, int kBag, long notAfter) {
+        List<Neighbor> out = earlier(byTfIdf, bySlot, notAfter, k);
+        List<Neighbor> bag = earlier(byBag, byBagSlot, notAfter, kBag);
         java.util.Set<Long> have = new java.util.HashSet<>();
         out.forEach(n -> have.add(n.commit().seq()));
         for (Neighbor b : bag) {
@@ -100,6 +155,42 @@ public final class RepoKnowledge {
         }
         out.sort(BEST_FIRST);
         return out;
+    }
+
+    /**
+     * The same answer as the engine's, computed here from the rows' sparse vectors: for a request whose engine call
+     * timed out or failed. The scores are equal bit for bit (a sparse dot product skips only zero terms).
+     */
+    public List<Neighbor> scan(float[] query, float[] bagQuery, int k, int kBag, long notAfter, Window window) {
+        int n = engineK(k, kBag);
+        return neighbors(scanTop(query, window, n, false), scanTop(bagQuery, window, n, true), query, k, kBag, notAfter);
+    }
+
+    private Neighbors scanTop(float[] q, Window window, int n, boolean bag) {
+        record Hit(int slot, float score) {}
+        List<Hit> hits = new ArrayList<>();
+        for (IndexedCommit row : rows.subMap(window.from(), true, window.to(), false).values()) {
+            float s;
+            if (bag) {
+                float[] b = model.features.bag(row.signature());
+                s = 0;
+                for (int i = 0; i < b.length; i++) {
+                    s += q[i] * b[i];
+                }
+                hits.add(new Hit(bagSlotOf.get(row.seq()), s));
+            } else {
+                hits.add(new Hit(slotOf.get(row.seq()), dot(q, row)));
+            }
+        }
+        hits.sort((a, b) -> a.score() != b.score() ? Float.compare(b.score(), a.score()) : Integer.compare(a.slot(), b.slot()));
+        int m = Math.min(n, hits.size());
+        int[] outSlots = new int[m];
+        float[] outScores = new float[m];
+        for (int i = 0; i < m; i++) {
+            outSlots[i] = hits.get(i).slot();
+            outScores[i] = hits.get(i).score();
+        }
+        return new Neighbors(outSlots, outScores);
     }
 
     /** The best {@code k} of an engine answer whose rows are of events not later than {@code notAfter}. */
@@ -117,7 +208,7 @@ public final class RepoKnowledge {
 
     /** The {@code k} nearest earlier commits by TF-IDF alone. */
     public List<Neighbor> neighbors(float[] query, int k) {
-        return neighbors(query, new float[engine.dimension()], k, 0, Long.MAX_VALUE);
+        return neighbors(query, new float[engine.dimension()], k, 0, Long.MAX_VALUE, window());
     }
 
     private static final Comparator<Neighbor> BEST_FIRST =
@@ -154,7 +245,7 @@ public final class RepoKnowledge {
         model.features.learn(features.terms());
         model.style.learn(Subject.parse(subject), files);
         List<Long> evicted = new ArrayList<>();
-        while (rows.size() > maxRows) {
+        while (rows.size() > maxRows + retainExtra) {
             long oldest = rows.firstKey();
             int slot = slotOf.remove(oldest);
             engine.remove(slot);
@@ -163,24 +254,38 @@ public final class RepoKnowledge {
             engine.remove(bagSlot);
             byBagSlot.remove(bagSlot);
             IndexedCommit gone = rows.remove(oldest);
-            byLines.remove(List.of(gone.added(), gone.removed()), gone);
+            List<Long> key = List.of(gone.added(), gone.removed());
+            List<IndexedCommit> same = byLines.get(key);
+            same.remove(gone);
+            if (same.isEmpty()) {
+                byLines.remove(key);
+            }
             evicted.add(oldest);
         }
         return new Learned(row, evicted);
     }
 
-    /** The commit, of an event not later than {@code notAfter}, that a diff with these line fingerprints reverts. */
-    public IndexedCommit reverted(long[] lines, long notAfter) {
+    /**
+     * The newest commit in {@code window}, of an event not later than {@code notAfter}, that a diff with these line
+     * fingerprints reverts.
+     */
+    public IndexedCommit reverted(long[] lines, long notAfter, Window window) {
         if (lines[0] == 0 && lines[1] == 0) {
             return null;
         }
-        IndexedCommit r = byLines.get(List.of(lines[1], lines[0]));
-        return r != null && r.ts() <= notAfter ? r : null;
+        List<IndexedCommit> same = byLines.getOrDefault(List.of(lines[1], lines[0]), List.of());
+        for (int i = same.size() - 1; i >= 0; i--) {
+            IndexedCommit r = same.get(i);
+            if (window.contains(r.seq()) && r.ts() <= notAfter) {
+                return r;
+            }
+        }
+        return null;
     }
 
-    /** The most recently learned commit of an event not later than {@code notAfter}, or null. */
-    public IndexedCommit latest(long notAfter) {
-        for (IndexedCommit r : rows.descendingMap().values()) {
+    /** The most recently learned commit in {@code window} of an event not later than {@code notAfter}, or null. */
+    public IndexedCommit latest(long notAfter, Window window) {
+        for (IndexedCommit r : rows.subMap(window.from(), true, window.to(), false).descendingMap().values()) {
             if (r.ts() <= notAfter) {
                 return r;
             }
@@ -189,14 +294,14 @@ public final class RepoKnowledge {
     }
 
     private void insert(IndexedCommit row) {
-        int slot = engine.add(group, row.dense(engine.dimension()));
-        int bagSlot = engine.add(bagGroup(), model.features.bag(row.signature()));
+        int slot = engine.add(group, row.seq(), row.dense(engine.dimension()));
+        int bagSlot = engine.add(bagGroup(), row.seq(), model.features.bag(row.signature()));
         rows.put(row.seq(), row);
         slotOf.put(row.seq(), slot);
         bySlot.put(slot, row);
         bagSlotOf.put(row.seq(), bagSlot);
         byBagSlot.put(bagSlot, row);
-        byLines.put(List.of(row.added(), row.removed()), row);
+        byLines.computeIfAbsent(List.of(row.added(), row.removed()), x -> new ArrayList<>()).add(row);
     }
 
     /** Changed files' names without extension, most lines changed first, at most eight. */

@@ -50,9 +50,30 @@ public final class RetrievalGenerator implements java.io.Serializable {
 
     private final TemplateGenerator fallback = new TemplateGenerator();
 
+    public Weights weights() {
+        return weights;
+    }
+
+    /** A draft from the memory as it is now: every learned row is visible. */
     public Draft generate(DiffedCommit diff, DiffFeatures features, RepoKnowledge memory, float[] query) {
+        RepoKnowledge.Window window = memory.window();
+        if (memory.reverted(features.lines(), diff.commit().ts(), window) == null) {
+            List<RepoKnowledge.Neighbor> nn = memory.neighbors(query, memory.bag(features.signature()), weights.k(),
+                    weights.kBag(), diff.commit().ts(), window);
+            return compose(diff, features, memory, window, memory.model().style, nn);
+        }
+        return compose(diff, features, memory, window, memory.model().style, List.of());
+    }
+
+    /**
+     * A draft from neighbours found already (by {@link RepoKnowledge#neighbors}, alone or in a batch), seeing only
+     * the rows in {@code window} and the repository's {@code style} as it was when the request was made: the same
+     * request gives the same draft however late it is answered.
+     */
+    public Draft compose(DiffedCommit diff, DiffFeatures features, RepoKnowledge memory, RepoKnowledge.Window window,
+                         RepoStyle style, List<RepoKnowledge.Neighbor> neighbours) {
         long notAfter = diff.commit().ts();
-        IndexedCommit reverted = memory.reverted(features.lines(), notAfter);
+        IndexedCommit reverted = memory.reverted(features.lines(), notAfter, window);
         if (reverted != null) {
             // git's own revert message: the diff undoes an earlier commit exactly
             String subject = "Revert \"" + reverted.subject() + "\"";
@@ -60,14 +81,12 @@ public final class RetrievalGenerator implements java.io.Serializable {
                     List.of(reverted.sha()));
         }
         boolean merge = diff.commit().parents().size() > 1;
-        List<RepoKnowledge.Neighbor> nn = new ArrayList<>(memory.neighbors(query, memory.bag(features.signature()),
-                weights.k(), weights.kBag(), notAfter));
+        List<RepoKnowledge.Neighbor> nn = new ArrayList<>(neighbours);
         nn.removeIf(n -> n.commit().merge() != merge); // "Merge …" subjects describe merges only
-        RepoStyle style = memory.model().style;
         List<String> files = RepoKnowledge.fileNames(diff);
         Draft template = fallback.generate(diff);
         if (nn.isEmpty()) {
-            Subject s = styled(Subject.parse(template.subject()), nn, style, files, mainIsSource(diff), memory.latest(notAfter),
+            Subject s = styled(Subject.parse(template.subject()), nn, style, files, mainIsSource(diff), memory.latest(notAfter, window),
                     template.type());
             return new Draft(s.render(), template.body(), typeOf(s, template), s.scope(), BACKEND, 0, List.of());
         }
@@ -76,7 +95,7 @@ public final class RetrievalGenerator implements java.io.Serializable {
         Subject base = Subject.parse(pick.commit().subject());
         String description = editVersion(edit(base.description(), pick.commit().files(), files),
                 features.newVersions());
-        Subject s = styled(base.withDescription(description), nn, style, files, mainIsSource(diff), memory.latest(notAfter),
+        Subject s = styled(base.withDescription(description), nn, style, files, mainIsSource(diff), memory.latest(notAfter, window),
                 template.type());
         List<String> exemplars = new ArrayList<>();
         exemplars.add(pick.commit().sha());

@@ -1,36 +1,54 @@
-package io.commitflow.generate;
+package io.commitflow.suggest;
 
 import io.commitflow.event.CommitEvent;
 import io.commitflow.event.Suggestion;
 import io.commitflow.event.TestEvents;
+import io.commitflow.generate.RetrievalGenerator;
 import io.commitflow.git.DiffedCommit;
+import io.commitflow.gpu.Tier;
 import io.commitflow.git.FileChange;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
-import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The suggest operator on RocksDB: result cache, retrieval from what it learned, restore, bounded memory. */
-class SuggestCommitsTest {
+/**
+ * The suggest stage's two halves on RocksDB — {@link IndexOperator} in Flink's keyed harness, its requests answered
+ * by the same {@link Answerer} that {@link SuggestAsync} runs: result cache, retrieval from what it learned, restore,
+ * bounded memory, and the same answer however late a request is answered.
+ */
+public class SuggestStageTest {
     private static final Duration TTL = Duration.ofHours(24);
 
-    private KeyedOneInputStreamOperatorTestHarness<String, DiffedCommit, Suggestion> harness;
+    private static final AsyncSettings CPU = AsyncSettings.DEFAULT.withEngine("cpu");
 
-    private static KeyedOneInputStreamOperatorTestHarness<String, DiffedCommit, Suggestion> newHarness(int maxRows)
+    private KeyedOneInputStreamOperatorTestHarness<String, DiffedCommit, SuggestRequest> harness;
+    private IndexCommits index;
+
+    private KeyedOneInputStreamOperatorTestHarness<String, DiffedCommit, SuggestRequest> newHarness(int maxRows)
             throws Exception {
-        var h = new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(new SuggestCommits(TTL, maxRows)),
-                SuggestCommits.KEY, Types.STRING);
+        index = new IndexCommits("suggest", TTL, maxRows, CPU);
+        var h = new KeyedOneInputStreamOperatorTestHarness<>(new IndexOperator(index), IndexCommits.KEY, Types.STRING);
         h.setStateBackend(new EmbeddedRocksDBStateBackend());
         return h;
+    }
+
+    private Answerer answerer() {
+        return new Answerer(index.index(), new RetrievalGenerator(), 0);
+    }
+
+    /** Requests made so far, in order. */
+    private List<SuggestRequest> requests() {
+        return harness.extractOutputValues();
     }
 
     @BeforeEach
@@ -46,7 +64,7 @@ class SuggestCommitsTest {
     }
 
     /** A one-file change of {@code cls} in a Java source tree, with its real message. */
-    static DiffedCommit change(String repo, String sha, String cls, String method, String message, String patchId) {
+    public static DiffedCommit change(String repo, String sha, String cls, String method, String message, String patchId) {
         CommitEvent c = TestEvents.withMessage(TestEvents.commit(repo, sha), message);
         String path = "src/main/java/org/example/" + cls + ".java";
         String patch = "diff --git a/" + path + " b/" + path + "\n--- a/" + path + "\n+++ b/" + path + "\n@@ -1,3 +1,3 @@\n"
@@ -55,12 +73,32 @@ class SuggestCommitsTest {
                 "", "mirror", patchId);
     }
 
+    /** The commit's suggestion: a cache hit, or its request answered at once by a batch of one. */
     private Suggestion suggest(DiffedCommit d) throws Exception {
-        int before = harness.extractOutputValues().size();
+        int requests = requests().size();
+        int hits = hits().size();
         harness.processElement(d, 0);
-        List<Suggestion> out = harness.extractOutputValues();
-        assertThat(out).hasSize(before + 1);
-        return out.get(out.size() - 1);
+        if (hits() .size() > hits) {
+            assertThat(requests()).hasSize(requests);
+            return hits().get(hits().size() - 1);
+        }
+        assertThat(requests()).hasSize(requests + 1);
+        return answer(requests().get(requests));
+    }
+
+    private Suggestion answer(SuggestRequest r) {
+        Object out = answerer().answer(Tier.SILVER, List.of(r)).results().get(0);
+        assertThat(out).isInstanceOf(Suggestion.class);
+        return (Suggestion) out;
+    }
+
+    private List<Suggestion> hits() {
+        var q = harness.getSideOutput(IndexCommits.CACHE_HITS);
+        List<Suggestion> out = new ArrayList<>();
+        if (q != null) {
+            q.forEach(r -> out.add(r.getValue()));
+        }
+        return out;
     }
 
     @Test
@@ -79,12 +117,13 @@ class SuggestCommitsTest {
     }
 
     @Test
-    void reusesTheSuggestionForACherryPick() throws Exception {
-        Suggestion first = suggest(change("app", "a".repeat(40), "Widget", "run", "Widget: Handle retries\n", "9".repeat(40)));
+    void givesACherryPickTheOriginalsMessage() throws Exception {
+        suggest(change("app", "a".repeat(40), "Widget", "run", "Widget: Handle retries\n\nRetry twice.\n", "9".repeat(40)));
         Suggestion pick = suggest(change("app", "b".repeat(40), "Widget", "run", null, "9".repeat(40)));
 
         assertThat(pick.cache()).isEqualTo("hit");
-        assertThat(pick.subject()).isEqualTo(first.subject());
+        assertThat(pick.subject()).isEqualTo("Widget: Handle retries");
+        assertThat(pick.body()).isEqualTo("Retry twice.");
         assertThat(pick.exemplars()).containsExactly("a".repeat(40));
         assertThat(suggest(change("fork", "c".repeat(40), "Widget", "run", null, "9".repeat(40))).cache())
                 .as("another repository's cache is its own").isEqualTo("miss");
@@ -129,5 +168,64 @@ class SuggestCommitsTest {
         Suggestion s = suggest(change("app", "d".repeat(40), "Alpha", "one", null, null));
 
         assertThat(s.exemplars()).doesNotContain("a".repeat(40)).contains("b".repeat(40), "c".repeat(40));
+    }
+
+    @Test
+    void aRequestAnsweredLateSeesOnlyTheRowsOfItsWindow() throws Exception {
+        suggest(change("app", "a".repeat(40), "PackWriter", "writePack", "PackWriter: Retry writing the pack\n", null));
+        suggest(change("app", "b".repeat(40), "RefUpdate", "update", "RefUpdate: Retry locking the ref\n", null));
+        harness.processElement(change("app", "c".repeat(40), "PackWriter", "writeIndex", null, null), 0);
+        SuggestRequest early = requests().get(requests().size() - 1);
+        Suggestion atOnce = answer(early);
+        // a later commit, nearer to the request than anything before it, joins the index while the request waits
+        suggest(change("app", "d".repeat(40), "PackWriter", "writeIndex", "PackWriter: Speed up writing the index\n", null));
+
+        Suggestion late = answer(early);
+
+        assertThat(late).usingRecursiveComparison().ignoringFields("latencyMs").isEqualTo(atOnce);
+        assertThat(late.exemplars()).doesNotContain("d".repeat(40));
+        assertThat(suggest(change("app", "e".repeat(40), "PackWriter", "writeIndex", null, null)).exemplars())
+                .as("a request made now sees it").first().isEqualTo("d".repeat(40));
+    }
+
+    @Test
+    void theCpuScanAnswersAsTheEngineDoes() throws Exception {
+        String[][] history = {
+            {"PackWriter", "writePack", "PackWriter: Retry writing the pack"},
+            {"RefUpdate", "update", "RefUpdate: Retry locking the ref"},
+            {"DirCache", "lock", "DirCache: Retry taking the lock"},
+            {"PackWriter", "writeIndex", "PackWriter: Write the index in one pass"},
+            {"Config", "load", "Config: Load included files once"},
+        };
+        for (int i = 0; i < history.length; i++) {
+            suggest(change("app", String.valueOf((char) ('a' + i)).repeat(40), history[i][0], history[i][1],
+                    history[i][2] + "\n", null));
+        }
+        for (String[] h : history) {
+            harness.processElement(change("app", "f".repeat(40), h[0], h[1] + "Again", null, null), 0);
+            SuggestRequest r = requests().get(requests().size() - 1);
+            Suggestion byEngine = answer(r);
+            Suggestion byScan = answerer().scanLocked(r);
+            assertThat(byScan).usingRecursiveComparison().ignoringFields("latencyMs").isEqualTo(byEngine);
+        }
+    }
+
+    @Test
+    void requestsInFlightAtACheckpointGetTheirAnswersAfterRestore() throws Exception {
+        suggest(change("app", "a".repeat(40), "PackWriter", "writePack", "PackWriter: Retry writing the pack\n", null));
+        suggest(change("lib", "b".repeat(40), "RefUpdate", "update", "RefUpdate: Retry locking the ref\n", null));
+        harness.processElement(change("app", "c".repeat(40), "PackWriter", "writeIndex", "PackWriter: Write the index\n", null), 0);
+        SuggestRequest inFlight = requests().get(requests().size() - 1);
+        OperatorSubtaskState snapshot = harness.snapshot(1, 1);
+        Suggestion before = answer(inFlight);
+        harness.close();
+
+        harness = newHarness(100);
+        harness.initializeState(snapshot);
+        harness.open();
+
+        assertThat(index.index().ready()).as("rebuilt before the first record").isTrue();
+        assertThat(index.index().repositories()).isEqualTo(2);
+        assertThat(answer(inFlight)).usingRecursiveComparison().ignoringFields("latencyMs").isEqualTo(before);
     }
 }

@@ -1,0 +1,242 @@
+package io.commitflow.suggest;
+
+import io.commitflow.cache.CachedMessage;
+import io.commitflow.cache.CompressedCache;
+import io.commitflow.event.CommitEvent;
+import io.commitflow.event.Suggestion;
+import io.commitflow.generate.DiffFeatures;
+import io.commitflow.generate.Draft;
+import io.commitflow.generate.FeatureSpace;
+import io.commitflow.generate.IndexedCommit;
+import io.commitflow.generate.RepoKnowledge;
+import io.commitflow.generate.RepoModel;
+import io.commitflow.generate.RepoStyle;
+import io.commitflow.generate.Subject;
+import io.commitflow.git.DiffedCommit;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.MapState;
+import org.apache.flink.api.common.state.MapStateDescriptor;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.java.functions.KeySelector;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.util.Collector;
+import org.apache.flink.util.OutputTag;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The keyed half of the suggest stage (keyed by repository): owns the repository's memory in Flink state and keeps
+ * the task's {@link TaskIndex} in step with it; turns each commit into a {@link SuggestRequest} for
+ * {@link SuggestAsync}.
+ *
+ * <ol>
+ * <li>Result cache: a commit whose patch-id this repository has seen (a cherry-pick, a rebase) gets the original
+ * commit's real message at once, on {@link #CACHE_HITS}, marked {@code cache: hit}.</li>
+ * <li>Otherwise a request: the diff, its query vector under the repository's IDF, the window of rows it may see (the
+ * newest {@code maxRows} learned before it) and the repository's style as it is now.</li>
+ * <li>Then the commit is learned, when its real message is known (from the event, or read from the mirror by the
+ * diff stage): its row joins state and the index, the model counts it, its patch-id enters the result cache.</li>
+ * </ol>
+ *
+ * <p>State per repository: the model ({@link RepoModel}), the rows ({@link IndexedCommit} by running number; the
+ * newest {@code maxRows + capacity} are kept, so that a request still in flight finds its whole window), the result
+ * cache ({@link CompressedCache}: patch-id → message, LZ4, TTL). After a restore, {@link IndexOperator} rebuilds the
+ * index from all of this task's repositories before the first record, so requests Flink replays give the answers
+ * they gave before.
+ *
+ * <p>Metrics: {@code requests}, {@code commitsLearned}, {@code resultCacheHits}, {@code resultCacheMisses} (counts),
+ * {@code indexedCommits}, {@code indexedRepositories} (gauges).
+ */
+public class IndexCommits extends KeyedProcessFunction<String, DiffedCommit, SuggestRequest> {
+    private static final long serialVersionUID = 1L;
+    public static final KeySelector<DiffedCommit, String> KEY = new Repo();
+    public static final OutputTag<Suggestion> CACHE_HITS = new OutputTag<>("result-cache-hits") {};
+    public static final int DEFAULT_MAX_ROWS = 10_000;
+    static final String BACKEND_CACHE = "cache";
+
+    private final String name;
+    private final int maxRows;
+    private final AsyncSettings settings;
+    private final CompressedCache<CachedMessage> cache;
+
+    private transient ValueState<RepoModel> model;
+    private transient MapState<Long, IndexedCommit> rows;
+    private transient TaskIndex index;
+    private transient Counter requests;
+    private transient Counter learned;
+
+    /**
+     * @param name     the suggest stage's name, shared with its {@link SuggestAsync}
+     * @param cacheTtl how long the result cache keeps a message
+     * @param maxRows  how many earlier commits per repository a request may see
+     */
+    public IndexCommits(String name, Duration cacheTtl, int maxRows, AsyncSettings settings) {
+        if (maxRows < 1) {
+            throw new IllegalArgumentException("maxRows must be positive: " + maxRows);
+        }
+        this.name = name;
+        this.maxRows = maxRows;
+        this.settings = settings;
+        this.cache = new CompressedCache<>("resultCache", CachedMessage.class, cacheTtl);
+    }
+
+    @Override
+    public void open(OpenContext openContext) {
+        model = getRuntimeContext().getState(new ValueStateDescriptor<>("repo-model", TypeInformation.of(RepoModel.class)));
+        rows = getRuntimeContext().getMapState(
+                new MapStateDescriptor<>("repo-rows", Types.LONG, TypeInformation.of(IndexedCommit.class)));
+        cache.open(getRuntimeContext());
+        var task = getRuntimeContext().getTaskInfo();
+        index = TaskIndex.acquire(TaskIndex.key(getRuntimeContext().getJobInfo().getJobId().toString(), name,
+                task.getIndexOfThisSubtask(), task.getAttemptNumber()), settings, FeatureSpace.DEFAULT_DIMENSION);
+        var metrics = getRuntimeContext().getMetricGroup();
+        requests = metrics.counter("requests");
+        learned = metrics.counter("commitsLearned");
+        metrics.gauge("indexedCommits", () -> index.engine().size() / 2);
+        metrics.gauge("indexedRepositories", () -> index.repositories());
+    }
+
+    /** The name of the state holding each repository's model: {@link IndexOperator} lists the repositories by it. */
+    static final String MODEL_STATE = "repo-model";
+
+    /** Loads the current key's repository into the index. Called by {@link IndexOperator} for every key it owns. */
+    void restoreCurrentKey(String repo) throws Exception {
+        RepoModel m = model.value();
+        if (m == null) {
+            return;
+        }
+        List<IndexedCommit> saved = new ArrayList<>();
+        rows.values().forEach(saved::add);
+        index.lock().writeLock().lock();
+        try {
+            index.add(repo, g -> RepoKnowledge.restore(index.engine(), g, m, saved, maxRows, settings.capacity()));
+        } finally {
+            index.lock().writeLock().unlock();
+        }
+    }
+
+    /** Every repository of this task is in the index: batches may run. */
+    void indexReady() {
+        index.markReady();
+    }
+
+    TaskIndex index() {
+        return index;
+    }
+
+    @Override
+    public void processElement(DiffedCommit diff, Context ctx, Collector<SuggestRequest> out) throws Exception {
+        String repo = ctx.getCurrentKey();
+        DiffFeatures features = DiffFeatures.of(diff);
+        CachedMessage hit = diff.patchId() == null ? null : cache.get(diff.patchId());
+        RepoKnowledge.Learned l = null;
+        index.lock().writeLock().lock();
+        try {
+            RepoKnowledge memory = index.repo(repo);
+            if (memory == null) {
+                memory = index.add(repo, g -> RepoKnowledge.fresh(index.engine(), g, maxRows, settings.capacity()));
+            }
+            float[] query = memory.vector(features.terms());
+            if (hit != null) {
+                Draft d = new Draft(hit.subject(), hit.body(), hit.type(), hit.scope(), hit.backend(), hit.similarity(),
+                        List.of(hit.sourceSha()));
+                ctx.output(CACHE_HITS, Answerer.suggestion(diff, d, "hit", System.currentTimeMillis()));
+            } else {
+                RepoKnowledge.Window w = memory.window();
+                IndexedCommit sparse = sparse(query);
+                requests.inc();
+                out.collect(new SuggestRequest(diff, features.signature(), features.lines(), features.newVersions(),
+                        sparse.index(), sparse.value(), w.from(), w.to(), copy(memory.model().style),
+                        settings.tierOf(diff.commit().tenant()).label()));
+            }
+            String message = diff.commit().message();
+            if (message != null && !message.isBlank()) {
+                l = memory.learn(diff, features, query, message);
+            }
+        } finally {
+            index.lock().writeLock().unlock();
+        }
+        if (l != null) {
+            rows.put(l.added().seq(), l.added());
+            for (long gone : l.evicted()) {
+                rows.remove(gone);
+            }
+            model.update(index.repo(repo).model());
+            if (diff.patchId() != null && hit == null) {
+                String message = diff.commit().message();
+                Subject s = Subject.parse(Subject.firstLine(message));
+                cache.put(diff.patchId(), new CachedMessage(Subject.firstLine(message), body(message), s.type(), s.scope(),
+                        BACKEND_CACHE, 1.0, List.of(diff.commit().sha()), diff.commit().sha()));
+            }
+            learned.inc();
+        }
+    }
+
+    /** The message after its subject line and the blank line that follows it. */
+    static String body(String message) {
+        int nl = message.indexOf('\n');
+        return nl < 0 ? "" : message.substring(nl + 1).strip();
+    }
+
+    private static IndexedCommit sparse(float[] dense) {
+        int n = 0;
+        for (float x : dense) {
+            if (x != 0) {
+                n++;
+            }
+        }
+        int[] idx = new int[n];
+        float[] val = new float[n];
+        for (int i = 0, j = 0; i < dense.length; i++) {
+            if (dense[i] != 0) {
+                idx[j] = i;
+                val[j++] = dense[i];
+            }
+        }
+        return new IndexedCommit(0, "", "", List.of(), idx, val, new int[0], 0, 0, 0, null, false);
+    }
+
+    /** A copy of the style counts: the request must not see later learning. */
+    static RepoStyle copy(RepoStyle s) {
+        RepoStyle c = new RepoStyle();
+        c.total = s.total;
+        c.conventional = s.conventional;
+        c.tagged = s.tagged;
+        c.ticketed = s.ticketed;
+        c.plainTicket = s.plainTicket;
+        c.area = s.area;
+        c.areaIsFile = s.areaIsFile;
+        c.scopeIsFile = s.scopeIsFile;
+        c.capitalized = s.capitalized;
+        c.period = s.period;
+        c.pullRequest = s.pullRequest;
+        c.descriptionChars = s.descriptionChars;
+        c.types = new java.util.HashMap<>(s.types);
+        c.tags = new java.util.HashMap<>(s.tags);
+        c.ticketKeys = new java.util.HashMap<>(s.ticketKeys);
+        return c;
+    }
+
+    @Override
+    public void close() {
+        if (index != null) {
+            index.release();
+            index = null;
+        }
+    }
+
+    private static final class Repo implements KeySelector<DiffedCommit, String> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public String getKey(DiffedCommit d) {
+            return d.commit().repo();
+        }
+    }
+}

@@ -1,0 +1,189 @@
+package io.commitflow.suggest;
+
+import io.commitflow.event.Suggestion;
+import io.commitflow.git.DiffedCommit;
+import org.apache.flink.api.common.JobExecutionResult;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.functions.MapFunction;
+import org.apache.flink.api.common.state.CheckpointListener;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.api.connector.sink2.SinkWriter;
+import org.apache.flink.api.connector.sink2.WriterInitContext;
+import org.apache.flink.api.connector.source.lib.NumberSequenceSource;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.Metric;
+import org.apache.flink.runtime.testutils.InMemoryReporter;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.datastream.AsyncDataStream;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The suggest stage on a MiniCluster (RocksDB, checkpoints every 50 ms): a task fails after a checkpoint while
+ * requests wait in micro-batches; Flink restores the state and replays the requests that were in flight. Every
+ * commit's suggestion must equal the one a run without failures gives.
+ */
+class SuggestFailoverITCase {
+    private static final int COMMITS = 1500;
+    private static final InMemoryReporter REPORTER = InMemoryReporter.createWithRetainedMetrics();
+
+    @RegisterExtension
+    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2)
+            .setConfiguration(REPORTER.addToConfiguration(new Configuration())).build());
+
+    static final Map<String, ConcurrentLinkedQueue<Suggestion>> OUT = new java.util.concurrent.ConcurrentHashMap<>();
+    static final AtomicBoolean FAILED = new AtomicBoolean();
+
+    @Test
+    void inFlightRequestsGetTheSameAnswersAfterAFailover() throws Exception {
+        Map<String, Suggestion> reference = new HashMap<>();
+        run("reference", false, 0);
+        for (Suggestion s : OUT.get("reference")) {
+            assertThat(reference.put(s.sha(), s)).as("without failures each commit once").isNull();
+        }
+        assertThat(reference).hasSize(COMMITS);
+
+        JobExecutionResult failover = run("failover", true, 0);
+
+        assertThat(FAILED).as("the failure was injected").isTrue();
+        Map<String, Integer> seen = new HashMap<>();
+        for (Suggestion s : OUT.get("failover")) {
+            seen.merge(s.sha(), 1, Integer::sum);
+            assertThat(s).as(s.sha()).usingRecursiveComparison().ignoringFields("latencyMs")
+                    .isEqualTo(reference.get(s.sha()));
+        }
+        assertThat(seen).as("every commit answered").hasSize(COMMITS);
+        assertThat(replayed(failover)).as("requests replayed from the checkpoint before the index was rebuilt")
+                .isPositive();
+    }
+
+    /**
+     * Requests that reached the async function before the index was rebuilt: Flink's replay of in-flight ones (a
+     * fresh start has none: no record arrives before every operator is open).
+     */
+    private static long replayed(JobExecutionResult job) {
+        long n = 0;
+        for (Map<String, Metric> group : REPORTER.getMetricsByGroup().values()) {
+            if (group.get("requestsBeforeReady") instanceof Counter c) {
+                n += c.getCount();
+            }
+        }
+        return n;
+    }
+
+    private static JobExecutionResult run(String name, boolean fail, int unused) throws Exception {
+        OUT.put(name, new ConcurrentLinkedQueue<>());
+        FAILED.set(false);
+        Configuration conf = new Configuration();
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 3);
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(100));
+        conf.set(org.apache.flink.configuration.StateBackendOptions.STATE_BACKEND, "rocksdb");
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        env.setParallelism(2);
+        env.enableCheckpointing(50);
+        // requests wait up to 200 ms for a batch of 64: there are always some in flight at a checkpoint
+        AsyncSettings settings = AsyncSettings.DEFAULT.withEngine("cpu").withBatching(64, Duration.ofMillis(200));
+        DataStream<DiffedCommit> commits = env.fromSource(new NumberSequenceSource(0, COMMITS - 1),
+                        WatermarkStrategy.noWatermarks(), "numbers").setParallelism(1)
+                .map(new Commit()).setParallelism(1);
+        var requests = commits.keyBy(IndexCommits.KEY)
+                .transform("index", TypeInformation.of(SuggestRequest.class),
+                        new IndexOperator(new IndexCommits("suggest", Duration.ofHours(1), 100, settings)))
+                .uid("suggest");
+        DataStream<Suggestion> answered = AsyncDataStream.unorderedWait(requests, new SuggestAsync("suggest", settings),
+                10, TimeUnit.SECONDS, 512).uid("suggest-async");
+        answered.union(requests.getSideOutput(IndexCommits.CACHE_HITS))
+                .map(new FailOnce(fail)).setParallelism(1)
+                .sinkTo(new Collect(name)).setParallelism(1);
+        return env.execute(name);
+    }
+
+    /** Commit {@code i}: four repositories, a small vocabulary, every 40th a cherry-pick of an earlier one. */
+    static final class Commit implements MapFunction<Long, DiffedCommit> {
+        private static final String[] CLASSES = {"PackWriter", "RefUpdate", "DirCache", "Config", "Transport",
+            "ObjectReader", "RevWalk", "MergeStrategy", "IndexDiff", "Repository"};
+        private static final String[] VERBS = {"write", "read", "lock", "update", "parse", "walk", "merge", "fetch"};
+        private static final String[] WHAT = {"Retry on a stale lock", "Close the stream on error",
+            "Avoid a copy per object", "Honour the timeout", "Handle an empty input", "Log the cause"};
+
+        @Override
+        public DiffedCommit map(Long n) throws Exception {
+            Thread.sleep(1);
+            int i = n.intValue();
+            String cls = CLASSES[(i * 7) % CLASSES.length];
+            String verb = VERBS[(i * 3) % VERBS.length];
+            String message = cls + ": " + WHAT[(i / 3) % WHAT.length] + " in " + verb + "\n";
+            String patchId = i % 40 == 39 ? String.format("%040x", i % 7) : null;
+            return SuggestStageTest.change("repo-" + (i % 4), String.format("%040x", i), cls, verb + (i % 5),
+                    i % 10 == 9 ? null : message, patchId);
+        }
+    }
+
+    /** Throws once, on a record after the second completed checkpoint. */
+    static final class FailOnce implements MapFunction<Suggestion, Suggestion>, CheckpointListener {
+        private final boolean fail;
+        private transient int checkpoints;
+        private transient int records;
+
+        FailOnce(boolean fail) {
+            this.fail = fail;
+        }
+
+        @Override
+        public Suggestion map(Suggestion s) {
+            records++;
+            if (fail && checkpoints >= 2 && records > 200 && FAILED.compareAndSet(false, true)) {
+                throw new IllegalStateException("injected failure");
+            }
+            return s;
+        }
+
+        @Override
+        public void notifyCheckpointComplete(long checkpointId) {
+            checkpoints++;
+        }
+    }
+
+    /** Collects what reaches it, failures and replays included. */
+    static final class Collect implements Sink<Suggestion> {
+        private final String name;
+
+        Collect(String name) {
+            this.name = name;
+        }
+
+        @Override
+        public SinkWriter<Suggestion> createWriter(WriterInitContext context) {
+            return new SinkWriter<>() {
+                @Override
+                public void write(Suggestion s, Context c) {
+                    OUT.get(name).add(s);
+                }
+
+                @Override
+                public void flush(boolean endOfInput) {}
+
+                @Override
+                public void close() {}
+            };
+        }
+    }
+}
