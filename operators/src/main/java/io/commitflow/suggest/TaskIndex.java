@@ -56,6 +56,14 @@ public final class TaskIndex {
         }
     }
 
+    /** An index on {@code engine} that nobody else shares (for tests). */
+    static TaskIndex standalone(RetrievalEngine engine) {
+        TaskIndex index = new TaskIndex("standalone", engine);
+        index.users = 1;
+        index.markReady();
+        return index;
+    }
+
     /** Closes the engine when both halves have let go. */
     void release() {
         synchronized (OPEN) {

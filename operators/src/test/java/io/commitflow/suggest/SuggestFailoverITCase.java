@@ -51,16 +51,27 @@ class SuggestFailoverITCase {
     static final Map<String, ConcurrentLinkedQueue<Suggestion>> OUT = new java.util.concurrent.ConcurrentHashMap<>();
     static final AtomicBoolean FAILED = new AtomicBoolean();
 
+    private static Map<String, Suggestion> reference;
+
+    /** What a run without failures, timeouts or replays says. */
+    private static synchronized Map<String, Suggestion> reference() throws Exception {
+        if (reference == null) {
+            reference = new HashMap<>();
+            run("reference", false, Duration.ofSeconds(10));
+            for (Suggestion s : OUT.get("reference")) {
+                assertThat(reference.put(s.sha(), s)).as("without failures each commit once").isNull();
+            }
+            assertThat(reference).hasSize(COMMITS);
+        }
+        return reference;
+    }
+
     @Test
     void inFlightRequestsGetTheSameAnswersAfterAFailover() throws Exception {
-        Map<String, Suggestion> reference = new HashMap<>();
-        run("reference", false, 0);
-        for (Suggestion s : OUT.get("reference")) {
-            assertThat(reference.put(s.sha(), s)).as("without failures each commit once").isNull();
-        }
-        assertThat(reference).hasSize(COMMITS);
+        Map<String, Suggestion> reference = reference();
 
-        JobExecutionResult failover = run("failover", true, 0);
+        long before = counted("requestsBeforeReady");
+        run("failover", true, Duration.ofSeconds(10));
 
         assertThat(FAILED).as("the failure was injected").isTrue();
         Map<String, Integer> seen = new HashMap<>();
@@ -70,25 +81,43 @@ class SuggestFailoverITCase {
                     .isEqualTo(reference.get(s.sha()));
         }
         assertThat(seen).as("every commit answered").hasSize(COMMITS);
-        assertThat(replayed(failover)).as("requests replayed from the checkpoint before the index was rebuilt")
+        assertThat(counted("requestsBeforeReady") - before).as("requests replayed from the checkpoint before the index was rebuilt")
                 .isPositive();
     }
 
+    @Test
+    void requestsPastTheTimeoutAreAnsweredByTheCpuScanWithTheSameSuggestion() throws Exception {
+        Map<String, Suggestion> reference = reference();
+        long before = counted("timeouts");
+
+        // batches wait 200 ms; a 20 ms timeout hands most requests to the scan in the task thread
+        run("timeouts", false, Duration.ofMillis(20));
+
+        assertThat(counted("timeouts") - before).as("requests that timed out").isGreaterThan(COMMITS / 2);
+        Map<String, Suggestion> got = new HashMap<>();
+        for (Suggestion s : OUT.get("timeouts")) {
+            assertThat(got.put(s.sha(), s)).as("each commit once").isNull();
+            assertThat(s).as(s.sha()).usingRecursiveComparison().ignoringFields("latencyMs").isEqualTo(reference.get(s.sha()));
+        }
+        assertThat(got).hasSize(COMMITS);
+    }
+
     /**
-     * Requests that reached the async function before the index was rebuilt: Flink's replay of in-flight ones (a
-     * fresh start has none: no record arrives before every operator is open).
+     * A metric's count summed over every task of every run so far: {@code requestsBeforeReady} counts requests that
+     * reached the async function before the index was rebuilt — Flink's replay of in-flight ones (a fresh start has
+     * none: no record arrives before every operator is open).
      */
-    private static long replayed(JobExecutionResult job) {
+    private static long counted(String metric) {
         long n = 0;
         for (Map<String, Metric> group : REPORTER.getMetricsByGroup().values()) {
-            if (group.get("requestsBeforeReady") instanceof Counter c) {
+            if (group.get(metric) instanceof Counter c) {
                 n += c.getCount();
             }
         }
         return n;
     }
 
-    private static JobExecutionResult run(String name, boolean fail, int unused) throws Exception {
+    private static JobExecutionResult run(String name, boolean fail, Duration timeout) throws Exception {
         OUT.put(name, new ConcurrentLinkedQueue<>());
         FAILED.set(false);
         Configuration conf = new Configuration();
@@ -109,7 +138,7 @@ class SuggestFailoverITCase {
                         new IndexOperator(new IndexCommits("suggest", Duration.ofHours(1), 100, settings)))
                 .uid("suggest");
         DataStream<Suggestion> answered = AsyncDataStream.unorderedWait(requests, new SuggestAsync("suggest", settings),
-                10, TimeUnit.SECONDS, 512).uid("suggest-async");
+                timeout.toMillis(), TimeUnit.MILLISECONDS, 512).uid("suggest-async");
         answered.union(requests.getSideOutput(IndexCommits.CACHE_HITS))
                 .map(new FailOnce(fail)).setParallelism(1)
                 .sinkTo(new Collect(name)).setParallelism(1);

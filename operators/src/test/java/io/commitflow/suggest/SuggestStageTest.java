@@ -228,4 +228,53 @@ public class SuggestStageTest {
         assertThat(index.index().repositories()).isEqualTo(2);
         assertThat(answer(inFlight)).usingRecursiveComparison().ignoringFields("latencyMs").isEqualTo(before);
     }
+
+    @Test
+    void aFailingEngineIsRetriedThenTheCpuScanAnswersTheSame() throws Exception {
+        suggest(change("app", "a".repeat(40), "PackWriter", "writePack", "PackWriter: Retry writing the pack\n", null));
+        suggest(change("app", "b".repeat(40), "RefUpdate", "update", "RefUpdate: Retry locking the ref\n", null));
+        harness.processElement(change("app", "c".repeat(40), "PackWriter", "writeIndex", null, null), 0);
+        SuggestRequest r = requests().get(requests().size() - 1);
+        Suggestion expected = answer(r);
+        TaskIndex shared = index.index();
+        int[] failures = {0};
+        // the same index, behind an engine whose searches fail a given number of times
+        var flaky = new io.commitflow.gpu.RetrievalEngine() {
+            int failLeft;
+
+            public String name() { return "flaky"; }
+            public int dimension() { return shared.engine().dimension(); }
+            public int size() { return shared.engine().size(); }
+            public int add(int g, long stamp, float[] v) { throw new UnsupportedOperationException(); }
+            public void remove(int slot) { throw new UnsupportedOperationException(); }
+            public io.commitflow.gpu.Neighbors[] search(Tier t, int[] g, long[] f, long[] to, float[][] q, int k) {
+                if (failLeft-- > 0) {
+                    failures[0]++;
+                    throw new IllegalStateException("CUDA_ERROR_LAUNCH_FAILED (injected)");
+                }
+                return shared.engine().search(t, g, f, to, q, k);
+            }
+            public void close() {}
+        };
+        TaskIndex view = TaskIndex.standalone(flaky);
+        view.lock().writeLock().lock();
+        try {
+            view.add("app", g -> shared.repo("app"));
+        } finally {
+            view.lock().writeLock().unlock();
+        }
+        Answerer answerer = new Answerer(view, new RetrievalGenerator(), 2);
+
+        flaky.failLeft = 2;
+        Answerer.Outcome retried = answerer.answer(Tier.GOLD, List.of(r));
+        assertThat(retried.retries()).isEqualTo(2);
+        assertThat(retried.scanned()).isFalse();
+        assertThat(retried.results().get(0)).usingRecursiveComparison().ignoringFields("latencyMs").isEqualTo(expected);
+
+        flaky.failLeft = 3;
+        Answerer.Outcome scanned = answerer.answer(Tier.GOLD, List.of(r));
+        assertThat(scanned.scanned()).as("three failures: the CPU scan answers").isTrue();
+        assertThat(scanned.results().get(0)).usingRecursiveComparison().ignoringFields("latencyMs").isEqualTo(expected);
+        assertThat(failures[0]).isEqualTo(5);
+    }
 }
