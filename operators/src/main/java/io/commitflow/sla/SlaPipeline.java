@@ -1,0 +1,129 @@
+package io.commitflow.sla;
+
+import io.commitflow.event.DeadLetter;
+import io.commitflow.event.Json;
+import io.commitflow.event.Suggestion;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.functions.FlatMapFunction;
+import org.apache.flink.api.common.functions.MapFunction;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.functions.RichFlatMapFunction;
+import org.apache.flink.api.java.functions.KeySelector;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.streaming.api.windowing.assigners.TumblingEventTimeWindows;
+import org.apache.flink.util.Collector;
+import org.apache.flink.util.OutputTag;
+
+/**
+ * The SLA branch of the job: suggestions and dead letters → samples with event time from the events' Kafka
+ * timestamps (bounded out-of-orderness, a watermark per input) → each under its backend and under {@code all} → panes of one slide
+ * (tumbling windows; late samples to a side output) → sliding windows ({@link SlaWindows}) → JSON records for
+ * {@code commitflow.sla}: {@code kind} {@code window}, {@code spike} or {@code late}.
+ */
+public final class SlaPipeline {
+    public static final OutputTag<SlaSample> LATE = new OutputTag<>("sla-late") {};
+
+    private SlaPipeline() {}
+
+    public static DataStream<SlaRecord> attach(DataStream<Suggestion> suggestions, DataStream<DeadLetter> deadLetters,
+                                            SlaSettings settings) {
+        // each input keeps its own watermark: dead letters are written at once, suggestions a latency later, so one
+        // watermark over both would make slow suggestions late; the union waits for the slower, an idle one drops out
+        WatermarkStrategy<SlaSample> eventTime = WatermarkStrategy
+                .<SlaSample>forBoundedOutOfOrderness(settings.outOfOrderness())
+                .withTimestampAssigner((s, ts) -> s.ts())
+                .withIdleness(settings.idleness());
+        DataStream<SlaSample> samples = suggestions.map(new FromSuggestion()).name("sla: suggestion samples")
+                .assignTimestampsAndWatermarks(eventTime).uid("sla-watermarks").name("sla: event time (suggestions)")
+                .union(deadLetters.map(new FromDeadLetter()).name("sla: error samples")
+                        .assignTimestampsAndWatermarks(eventTime).uid("sla-watermarks-dlq").name("sla: event time (errors)"))
+                .flatMap(new UnderAll()).name("sla: per backend and all");
+        SingleOutputStreamOperator<Pane> panes = samples.keyBy(new Key())
+                .window(TumblingEventTimeWindows.of(settings.slide()))
+                .sideOutputLateData(LATE)
+                .process(new BuildPane(settings)).uid("sla-panes").name("sla: panes (HdrHistogram)");
+        SingleOutputStreamOperator<SlaWindow> windows = panes.keyBy(new PaneKey())
+                .process(new SlaWindows(settings)).uid("sla-windows").name("sla: sliding windows, spikes");
+        return windows.map(new WindowJson()).name("sla: windows as JSON")
+                .union(windows.getSideOutput(SlaWindows.SPIKES).map(new SpikeJson()).name("sla: spikes as JSON"),
+                        panes.getSideOutput(LATE).flatMap(new Late()).name("sla: late samples"));
+    }
+
+    static final class FromSuggestion implements MapFunction<Suggestion, SlaSample> {
+        @Override
+        public SlaSample map(Suggestion s) {
+            return SlaSample.of(s);
+        }
+    }
+
+    static final class FromDeadLetter implements MapFunction<DeadLetter, SlaSample> {
+        @Override
+        public SlaSample map(DeadLetter d) {
+            return SlaSample.of(d);
+        }
+    }
+
+    static final class UnderAll implements FlatMapFunction<SlaSample, SlaSample> {
+        @Override
+        public void flatMap(SlaSample s, Collector<SlaSample> out) {
+            out.collect(s);
+            out.collect(s.asAll());
+        }
+    }
+
+    static final class Key implements KeySelector<SlaSample, String> {
+        @Override
+        public String getKey(SlaSample s) {
+            return s.key();
+        }
+    }
+
+    static final class PaneKey implements KeySelector<Pane, String> {
+        @Override
+        public String getKey(Pane p) {
+            return SlaSample.key(p.tenant(), p.backend());
+        }
+    }
+
+    static final class WindowJson implements MapFunction<SlaWindow, SlaRecord> {
+        @Override
+        public SlaRecord map(SlaWindow w) {
+            return new SlaRecord(w.tenant(), Json.string(w));
+        }
+    }
+
+    static final class SpikeJson implements MapFunction<Spike, SlaRecord> {
+        @Override
+        public SlaRecord map(Spike s) {
+            return new SlaRecord(s.tenant(), Json.string(s));
+        }
+    }
+
+    /**
+     * A late sample, counted ({@code slaLateSamples}) and written out once (its copy under {@code all} is late too):
+     * never dropped silently.
+     */
+    static final class Late extends RichFlatMapFunction<SlaSample, SlaRecord> {
+        private transient Counter late;
+
+        @Override
+        public void open(OpenContext ctx) {
+            late = getRuntimeContext().getMetricGroup().counter("slaLateSamples");
+        }
+
+        @Override
+        public void flatMap(SlaSample s, Collector<SlaRecord> out) {
+            if (!s.backend().equals(SlaSample.ALL)) {
+                late.inc();
+                out.collect(new SlaRecord(s.tenant(), Json.string(new LateSample("late", s.tenant(), s.backend(), s.ts(),
+                        s.latencyMs(), s.error(), s.traceId()))));
+            }
+        }
+    }
+
+    /** A sample that came after its pane was closed. */
+    public record LateSample(String kind, String tenant, String backend, long ts, long latencyMs, String error,
+                             String traceId) {}
+}

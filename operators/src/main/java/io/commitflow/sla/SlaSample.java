@@ -1,0 +1,51 @@
+package io.commitflow.sla;
+
+import io.commitflow.event.DeadLetter;
+import io.commitflow.event.Suggestion;
+
+/**
+ * One outcome for the SLA windows: a suggestion (with its end-to-end latency and retrieval similarity) or a dead
+ * letter (with its reason code as the error).
+ *
+ * @param key        the window key: tenant and backend ({@link #key(String, String)})
+ * @param ts         event time: the event's Kafka timestamp (epoch ms)
+ * @param latencyMs  end to end, from the event's Kafka timestamp to the suggestion; 0 for errors
+ * @param similarity the suggestion's retrieval similarity; 0 for errors
+ * @param error      the dead letter's reason code, empty for a suggestion
+ */
+public record SlaSample(String tenant, String backend, long ts, long latencyMs, double similarity, String error,
+                        String traceId) {
+
+    /** The backend of dead letters; every sample also counts under {@link #ALL}. */
+    public static final String DLQ = "dlq";
+    public static final String ALL = "all";
+    static final String UNKNOWN_TENANT = "unknown";
+
+    public static SlaSample of(Suggestion s) {
+        return new SlaSample(tenant(s.tenant()), s.backend(), s.kafkaTs(), s.latencyMs(), s.similarity(), "", s.traceId());
+    }
+
+    public static SlaSample of(DeadLetter d) {
+        return new SlaSample(tenant(d.tenant()), DLQ, d.origin().kafkaTs(), 0, 0, d.reason(), d.traceId());
+    }
+
+    private static String tenant(String t) {
+        return t == null || t.isEmpty() ? UNKNOWN_TENANT : t;
+    }
+
+    public boolean isError() {
+        return !error.isEmpty();
+    }
+
+    public String key() {
+        return key(tenant, backend);
+    }
+
+    public SlaSample asAll() {
+        return new SlaSample(tenant, ALL, ts, latencyMs, similarity, error, traceId);
+    }
+
+    public static String key(String tenant, String backend) {
+        return tenant + '\u0000' + backend;
+    }
+}
