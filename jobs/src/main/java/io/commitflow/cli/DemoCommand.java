@@ -38,6 +38,9 @@ public final class DemoCommand implements Callable<Integer> {
     @picocli.CommandLine.Mixin
     LocalRunOptions local = new LocalRunOptions();
 
+    @picocli.CommandLine.Mixin
+    io.commitflow.job.SlaOptions sla = new io.commitflow.job.SlaOptions();
+
     @Option(names = "--checkpoint-interval", defaultValue = "1s", paramLabel = "DURATION",
             converter = io.commitflow.job.DurationConverter.class,
             description = "Checkpoint interval; the exactly-once output appears at each checkpoint (default: ${DEFAULT-VALUE}).")
@@ -70,7 +73,7 @@ public final class DemoCommand implements Callable<Integer> {
             throw new UserError(path + " has no commits");
         }
         DemoRun.Settings s = new DemoRun.Settings(location, tenant, rate, local.webPort, local.metricsPort, local.parallelism,
-                checkpointInterval, idleTimeout);
+                checkpointInterval, idleTimeout, sla.toSettings());
         return new DemoRun(s, commits, spec.commandLine().getOut()).run();
     }
 }

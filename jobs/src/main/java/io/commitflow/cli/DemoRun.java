@@ -40,7 +40,7 @@ import java.util.stream.Stream;
  */
 final class DemoRun {
     record Settings(History.Location repo, String tenant, double rate, int webPort, int metricsPort, int parallelism,
-                    Duration checkpointInterval, Duration idleTimeout) {}
+                    Duration checkpointInterval, Duration idleTimeout, io.commitflow.sla.SlaSettings sla) {}
 
     private final Settings s;
     private final List<History.Commit> commits;
@@ -118,10 +118,10 @@ final class DemoRun {
         LocalFlink.interactiveCheckpoints(conf, s.checkpointInterval());
         StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironmentWithWebUI(conf);
         env.setParallelism(s.parallelism());
-        PipelineSettings pipeline = PipelineSettings.defaults(s.repo().root().toString());
+        PipelineSettings pipeline = PipelineSettings.defaults(s.repo().root().toString()).withSla(s.sla());
         JobParameters p = new JobParameters(k, pipeline);
         CommitMessageJob.build(env, KafkaIO.sourceBuilder(p.kafka()).build(), KafkaIO.suggestionSink(p.kafka()),
-                KafkaIO.deadLetterSink(p.kafka()), p.pipeline());
+                KafkaIO.deadLetterSink(p.kafka()), KafkaIO.slaSink(p.kafka()), p.pipeline());
         return env.executeAsync(CommitMessageJob.NAME + " demo");
     }
 

@@ -10,6 +10,8 @@ import io.commitflow.event.Suggestion;
 import io.commitflow.git.DiffCommits;
 import io.commitflow.git.DiffedCommit;
 import io.commitflow.push.ExpandPushes;
+import io.commitflow.sla.SlaPipeline;
+import io.commitflow.sla.SlaRecord;
 import io.commitflow.suggest.IndexCommits;
 import io.commitflow.suggest.IndexOperator;
 import io.commitflow.suggest.SuggestAsync;
@@ -28,7 +30,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * commitflow's job: Kafka events → parse and validate → expand pushes → dedup (repo, sha) → diff → index (keyed by
  * repository: state, online learning, result cache by patch-id) → suggest (async I/O: micro-batched retrieval on
- * the GPU or CPU engine, then the built-in generator) → suggestions topic; every reject → dead-letter topic.
+ * the GPU or CPU engine, then the built-in generator) → suggestions topic; every reject → dead-letter topic; both →
+ * SLA windows per tenant and backend → SLA topic and Prometheus gauges.
  *
  * <p>Submit the shaded jar to a cluster: {@code flink run jobs/target/commitflow-job.jar --bootstrap kafka:9092
  * --mirror-root /srv/mirrors}. Tests and the demo call {@link #build} with their own source and sinks.
@@ -44,13 +47,14 @@ public final class CommitMessageJob {
         JobParameters params = JobOptions.parseForCluster(args);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         build(env, KafkaIO.sourceBuilder(params.kafka()).build(), KafkaIO.suggestionSink(params.kafka()),
-                KafkaIO.deadLetterSink(params.kafka()), params.pipeline());
+                KafkaIO.deadLetterSink(params.kafka()), KafkaIO.slaSink(params.kafka()), params.pipeline());
         env.execute(NAME);
     }
 
     /** Wires the pipeline between {@code source} and the two sinks. Every stateful operator has a uid. */
     public static void build(StreamExecutionEnvironment env, Source<RawRecord, ?, ?> source,
-                             Sink<Suggestion> suggestions, Sink<DeadLetter> deadLetters, PipelineSettings s) {
+                             Sink<Suggestion> suggestions, Sink<DeadLetter> deadLetters, Sink<SlaRecord> sla,
+                             PipelineSettings s) {
         DataStream<RawRecord> raw = env.fromSource(source, WatermarkStrategy.noWatermarks(), "kafka: events")
                 .uid("source-events");
 
@@ -76,11 +80,14 @@ public final class CommitMessageJob {
         DataStream<Suggestion> answered = AsyncDataStream.unorderedWait(requests, new SuggestAsync(SUGGEST, s.async()),
                         s.async().timeout().toMillis(), TimeUnit.MILLISECONDS, s.async().capacity())
                 .uid("suggest-async").name("suggest (async: batched retrieval, generator)");
-        answered.union(requests.getSideOutput(IndexCommits.CACHE_HITS))
-                .sinkTo(suggestions).uid("sink-suggestions").name("kafka: suggestions");
+        DataStream<Suggestion> out = answered.union(requests.getSideOutput(IndexCommits.CACHE_HITS));
+        out.sinkTo(suggestions).uid("sink-suggestions").name("kafka: suggestions");
 
-        parsed.getSideOutput(DeadLetters.TAG)
-                .union(expanded.getSideOutput(DeadLetters.TAG), diffed.getSideOutput(DeadLetters.TAG))
-                .sinkTo(deadLetters).uid("sink-dlq").name("kafka: dead letters");
+        DataStream<DeadLetter> rejected = parsed.getSideOutput(DeadLetters.TAG)
+                .union(expanded.getSideOutput(DeadLetters.TAG), diffed.getSideOutput(DeadLetters.TAG));
+        rejected.sinkTo(deadLetters).uid("sink-dlq").name("kafka: dead letters");
+
+        SlaPipeline.attach(out, rejected, s.sla())
+                .sinkTo(sla).uid("sink-sla").name("kafka: SLA windows");
     }
 }

@@ -5,6 +5,7 @@ import io.commitflow.event.Json;
 import io.commitflow.event.Origin;
 import io.commitflow.event.RawRecord;
 import io.commitflow.event.Suggestion;
+import io.commitflow.sla.SlaRecord;
 import org.apache.flink.api.common.serialization.SerializationSchema;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.connector.base.DeliveryGuarantee;
@@ -50,6 +51,11 @@ public final class KafkaIO {
         return sink(k, k.deadLetterTopic(), "dlq", new DeadLetterKey(), new JsonValue<>());
     }
 
+    /** SLA records keyed by tenant. */
+    public static KafkaSink<SlaRecord> slaSink(KafkaSettings k) {
+        return sink(k, k.slaTopic(), "sla", new SlaKey(), new SlaValue());
+    }
+
     private static <T> KafkaSink<T> sink(KafkaSettings k, String topic, String name, SerializationSchema<T> key,
                                          SerializationSchema<T> json) {
         var builder = KafkaSink.<T>builder()
@@ -83,6 +89,24 @@ public final class KafkaIO {
         @Override
         public byte[] serialize(T element) {
             return Json.bytes(element);
+        }
+    }
+
+    static final class SlaKey implements SerializationSchema<SlaRecord> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public byte[] serialize(SlaRecord r) {
+            return r.tenant().getBytes(StandardCharsets.UTF_8);
+        }
+    }
+
+    static final class SlaValue implements SerializationSchema<SlaRecord> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public byte[] serialize(SlaRecord r) {
+            return r.json().getBytes(StandardCharsets.UTF_8);
         }
     }
 

@@ -31,6 +31,11 @@ public class KafkaOptions {
             description = "Dead-letter topic for rejected records, with reasons (default: ${DEFAULT-VALUE}).")
     String dlqTopic;
 
+    @Option(names = "--sla-topic", defaultValue = KafkaSettings.SLA_TOPIC, paramLabel = "TOPIC",
+            description = "Topic the SLA windows, spikes and late samples go to, JSON with a kind field "
+                    + "(default: ${DEFAULT-VALUE}).")
+    String slaTopic;
+
     @Option(names = "--group-id", defaultValue = "commitflow", paramLabel = "ID",
             description = "Kafka consumer group of the source (default: ${DEFAULT-VALUE}).")
     String groupId;
@@ -62,7 +67,7 @@ public class KafkaOptions {
         if (bootstrap.isBlank()) {
             throw new ParameterException(spec.commandLine(), "--bootstrap must name at least one HOST:PORT");
         }
-        for (String t : new String[] {eventsTopic, suggestionsTopic, dlqTopic}) {
+        for (String t : new String[] {eventsTopic, suggestionsTopic, dlqTopic, slaTopic}) {
             if (!t.matches("[A-Za-z0-9._-]{1,249}")) {
                 throw new ParameterException(spec.commandLine(), "'" + t + "' is not a valid Kafka topic name");
             }
@@ -81,7 +86,7 @@ public class KafkaOptions {
         if (transactionTimeout.isNegative() || transactionTimeout.isZero() || transactionTimeout.compareTo(Duration.ofHours(1)) > 0) {
             throw new ParameterException(spec.commandLine(), "--transaction-timeout must be between 1ms and 1h");
         }
-        return new KafkaSettings(bootstrap, eventsTopic, suggestionsTopic, dlqTopic, groupId, earliest, guarantee,
+        return new KafkaSettings(bootstrap, eventsTopic, suggestionsTopic, dlqTopic, slaTopic, groupId, earliest, guarantee,
                 transactionalIdPrefix, transactionTimeout, Map.copyOf(properties));
     }
 }

@@ -19,6 +19,7 @@ public record KafkaSettings(
         String eventsTopic,
         String suggestionsTopic,
         String deadLetterTopic,
+        String slaTopic,
         String groupId,
         boolean fromEarliest,
         DeliveryGuarantee delivery,
@@ -29,9 +30,10 @@ public record KafkaSettings(
     public static final String EVENTS_TOPIC = "commitflow.events";
     public static final String SUGGESTIONS_TOPIC = "commitflow.suggestions";
     public static final String DLQ_TOPIC = "commitflow.dlq";
+    public static final String SLA_TOPIC = "commitflow.sla";
 
     public static KafkaSettings defaults(String bootstrap) {
-        return new KafkaSettings(bootstrap, EVENTS_TOPIC, SUGGESTIONS_TOPIC, DLQ_TOPIC, "commitflow", true,
+        return new KafkaSettings(bootstrap, EVENTS_TOPIC, SUGGESTIONS_TOPIC, DLQ_TOPIC, SLA_TOPIC, "commitflow", true,
                 DeliveryGuarantee.EXACTLY_ONCE, "commitflow", Duration.ofMinutes(10), Map.of());
     }
 }

@@ -103,6 +103,9 @@ public class PipelineOptions {
                     + "tenants not named are silver). Example: --tenant-tier acme=gold,ci-bots=bronze")
     List<String> tenantTiers = List.of();
 
+    @picocli.CommandLine.Mixin
+    SlaOptions sla = new SlaOptions();
+
     public PipelineSettings toSettings() {
         String root = null;
         if (mirrorRoot != null) {
@@ -144,6 +147,6 @@ public class PipelineOptions {
         }
         RetryPolicy retry = new RetryPolicy(RetryPolicy.DEFAULT.initial(), RetryPolicy.DEFAULT.maxDelay(), pushRetryMaxWait);
         return new PipelineSettings(root, dedupTtl, maxEventBytes, new DiffBudget(maxFiles, maxLines, maxPatchBytes, maxBlobBytes),
-                retry, cacheTtl, maxHistoryPerRepo, async);
+                retry, cacheTtl, maxHistoryPerRepo, async, sla.toSettings());
     }
 }

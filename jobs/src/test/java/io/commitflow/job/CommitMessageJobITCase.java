@@ -65,6 +65,7 @@ class CommitMessageJobITCase {
         KAFKA.createTopic(k.eventsTopic(), 2);
         KAFKA.createTopic(k.suggestionsTopic(), 2);
         KAFKA.createTopic(k.deadLetterTopic(), 1);
+        KAFKA.createTopic(k.slaTopic(), 1);
 
         byte[] key = "app".getBytes(StandardCharsets.UTF_8);
         List<byte[]> valid = new ArrayList<>();
@@ -136,6 +137,26 @@ class CommitMessageJobITCase {
             assertThat(d.path("detail").asText()).isNotBlank();
             assertThat(d.path("origin").path("topic").asText()).isEqualTo(k.eventsTopic());
         }
+
+        // the SLA topic: every outcome within one minute, so some window of each tenant holds all of them
+        List<JsonNode> sla = values(KAFKA.readCommitted(k.slaTopic()));
+        Map<String, Long> suggestionsByTenant = suggestions.stream()
+                .collect(Collectors.groupingBy(n -> n.path("tenant").asText(), Collectors.counting()));
+        Map<String, Long> deadByTenant = dead.stream().collect(Collectors.groupingBy(
+                n -> n.path("tenant").asText().isEmpty() ? "unknown" : n.path("tenant").asText(), Collectors.counting()));
+        Map<String, Long> mostSuggestions = new HashMap<>();
+        Map<String, Long> mostErrors = new HashMap<>();
+        for (JsonNode w : sla) {
+            assertThat(w.path("kind").asText()).as(w.toString()).isEqualTo("window");
+            if (w.path("backend").asText().equals("all")) {
+                mostSuggestions.merge(w.path("tenant").asText(), w.path("count").asLong(), Math::max);
+                mostErrors.merge(w.path("tenant").asText(), w.path("errors").asLong(), Math::max);
+            }
+        }
+        mostSuggestions.values().removeIf(n -> n == 0);
+        mostErrors.values().removeIf(n -> n == 0);
+        assertThat(mostSuggestions).isEqualTo(suggestionsByTenant);
+        assertThat(mostErrors).isEqualTo(deadByTenant);
     }
 
     private void runBounded(KafkaSettings k) throws Exception {
@@ -148,7 +169,7 @@ class CommitMessageJobITCase {
         env.setParallelism(PARALLELISM);
         CommitMessageJob.build(env,
                 KafkaIO.sourceBuilder(k).setBounded(OffsetsInitializer.latest()).build(),
-                KafkaIO.suggestionSink(k), KafkaIO.deadLetterSink(k), withoutPushRetries(PipelineSettings.defaults(mirrors.toString())));
+                KafkaIO.suggestionSink(k), KafkaIO.deadLetterSink(k), KafkaIO.slaSink(k), withoutPushRetries(PipelineSettings.defaults(mirrors.toString())));
         env.execute("commitflow-itcase");
     }
 
@@ -156,7 +177,7 @@ class CommitMessageJobITCase {
     private static PipelineSettings withoutPushRetries(PipelineSettings s) {
         return new PipelineSettings(s.mirrorRoot(), s.dedupTtl(), s.maxEventBytes(), s.budget(),
                 new io.commitflow.push.RetryPolicy(Duration.ofMillis(100), Duration.ofMillis(100), Duration.ZERO), s.cacheTtl(),
-                s.maxHistoryPerRepo(), s.async());
+                s.maxHistoryPerRepo(), s.async(), s.sla());
     }
 
     private List<RevCommit> featureBranch(RevCommit base, int n) throws Exception {

@@ -42,6 +42,30 @@ class JobOptionsTest {
     }
 
     @Test
+    void parsesTheSlaOptions() {
+        var sla = JobOptions.parseForCluster("--bootstrap", "k:1", "--sla-window", "2m", "--sla-slide", "15s",
+                "--sla-out-of-orderness", "1s", "--sla-idleness", "10s", "--sla-spike-threshold", "80ms",
+                "--sla-target", "1s", "--sla-tenant-target", "acme=300ms,bots=5s", "--sla-weights", "0.9=1,0=0.5",
+                "--sla-topic", "sla.out").pipeline().sla();
+
+        assertThat(sla.size()).isEqualTo(Duration.ofMinutes(2));
+        assertThat(sla.slide()).isEqualTo(Duration.ofSeconds(15));
+        assertThat(sla.outOfOrderness()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(sla.idleness()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(sla.spikeThresholdMs()).isEqualTo(80);
+        assertThat(sla.targetMs("acme")).isEqualTo(300);
+        assertThat(sla.targetMs("bots")).isEqualTo(5000);
+        assertThat(sla.targetMs("other")).isEqualTo(1000);
+        assertThat(sla.weights().of(0.85)).isEqualTo(0.5);
+        assertThat(JobOptions.parseForCluster("--bootstrap", "k:1", "--sla-topic", "sla.out").kafka().slaTopic())
+                .isEqualTo("sla.out");
+        assertRejected("must be a positive multiple of its slide", "--bootstrap", "k:1", "--sla-window", "25s");
+        assertRejected("--sla-tenant-target takes TENANT=DURATION", "--bootstrap", "k:1", "--sla-tenant-target", "acme");
+        assertRejected("descend", "--bootstrap", "k:1", "--sla-weights", "0.1=1,0.5=1,0=1");
+        assertRejected("not a valid Kafka topic name", "--bootstrap", "k:1", "--sla-topic", "bad topic");
+    }
+
+    @Test
     void parsesTheSuggestStagesOptions() {
         var a = JobOptions.parseForCluster("--bootstrap", "k:1", "--engine", "cpu", "--device-budget", "2048",
                 "--batch-max", "64", "--batch-wait", "2ms", "--suggest-workers", "3", "--async-timeout", "800ms",
