@@ -316,24 +316,4 @@ public final class CpuEngine implements RetrievalEngine {
             return items;
         }
     }
-
-    private static final class IntStack {
-        private int[] items = new int[16];
-        private int n;
-
-        boolean isEmpty() {
-            return n == 0;
-        }
-
-        void push(int x) {
-            if (n == items.length) {
-                items = Arrays.copyOf(items, n * 2);
-            }
-            items[n++] = x;
-        }
-
-        int pop() {
-            return items[--n];
-        }
-    }
 }

@@ -629,24 +629,4 @@ public final class CudaEngine implements RetrievalEngine {
     private static int ceilDiv(int a, int b) {
         return (a + b - 1) / b;
     }
-
-    private static final class IntStack {
-        private int[] items = new int[16];
-        private int n;
-
-        boolean isEmpty() {
-            return n == 0;
-        }
-
-        void push(int x) {
-            if (n == items.length) {
-                items = Arrays.copyOf(items, n * 2);
-            }
-            items[n++] = x;
-        }
-
-        int pop() {
-            return items[--n];
-        }
-    }
 }

@@ -29,11 +29,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  * replayed history; while it runs the web UI and the metrics answer; afterwards no process and no file is left.
  */
 class DemoITCase {
-    private static final Path HOME = Path.of(System.getProperty(LocalFlink.HOME_PROPERTY, "..")).toAbsolutePath().normalize();
+    static final Path HOME = Path.of(System.getProperty(LocalFlink.HOME_PROPERTY, "..")).toAbsolutePath().normalize();
 
     @TempDir
     static Path repos;
 
+    /** The demo starts its broker from the replay module's build output, and finds flink-conf under HOME. */
     @BeforeAll
     static void brokerClasspath() throws IOException {
         Path replay = HOME.resolve("replay/target");
@@ -129,7 +130,7 @@ class DemoITCase {
         }
     }
 
-    private static int freePort() throws IOException {
+    static int freePort() throws IOException {
         try (ServerSocket s = new ServerSocket(0)) {
             return s.getLocalPort();
         }

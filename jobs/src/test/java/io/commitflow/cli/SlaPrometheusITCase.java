@@ -2,7 +2,6 @@ package io.commitflow.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.commitflow.event.Json;
-import io.commitflow.replay.kafka.LocalKafka;
 import io.commitflow.testing.GitHistory;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -12,7 +11,6 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -32,7 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * demo} while it runs, and the SLA gauges of the demo's tenant can be queried through Prometheus's HTTP API.
  */
 class SlaPrometheusITCase {
-    private static final Path HOME = Path.of(System.getProperty(LocalFlink.HOME_PROPERTY, "..")).toAbsolutePath().normalize();
+    private static final Path HOME = DemoITCase.HOME;
     private static final String GAUGE = "flink_taskmanager_job_task_operator_tenant_backend_slaLatencyP99Millis";
 
     @TempDir
@@ -40,11 +38,7 @@ class SlaPrometheusITCase {
 
     @BeforeAll
     static void brokerClasspath() throws IOException {
-        Path replay = HOME.resolve("replay/target");
-        String cp = replay.resolve("classes") + ":" + Files.readString(replay.resolve("broker-runtime.classpath")).strip()
-                + ":" + Files.readString(replay.resolve("broker-provided.classpath")).strip();
-        System.setProperty(LocalKafka.CLASSPATH_PROPERTY, cp);
-        System.setProperty(LocalFlink.HOME_PROPERTY, HOME.toString());
+        DemoITCase.brokerClasspath();
     }
 
     static Path prometheus() {
@@ -63,9 +57,9 @@ class SlaPrometheusITCase {
     void prometheusScrapesTheSlaGaugesOfTheRunningJob() throws Exception {
         Path binary = prometheus();
         GitHistory.create(work, "history.git", 80);
-        int webPort = freePort();
-        int metricsPort = freePort();
-        int promPort = freePort();
+        int webPort = DemoITCase.freePort();
+        int metricsPort = DemoITCase.freePort();
+        int promPort = DemoITCase.freePort();
         Path config = work.resolve("prometheus.yml");
         Files.writeString(config, """
                 global:
@@ -170,12 +164,6 @@ class SlaPrometheusITCase {
             return result.isArray() && !result.isEmpty() ? result.get(0) : null;
         } catch (IOException e) {
             return null; // not up yet
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
         }
     }
 }

@@ -28,20 +28,29 @@ public record IndexedCommit(long seq, String sha, String subject, List<String> f
 
     static IndexedCommit of(long seq, String sha, String subject, List<String> files, float[] dense, int[] signature,
                             long[] lines, long ts, String versionShape, boolean merge) {
-        int nonZero = 0;
-        for (float x : dense) {
-            if (x != 0) {
-                nonZero++;
+        Sparse v = Sparse.of(dense);
+        return new IndexedCommit(seq, sha, subject, List.copyOf(files), v.index(), v.value(), signature, lines[0], lines[1],
+                ts, versionShape, merge);
+    }
+
+    /** A vector by its non-zero positions and values. */
+    public record Sparse(int[] index, float[] value) {
+        public static Sparse of(float[] dense) {
+            int nonZero = 0;
+            for (float x : dense) {
+                if (x != 0) {
+                    nonZero++;
+                }
             }
-        }
-        int[] idx = new int[nonZero];
-        float[] val = new float[nonZero];
-        for (int i = 0, j = 0; i < dense.length; i++) {
-            if (dense[i] != 0) {
-                idx[j] = i;
-                val[j++] = dense[i];
+            int[] idx = new int[nonZero];
+            float[] val = new float[nonZero];
+            for (int i = 0, j = 0; i < dense.length; i++) {
+                if (dense[i] != 0) {
+                    idx[j] = i;
+                    val[j++] = dense[i];
+                }
             }
+            return new Sparse(idx, val);
         }
-        return new IndexedCommit(seq, sha, subject, List.copyOf(files), idx, val, signature, lines[0], lines[1], ts, versionShape, merge);
     }
 }

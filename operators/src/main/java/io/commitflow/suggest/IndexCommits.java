@@ -149,7 +149,7 @@ public class IndexCommits extends KeyedProcessFunction<String, DiffedCommit, Sug
                 ctx.output(CACHE_HITS, Answerer.suggestion(diff, d, "hit", System.currentTimeMillis()));
             } else {
                 RepoKnowledge.Window w = memory.window();
-                IndexedCommit sparse = sparse(query);
+                IndexedCommit.Sparse sparse = IndexedCommit.Sparse.of(query);
                 requests.inc();
                 out.collect(new SuggestRequest(diff, features.signature(), features.lines(), features.newVersions(),
                         sparse.index(), sparse.value(), w.from(), w.to(), copy(memory.model().style),
@@ -182,24 +182,6 @@ public class IndexCommits extends KeyedProcessFunction<String, DiffedCommit, Sug
     static String body(String message) {
         int nl = message.indexOf('\n');
         return nl < 0 ? "" : message.substring(nl + 1).strip();
-    }
-
-    private static IndexedCommit sparse(float[] dense) {
-        int n = 0;
-        for (float x : dense) {
-            if (x != 0) {
-                n++;
-            }
-        }
-        int[] idx = new int[n];
-        float[] val = new float[n];
-        for (int i = 0, j = 0; i < dense.length; i++) {
-            if (dense[i] != 0) {
-                idx[j] = i;
-                val[j++] = dense[i];
-            }
-        }
-        return new IndexedCommit(0, "", "", List.of(), idx, val, new int[0], 0, 0, 0, null, false);
     }
 
     /** A copy of the style counts: the request must not see later learning. */
