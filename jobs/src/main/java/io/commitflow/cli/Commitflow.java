@@ -6,7 +6,9 @@ import picocli.CommandLine.Command;
 /** {@code commitflow} — the command line. Run {@code ./commitflow --help}. */
 @Command(name = "commitflow", mixinStandardHelpOptions = true, version = "commitflow 0.1.0",
         description = "Writes a commit message for every commit pushed to your Git servers, at stream speed.",
-        subcommands = {DemoCommand.class, JobCommand.class, ReplayCommand.class, EvalCommand.class, BenchCommand.class,
+        subcommands = {DemoCommand.class, JobCommand.class, ReplayCommand.class, LoadTestCommand.class, PushEventCommand.class,
+            EvalCommand.class,
+            BenchCommand.class,
             CommandLine.HelpCommand.class},
         footer = {"", "Run 'commitflow COMMAND --help' for a command's options."})
 public final class Commitflow implements Runnable {

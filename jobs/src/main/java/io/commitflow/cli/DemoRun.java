@@ -217,7 +217,7 @@ final class DemoRun {
         return n.path("type").asText() + (scope.isEmpty() ? "" : "(" + scope + ")");
     }
 
-    private static KafkaConsumer<byte[], byte[]> outputConsumer(KafkaSettings k) {
+    static KafkaConsumer<byte[], byte[]> outputConsumer(KafkaSettings k) {
         Map<String, Object> p = Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, k.bootstrap(),
                 ConsumerConfig.GROUP_ID_CONFIG, "commitflow-demo-printer",
@@ -227,7 +227,7 @@ final class DemoRun {
         return new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
 
-    private static void cancel(JobClient job) {
+    static void cancel(JobClient job) {
         try {
             if (!job.getJobStatus().get(10, TimeUnit.SECONDS).isGloballyTerminalState()) {
                 job.cancel().get(30, TimeUnit.SECONDS);

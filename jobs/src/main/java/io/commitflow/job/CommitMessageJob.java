@@ -80,7 +80,10 @@ public final class CommitMessageJob {
         DataStream<Suggestion> answered = AsyncDataStream.unorderedWait(requests, new SuggestAsync(SUGGEST, s.async()),
                         s.async().timeout().toMillis(), TimeUnit.MILLISECONDS, s.async().capacity())
                 .uid("suggest-async").name("suggest (async: batched retrieval, generator)");
-        DataStream<Suggestion> out = answered.union(requests.getSideOutput(IndexCommits.CACHE_HITS));
+        // a suggestion's Kafka timestamp is the moment it was made (records otherwise keep their event's timestamp)
+        DataStream<Suggestion> out = answered.union(requests.getSideOutput(IndexCommits.CACHE_HITS))
+                .assignTimestampsAndWatermarks(WatermarkStrategy.<Suggestion>noWatermarks().withTimestampAssigner(new MadeAt()))
+                .uid("suggestion-time").name("timestamp: when made");
         out.sinkTo(suggestions).uid("sink-suggestions").name("kafka: suggestions");
 
         DataStream<DeadLetter> rejected = parsed.getSideOutput(DeadLetters.TAG)
@@ -89,5 +92,15 @@ public final class CommitMessageJob {
 
         SlaPipeline.attach(out, rejected, s.sla())
                 .sinkTo(sla).uid("sink-sla").name("kafka: SLA windows");
+    }
+
+    /** When a suggestion was made: its event's Kafka timestamp plus its latency. */
+    static final class MadeAt implements org.apache.flink.api.common.eventtime.SerializableTimestampAssigner<Suggestion> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public long extractTimestamp(Suggestion s, long previous) {
+            return s.kafkaTs() + s.latencyMs();
+        }
     }
 }

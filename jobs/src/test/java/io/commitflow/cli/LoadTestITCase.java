@@ -1,0 +1,64 @@
+package io.commitflow.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.commitflow.event.Json;
+import io.commitflow.testing.GitHistory;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** {@code commitflow loadtest} end to end on a small history: its report has the reference report's fields. */
+class LoadTestITCase {
+    @TempDir
+    static Path dir;
+
+    @BeforeAll
+    static void brokerClasspath() throws IOException {
+        DemoITCase.brokerClasspath();
+    }
+
+    @Test
+    void measuresEachStepAndWritesTheJsonAndHtmlReports() throws Exception {
+        GitHistory.create(dir, "app.git", 25);
+        StringWriter output = new StringWriter();
+        var cli = Commitflow.commandLine();
+        cli.setOut(new PrintWriter(output, true));
+        cli.setErr(new PrintWriter(output, true));
+        Path report = dir.resolve("report");
+
+        // 30 + 60 events from 25 commits: the history runs again under other repository names, over two tenants
+        int exit = cli.execute("loadtest", "--repo", dir.resolve("app.git").toString(), "--rate", "steps:10,20/3s",
+                "--tenants", "2", "--report", report.toString(), "--web-port", Integer.toString(DemoITCase.freePort()),
+                "--metrics-port", Integer.toString(DemoITCase.freePort()), "--drain-timeout", "90s");
+
+        assertThat(exit).as(output.toString()).isZero();
+        assertThat(output.toString()).contains("90 outcomes for 90 events");
+        JsonNode steps = Json.mapper().readTree(report.resolve("report.json").toFile());
+        assertThat(steps.size()).isEqualTo(2);
+        for (JsonNode s : steps) {
+            List<String> fields = new ArrayList<>();
+            s.fieldNames().forEachRemaining(fields::add);
+            assertThat(fields).containsExactly("offered_per_s", "tps", "p50_ms", "p95_ms", "p99_ms", "p999_ms",
+                    "error_rate", "peak_rss_mb");
+            assertThat(s.path("p50_ms").asDouble()).isPositive().isLessThanOrEqualTo(s.path("p999_ms").asDouble());
+            assertThat(s.path("error_rate").asDouble()).isZero();
+            assertThat(s.path("peak_rss_mb").asDouble()).isGreaterThan(50);
+        }
+        assertThat(steps.get(0).path("offered_per_s").asDouble()).isBetween(8.0, 12.0);
+        assertThat(steps.get(1).path("offered_per_s").asDouble()).isBetween(16.0, 24.0);
+        String html = Files.readString(report.resolve("report.html"));
+        assertThat(html.split("<svg", -1)).hasSize(4);
+        assertThat(html).contains("tenant-0", "tenant-1", "Achieved vs offered");
+        assertThat(html.replace("http://www.w3.org/2000/svg", "")).as("viewable offline").doesNotContain("http", "<script");
+    }
+}
