@@ -128,7 +128,12 @@ public final class CpuEngine implements RetrievalEngine {
         return out;
     }
 
-    /** Scores every row of the group against the group's queries, four queries at a time. */
+    /**
+     * Scores every row of the group against the group's queries, four queries at a time, visiting only the
+     * dimensions where one of the four is not zero. Skipping a zero term leaves a float sum unchanged (the running
+     * sum starts at +0 and never becomes −0; q·x is ±0 when q is 0), so this is bit for bit the dense sum in index
+     * order — the order the CUDA kernel uses — at a fraction of the work: hashed TF-IDF queries are mostly zeros.
+     */
     private void scan(IntSet rows, List<Integer> qs, float[][] queries, TopK[] tops) {
         int[] members = rows.items();
         int n = rows.size();
@@ -138,6 +143,7 @@ public final class CpuEngine implements RetrievalEngine {
             float[] b = queries[qs.get(q + 1)];
             float[] c = queries[qs.get(q + 2)];
             float[] d = queries[qs.get(q + 3)];
+            int[] nz = nonZero(a, b, c, d);
             for (int i = 0; i < n; i++) {
                 int slot = members[i];
                 float[] block = blocks.get(slot / BLOCK_ROWS);
@@ -146,7 +152,7 @@ public final class CpuEngine implements RetrievalEngine {
                 float sb = 0;
                 float sc = 0;
                 float sd = 0;
-                for (int j = 0; j < dim; j++) {
+                for (int j : nz) {
                     float x = block[off + j];
                     sa += a[j] * x;
                     sb += b[j] * x;
@@ -161,21 +167,37 @@ public final class CpuEngine implements RetrievalEngine {
         }
         for (; q < qs.size(); q++) {
             float[] a = queries[qs.get(q)];
+            int[] nz = nonZero(a);
             for (int i = 0; i < n; i++) {
                 int slot = members[i];
-                tops[q].offer(slot, dot(a, blocks.get(slot / BLOCK_ROWS), (slot % BLOCK_ROWS) * dim));
+                tops[q].offer(slot, dot(a, nz, blocks.get(slot / BLOCK_ROWS), (slot % BLOCK_ROWS) * dim));
             }
         }
     }
 
+    /** The dimensions, ascending, where any of the queries is not zero. */
+    private int[] nonZero(float[]... qs) {
+        int[] nz = new int[dim];
+        int n = 0;
+        for (int j = 0; j < dim; j++) {
+            for (float[] q : qs) {
+                if (q[j] != 0) {
+                    nz[n++] = j;
+                    break;
+                }
+            }
+        }
+        return java.util.Arrays.copyOf(nz, n);
+    }
+
     /**
-     * One accumulator, in index order: the same order as the batched loop in {@link #scan}, so that a query scores
-     * the same whatever batch it comes in.
+     * One accumulator, in index order over the query's non-zero dimensions: the same sum as the batched loop in
+     * {@link #scan}, so that a query scores the same whatever batch it comes in.
      */
-    private float dot(float[] q, float[] block, int off) {
+    private static float dot(float[] q, int[] nz, float[] block, int off) {
         float s = 0;
-        for (int i = 0; i < dim; i++) {
-            s += q[i] * block[off + i];
+        for (int j : nz) {
+            s += q[j] * block[off + j];
         }
         return s;
     }

@@ -145,4 +145,36 @@ class CpuEngineTest {
                     .containsExactly(old, late, mid);
         }
     }
+
+    @Test
+    void sparseQueriesScoreBitForBitAsTheDenseSumInIndexOrder() {
+        java.util.Random r = new java.util.Random(3);
+        int dim = 256;
+        try (CpuEngine e = new CpuEngine(dim)) {
+            float[][] rows = new float[300][dim];
+            for (float[] row : rows) {
+                for (int j = 0; j < dim; j++) {
+                    row[j] = r.nextInt(4) == 0 ? 0 : (float) r.nextGaussian();
+                }
+                e.add(0, row);
+            }
+            float[][] queries = new float[9][dim];
+            for (float[] q : queries) {
+                for (int j = 0; j < dim; j++) {
+                    q[j] = r.nextInt(10) == 0 ? (float) r.nextGaussian() : (r.nextInt(50) == 0 ? -0.0f : 0);
+                }
+            }
+            Neighbors[] got = e.search(new int[9], queries, rows.length);
+            for (int q = 0; q < queries.length; q++) {
+                for (int i = 0; i < got[q].size(); i++) {
+                    float dense = 0;
+                    for (int j = 0; j < dim; j++) {
+                        dense += queries[q][j] * rows[got[q].slots()[i]][j];
+                    }
+                    assertThat(Float.floatToIntBits(got[q].scores()[i])).as("query %d, row %d", q, got[q].slots()[i])
+                            .isEqualTo(Float.floatToIntBits(dense));
+                }
+            }
+        }
+    }
 }
