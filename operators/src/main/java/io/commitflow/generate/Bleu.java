@@ -20,11 +20,38 @@ public final class Bleu {
     }
 
     public static <T> double sentence(List<T> hyp, List<T> ref) {
+        return sentence(Counts.of(hyp), Counts.of(ref));
+    }
+
+    /**
+     * A token sequence's 1- to 4-gram counts, made once: scoring a sequence against many others (the generator
+     * compares every neighbour with every other) then builds each sequence's n-grams once, not once per pair.
+     */
+    public static final class Counts<T> {
+        private final int size;
+        private final List<Map<List<T>, Integer>> byN;
+
+        private Counts(int size, List<Map<List<T>, Integer>> byN) {
+            this.size = size;
+            this.byN = byN;
+        }
+
+        public static <T> Counts<T> of(List<T> tokens) {
+            List<Map<List<T>, Integer>> byN = new java.util.ArrayList<>(N);
+            for (int n = 1; n <= N; n++) {
+                byN.add(ngrams(tokens, n));
+            }
+            return new Counts<>(tokens.size(), byN);
+        }
+    }
+
+    /** {@link #sentence(List, List)} of sequences counted already. */
+    public static <T> double sentence(Counts<T> hyp, Counts<T> ref) {
         double logSum = 0;
         for (int n = 1; n <= N; n++) {
-            Map<List<T>, Integer> h = ngrams(hyp, n);
-            Map<List<T>, Integer> r = ngrams(ref, n);
-            int guess = Math.max(0, hyp.size() - n + 1);
+            Map<List<T>, Integer> h = hyp.byN.get(n - 1);
+            Map<List<T>, Integer> r = ref.byN.get(n - 1);
+            int guess = Math.max(0, hyp.size - n + 1);
             int correct = 0;
             for (var e : h.entrySet()) {
                 correct += Math.min(e.getValue(), r.getOrDefault(e.getKey(), 0));
@@ -33,7 +60,7 @@ public final class Bleu {
             logSum += Math.log(correct + add + Double.MIN_VALUE) - Math.log(guess + add + Double.MIN_VALUE);
         }
         double log = logSum / N;
-        double brevity = Math.min(0, 1 - (ref.size() + 1.0) / (hyp.size() + 1.0));
+        double brevity = Math.min(0, 1 - (ref.size + 1.0) / (hyp.size + 1.0));
         return Math.exp(log + brevity);
     }
 

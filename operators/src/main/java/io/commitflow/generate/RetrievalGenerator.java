@@ -121,15 +121,18 @@ public final class RetrievalGenerator implements java.io.Serializable {
         List<Integer> ours = boxed(signature);
         java.util.Set<Integer> ourWords = new java.util.HashSet<>(ours);
         List<List<String>> tokens = new ArrayList<>();
+        List<Bleu.Counts<String>> counted = new ArrayList<>();
         double[] w = new double[nn.size()];
         if (nn.size() == 1) {
             return 0;
         }
         for (int i = 0; i < nn.size(); i++) {
             tokens.add(MessageTokens.of(Subject.parse(nn.get(i).commit().subject()).description()));
+            counted.add(Bleu.Counts.of(tokens.get(i)));
             double s = Math.max(0, nn.get(i).score());
             w[i] = s * s;
         }
+        Bleu.Counts<Integer> ourCounts = Bleu.Counts.of(ours);
         int best = 0;
         double bestScore = Double.NEGATIVE_INFINITY;
         for (int i = 0; i < nn.size(); i++) {
@@ -137,11 +140,11 @@ public final class RetrievalGenerator implements java.io.Serializable {
             double total = 0;
             for (int j = 0; j < Math.min(nn.size(), CONSENSUS_NEIGHBOURS); j++) {
                 if (i != j) {
-                    agree += w[j] * Bleu.sentence(tokens.get(i), tokens.get(j));
+                    agree += w[j] * Bleu.sentence(counted.get(i), counted.get(j));
                     total += w[j];
                 }
             }
-            double diffMatch = Bleu.sentence(ours, boxed(nn.get(i).commit().signature()));
+            double diffMatch = Bleu.sentence(ourCounts, Bleu.Counts.of(boxed(nn.get(i).commit().signature())));
             double fit = fit(tokens.get(i), ourWords, nn.get(i).commit().signature());
             double score = nn.get(i).score() + weights.diff() * diffMatch
                     + weights.consensus() * (total == 0 ? 0 : agree / total) + weights.fit() * fit + weights.shape() * shapeMatch(versionShape, nn.get(i).commit().versionShape());
