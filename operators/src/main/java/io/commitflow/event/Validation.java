@@ -37,6 +37,12 @@ public final class Validation {
                 throw new InvalidEventException(Reason.BAD_REPO_NAME,
                         "repo contains a control character or backslash at index " + i);
             }
+            if (Character.isHighSurrogate(c) && i + 1 < name.length() && Character.isLowSurrogate(name.charAt(i + 1))) {
+                i++; // a well-formed pair: one character outside the BMP
+            } else if (Character.isSurrogate(c)) {
+                throw new InvalidEventException(Reason.BAD_REPO_NAME,
+                        "repo is not well-formed Unicode: a lone surrogate at index " + i);
+            }
         }
         if (name.startsWith("/") || name.endsWith("/")) {
             throw new InvalidEventException(Reason.BAD_REPO_NAME, "repo must be relative: " + quote(name));

@@ -38,7 +38,8 @@ public final class InlinePatch {
                         "the inline patch is malformed at byte " + error.getOffset() + ": " + error.getMessage());
             }
         }
-        List<? extends FileHeader> headers = patch.getFiles();
+        // a bare "diff --git" header with nothing after it (no hunk, no mode, no rename, not binary) is no change
+        List<? extends FileHeader> headers = patch.getFiles().stream().filter(InlinePatch::changes).toList();
         if (headers.isEmpty()) {
             throw new InvalidEventException(Reason.BAD_PATCH, "the inline patch changes no file");
         }
@@ -53,5 +54,20 @@ public final class InlinePatch {
         id.write(bytes, 0, bytes.length);
         return DiffedCommit.of(commit, files, headers.size(), text.text(),
                 budget.truncation(headers.size(), text), "inline", id.hex());
+    }
+
+    /**
+     * Whether a file header describes a change: an add, delete, rename or copy, hunks, a mode change, or a binary
+     * change that says so ("Binary files … differ", "GIT binary patch"). JGit calls a header with nothing after it
+     * binary; git never writes one.
+     */
+    private static boolean changes(FileHeader h) {
+        if (h.getChangeType() != org.eclipse.jgit.diff.DiffEntry.ChangeType.MODIFY || !h.getHunks().isEmpty()
+                || !java.util.Objects.equals(h.getOldMode(), h.getNewMode())) {
+            return true;
+        }
+        String text = new String(h.getBuffer(), h.getStartOffset(), h.getEndOffset() - h.getStartOffset(),
+                StandardCharsets.UTF_8);
+        return text.contains("\nBinary files ") || text.contains("\nGIT binary patch");
     }
 }

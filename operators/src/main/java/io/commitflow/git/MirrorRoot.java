@@ -41,7 +41,12 @@ public final class MirrorRoot {
     /** The Git directory of {@code repo}, checked to lie inside the root after following symlinks. */
     public File resolve(String repo) throws InvalidEventException {
         Validation.repo(repo);
-        Path named = root.resolve(repo).normalize();
+        Path named;
+        try {
+            named = root.resolve(repo).normalize();
+        } catch (java.nio.file.InvalidPathException e) {
+            throw new InvalidEventException(Reason.BAD_REPO_NAME, "repo is not a path on this system: " + e.getReason());
+        }
         if (!named.startsWith(root)) {
             throw new InvalidEventException(Reason.BAD_REPO_NAME, "repo " + repo + " resolves outside the mirror root");
         }

@@ -105,6 +105,7 @@ class ParseEventsTest {
         "absolute repo            | {\"type\":\"commit\",\"repo\":\"/etc\",\"sha\":\"SHA\"}  | BAD_REPO_NAME",
         "dot-dot repo             | {\"type\":\"commit\",\"repo\":\"a/../../b\",\"sha\":\"SHA\"} | BAD_REPO_NAME",
         "control char in repo     | {\"type\":\"commit\",\"repo\":\"a\\u0000b\",\"sha\":\"SHA\"} | BAD_REPO_NAME",
+        "lone surrogate in repo   | {\"type\":\"commit\",\"repo\":\"app\\ud800\",\"sha\":\"SHA\"} | BAD_REPO_NAME",
         "backslash in repo        | {\"type\":\"commit\",\"repo\":\"a\\\\..\\\\b\",\"sha\":\"SHA\"} | BAD_REPO_NAME",
         "empty repo               | {\"type\":\"commit\",\"repo\":\"\",\"sha\":\"SHA\"}     | BAD_REPO_NAME",
         "bad tenant               | {\"type\":\"commit\",\"tenant\":\"a b\",\"repo\":\"r\",\"sha\":\"SHA\"} | INVALID_FIELD",

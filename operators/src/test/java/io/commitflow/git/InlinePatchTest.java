@@ -72,4 +72,12 @@ class InlinePatchTest {
                 .isInstanceOf(InvalidEventException.class)
                 .satisfies(e -> assertThat(((InvalidEventException) e).reason()).isEqualTo(Reason.BAD_PATCH));
     }
+
+    @Test
+    void refusesABareHeaderWithNothingAfterIt() {
+        assertThatThrownBy(() -> inline.parse(TestEvents.withPatch(TestEvents.commit("r", SHA),
+                "diff --git a/x b/x\n@@ garbage @@\n")))
+                .isInstanceOfSatisfying(InvalidEventException.class, e -> assertThat(e.reason()).isEqualTo(Reason.BAD_PATCH))
+                .hasMessageContaining("changes no file");
+    }
 }
