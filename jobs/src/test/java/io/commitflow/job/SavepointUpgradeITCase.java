@@ -1,0 +1,144 @@
+package io.commitflow.job;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.commitflow.event.Json;
+import io.commitflow.event.WireFormat;
+import io.commitflow.testing.GitHistory;
+import io.commitflow.testing.KafkaBroker;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.PipelineOptions;
+import org.apache.flink.configuration.StateBackendOptions;
+import org.apache.flink.configuration.StateRecoveryOptions;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.core.execution.SavepointFormatType;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.eclipse.jgit.revwalk.RevCommit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * An upgrade as operators do it: stop the job with a savepoint, start a changed version (an operator added, a
+ * setting changed) from it. State is restored by uid — the Kafka offsets, dedup, the repositories' learned rows —
+ * so the output continues without a duplicate, redeliveries of old commits are dropped, and the new version's
+ * suggestions are made from rows the old version learned.
+ */
+class SavepointUpgradeITCase {
+    @RegisterExtension
+    static final KafkaBroker KAFKA = new KafkaBroker();
+
+    @RegisterExtension
+    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+
+    @TempDir
+    Path mirrors;
+    @TempDir
+    Path state;
+
+    @Test
+    void aChangedJobResumesFromTheSavepointWithoutDuplicates() throws Exception {
+        List<RevCommit> history = GitHistory.create(mirrors, "app.git", 400);
+        KafkaSettings k = KafkaSettings.defaults(KAFKA.bootstrap());
+        KAFKA.createTopic(k.eventsTopic(), 2);
+        KAFKA.createTopic(k.suggestionsTopic(), 2);
+        KAFKA.createTopic(k.deadLetterTopic(), 1);
+        KAFKA.createTopic(k.slaTopic(), 1);
+        produce(k, history.subList(0, 200));
+
+        JobClient v1 = start(k, null, false);
+        waitFor(k, 200);
+        String savepoint = v1.stopWithSavepoint(false, state.resolve("savepoints").toUri().toString(),
+                SavepointFormatType.CANONICAL).get(2, TimeUnit.MINUTES);
+
+        produce(k, history.subList(200, 400));
+        produce(k, history.subList(0, 50)); // redeliveries of what v1 described
+        JobClient v2 = start(k, savepoint, true);
+        try {
+            waitFor(k, 400);
+            Thread.sleep(3000);
+        } finally {
+            v2.cancel().get(1, TimeUnit.MINUTES);
+        }
+
+        Map<String, List<JsonNode>> bySha = committed(k).stream().collect(Collectors.groupingBy(n -> n.path("sha").asText()));
+        assertThat(bySha.keySet()).containsExactlyInAnyOrderElementsOf(history.stream().map(RevCommit::name).toList());
+        assertThat(bySha.values()).allSatisfy(l -> assertThat(l).as("no duplicates across the upgrade").hasSize(1));
+        Set<String> beforeUpgrade = history.subList(0, 200).stream().map(RevCommit::name).collect(Collectors.toSet());
+        JsonNode first = bySha.get(history.get(200).name()).get(0);
+        assertThat(first.path("exemplars")).as("v2's first suggestion learned from v1's rows").isNotEmpty();
+        assertThat(first.path("exemplars").get(0).asText()).isIn(beforeUpgrade);
+    }
+
+    private JobClient start(KafkaSettings k, String savepoint, boolean changed) throws Exception {
+        Configuration conf = new Configuration();
+        conf.set(StateBackendOptions.STATE_BACKEND, "rocksdb");
+        conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofMillis(500));
+        conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, state.resolve("checkpoints").toUri().toString());
+        conf.set(PipelineOptions.GENERIC_TYPES, false);
+        if (savepoint != null) {
+            conf.set(StateRecoveryOptions.SAVEPOINT_PATH, savepoint); // every piece of state must find its operator
+        }
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        env.setParallelism(2);
+        PipelineSettings s = PipelineSettings.defaults(mirrors.toString());
+        if (changed) {
+            s = s.withAsync(s.async().withBatching(64, Duration.ofMillis(10)));
+        }
+        CommitMessageJob.build(env, KafkaIO.sourceBuilder(k).build(), KafkaIO.suggestionSink(k), KafkaIO.deadLetterSink(k),
+                KafkaIO.slaSink(k), s);
+        if (changed) {
+            // version 2 adds an operator of its own, with its own uid and no state in the savepoint
+            env.fromSequence(1, 3).uid("v2-added").name("v2: an added operator").sinkTo(new DiscardingSink<>())
+                    .uid("v2-added-sink");
+        }
+        return env.executeAsync(changed ? "commitflow v2" : "commitflow v1");
+    }
+
+    private static void produce(KafkaSettings k, List<RevCommit> commits) throws Exception {
+        List<byte[]> values = new ArrayList<>();
+        for (RevCommit c : commits) {
+            List<String> parents = new ArrayList<>();
+            for (RevCommit p : c.getParents()) {
+                parents.add(p.name());
+            }
+            values.add(WireFormat.commit("acme", "app", c.name(), parents, "A <a@example.com>", 1L, c.getFullMessage(), null));
+        }
+        KAFKA.produce(k.eventsTopic(), "app".getBytes(StandardCharsets.UTF_8), values);
+    }
+
+    private static List<JsonNode> committed(KafkaSettings k) throws Exception {
+        List<JsonNode> out = new ArrayList<>();
+        for (var r : KAFKA.readCommitted(k.suggestionsTopic())) {
+            out.add(Json.mapper().readTree(r.value()));
+        }
+        return out;
+    }
+
+    private static void waitFor(KafkaSettings k, int n) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
+        while (committed(k).stream().map(j -> j.path("sha").asText()).distinct().count() < n) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting for " + n + " suggestions");
+            }
+            Thread.sleep(250);
+        }
+    }
+}
