@@ -32,6 +32,26 @@ public record KafkaSettings(
     public static final String DLQ_TOPIC = "commitflow.dlq";
     public static final String SLA_TOPIC = "commitflow.sla";
 
+    /** Property names whose values are secrets: never printed (Flink's own masking uses the same words). */
+    private static final java.util.regex.Pattern SECRET =
+            java.util.regex.Pattern.compile("(?i).*(password|secret|jaas|token|key|credential).*");
+
+    /** Masks secret-looking properties: a record's toString would otherwise print {@code sasl.jaas.config}. */
+    public static Map<String, String> masked(Map<String, String> properties) {
+        Map<String, String> out = new java.util.TreeMap<>();
+        properties.forEach((k, v) -> out.put(k, SECRET.matcher(k).matches() ? "******" : v));
+        return out;
+    }
+
+    @Override
+    public String toString() {
+        return "KafkaSettings[bootstrap=" + bootstrap + ", eventsTopic=" + eventsTopic + ", suggestionsTopic="
+                + suggestionsTopic + ", deadLetterTopic=" + deadLetterTopic + ", slaTopic=" + slaTopic + ", groupId="
+                + groupId + ", fromEarliest=" + fromEarliest + ", delivery=" + delivery + ", transactionalIdPrefix="
+                + transactionalIdPrefix + ", transactionTimeout=" + transactionTimeout + ", properties="
+                + masked(properties) + "]";
+    }
+
     public static KafkaSettings defaults(String bootstrap) {
         return new KafkaSettings(bootstrap, EVENTS_TOPIC, SUGGESTIONS_TOPIC, DLQ_TOPIC, SLA_TOPIC, "commitflow", true,
                 DeliveryGuarantee.EXACTLY_ONCE, "commitflow", Duration.ofMinutes(10), Map.of());

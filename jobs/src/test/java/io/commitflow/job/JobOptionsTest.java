@@ -109,6 +109,16 @@ class JobOptionsTest {
                 .hasMessageContaining("--mirror-root");
     }
 
+    @Test
+    void neverPrintsSecrets() {
+        JobParameters p = JobOptions.parseForCluster("--bootstrap", "k:1", "-X", "security.protocol=SASL_SSL",
+                "-X", "sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required username=\"u\" password=\"hunter2\";",
+                "-X", "ssl.truststore.password=changeit", "-X", "ssl.key.password=s3cret");
+
+        assertThat(p.kafka().properties()).containsEntry("ssl.truststore.password", "changeit"); // passed on intact
+        assertThat(p.toString()).doesNotContain("hunter2", "changeit", "s3cret").contains("SASL_SSL", "******");
+    }
+
     private static void assertRejected(String problem, String... args) {
         assertThatThrownBy(() -> JobOptions.parseForCluster(args))
                 .isInstanceOf(IllegalArgumentException.class)

@@ -31,11 +31,49 @@ import java.util.concurrent.TimeUnit;
  */
 public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
     private KafkaClusterTestKit cluster;
+    private final boolean sasl;
+
+    public KafkaBroker() {
+        this(false);
+    }
+
+    private KafkaBroker(boolean sasl) {
+        this.sasl = sasl;
+    }
+
+    /**
+     * A broker whose clients must authenticate: SASL_PLAINTEXT with the PLAIN mechanism (the test kit's users);
+     * {@link #clientProperties()} are what a client needs. The test kit's own admin and these helpers use them.
+     */
+    public static KafkaBroker withSasl() {
+        return new KafkaBroker(true);
+    }
+
+    /** The security settings a client of this broker needs (none without SASL). */
+    public Map<String, String> clientProperties() {
+        if (!sasl) {
+            return Map.of();
+        }
+        return Map.of("security.protocol", "SASL_PLAINTEXT", "sasl.mechanism", "PLAIN",
+                "sasl.jaas.config", "org.apache.kafka.common.security.plain.PlainLoginModule required username=\""
+                        + org.apache.kafka.common.test.JaasUtils.KAFKA_PLAIN_ADMIN + "\" password=\""
+                        + org.apache.kafka.common.test.JaasUtils.KAFKA_PLAIN_ADMIN_PASSWORD + "\";");
+    }
+
+    private Map<String, Object> with(Map<String, Object> p) {
+        Map<String, Object> out = new java.util.HashMap<>(p);
+        out.putAll(clientProperties());
+        return out;
+    }
 
     @Override
     public void beforeAll(ExtensionContext context) throws Exception {
-        cluster = new KafkaClusterTestKit.Builder(new TestKitNodes.Builder()
-                .setCombined(true).setNumBrokerNodes(1).setNumControllerNodes(1).build())
+        // a SASL broker runs beside its controller (combined with it, the test kit's broker never catches up)
+        TestKitNodes.Builder nodes = new TestKitNodes.Builder().setCombined(!sasl).setNumBrokerNodes(1).setNumControllerNodes(1);
+        if (sasl) {
+            nodes.setBrokerSecurityProtocol(org.apache.kafka.common.security.auth.SecurityProtocol.SASL_PLAINTEXT);
+        }
+        cluster = new KafkaClusterTestKit.Builder(nodes.build())
                 // one node: internal topics need one replica and one partition, or consumers wait forever
                 .setConfigProp("offsets.topic.replication.factor", "1")
                 .setConfigProp("offsets.topic.num.partitions", "1")
@@ -61,15 +99,15 @@ public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
     }
 
     public void createTopic(String name, int partitions) throws Exception {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap()))) {
+        try (Admin admin = Admin.create(with(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap())))) {
             admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1))).all().get(30, TimeUnit.SECONDS);
         }
     }
 
     /** Sends each value (with {@code key}) and returns the metadata (partition, offset) of each, in order. */
     public List<RecordMetadata> produce(String topic, byte[] key, List<byte[]> values) throws Exception {
-        Map<String, Object> p = Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(), ProducerConfig.ACKS_CONFIG, "all",
-                ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 8 * 1024 * 1024);
+        Map<String, Object> p = with(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(), ProducerConfig.ACKS_CONFIG, "all",
+                ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 8 * 1024 * 1024));
         List<RecordMetadata> out = new ArrayList<>();
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
             for (byte[] v : values) {
@@ -81,9 +119,9 @@ public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
 
     /** Every committed record of {@code topic}, read with {@code read_committed} up to the end offsets. */
     public List<ConsumerRecord<byte[], byte[]>> readCommitted(String topic) {
-        Map<String, Object> p = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(),
+        Map<String, Object> p = with(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(),
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false"));
         List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             List<TopicPartition> parts = consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()

@@ -1,0 +1,93 @@
+package io.commitflow.job;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.commitflow.event.Json;
+import io.commitflow.event.WireFormat;
+import io.commitflow.testing.GitHistory;
+import io.commitflow.testing.KafkaBroker;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.StateBackendOptions;
+import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.eclipse.jgit.revwalk.RevCommit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * A broker that requires SASL: the job's Kafka security settings ({@code -X security.protocol=…}, {@code sasl.*})
+ * reach its source and all three sinks, and the job runs exactly as without them; a client without them is refused,
+ * so the settings really are in use.
+ */
+class SaslKafkaITCase {
+    @RegisterExtension
+    static final KafkaBroker KAFKA = KafkaBroker.withSasl();
+
+    @RegisterExtension
+    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+
+    @TempDir
+    Path mirrors;
+    @TempDir
+    Path checkpoints;
+
+    @Test
+    void theJobAuthenticatesWithTheSecuritySettingsItIsGiven() throws Exception {
+        List<RevCommit> history = GitHistory.create(mirrors, "app.git", 12);
+        List<String> args = new ArrayList<>(List.of("--bootstrap", KAFKA.bootstrap(), "--mirror-root", mirrors.toString()));
+        KAFKA.clientProperties().forEach((key, v) -> args.addAll(List.of("-X", key + "=" + v)));
+        JobParameters p = JobOptions.parseForCluster(args.toArray(String[]::new));
+        KafkaSettings k = p.kafka();
+        for (String t : List.of(k.eventsTopic(), k.suggestionsTopic(), k.deadLetterTopic(), k.slaTopic())) {
+            KAFKA.createTopic(t, 1);
+        }
+        List<byte[]> events = new ArrayList<>();
+        for (RevCommit c : history) {
+            events.add(WireFormat.commit("acme", "app", c.name(), List.of(), "A <a@example.com>", 1L, c.getFullMessage(), null));
+        }
+        events.add("not json".getBytes(StandardCharsets.UTF_8));
+        KAFKA.produce(k.eventsTopic(), null, events);
+
+        Configuration conf = new Configuration();
+        conf.set(StateBackendOptions.STATE_BACKEND, "rocksdb");
+        conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofMillis(500));
+        conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, checkpoints.toUri().toString());
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        env.setParallelism(2);
+        CommitMessageJob.build(env, KafkaIO.sourceBuilder(k).setBounded(OffsetsInitializer.latest()).build(),
+                KafkaIO.suggestionSink(k), KafkaIO.deadLetterSink(k), KafkaIO.slaSink(k), p.pipeline());
+        env.execute("commitflow-sasl");
+
+        List<String> described = new ArrayList<>();
+        for (var r : KAFKA.readCommitted(k.suggestionsTopic())) {
+            JsonNode n = Json.mapper().readTree(r.value());
+            described.add(n.path("sha").asText());
+        }
+        assertThat(described).containsExactlyInAnyOrderElementsOf(history.stream().map(RevCommit::name).toList());
+        assertThat(KAFKA.readCommitted(k.deadLetterTopic())).hasSize(1);
+        assertThat(KAFKA.readCommitted(k.slaTopic())).isNotEmpty();
+
+        try (Admin anonymous = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.bootstrap(),
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 3000, AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 5000))) {
+            assertThatThrownBy(() -> anonymous.listTopics().names().get(10, TimeUnit.SECONDS))
+                    .as("a client without the SASL settings gets nowhere").isNotNull();
+        }
+    }
+}
