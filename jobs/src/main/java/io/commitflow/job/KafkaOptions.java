@@ -63,6 +63,14 @@ public class KafkaOptions {
             description = "Extra Kafka client property for source and sinks, e.g. security.protocol=SASL_SSL. Repeatable.")
     Map<String, String> properties = new LinkedHashMap<>();
 
+    @Option(names = "--kafka-property-from-env", paramLabel = "KEY=ENV_VAR",
+            description = "A Kafka client property whose value is read from an environment variable, so that secrets "
+                    + "stay out of command lines and manifests, e.g. sasl.jaas.config=KAFKA_SASL_JAAS_CONFIG. Repeatable.")
+    Map<String, String> fromEnv = new LinkedHashMap<>();
+
+    /** The environment; tests replace it. */
+    java.util.function.Function<String, String> env = System::getenv;
+
     public KafkaSettings toSettings() {
         if (bootstrap.isBlank()) {
             throw new ParameterException(spec.commandLine(), "--bootstrap must name at least one HOST:PORT");
@@ -86,7 +94,16 @@ public class KafkaOptions {
         if (transactionTimeout.isNegative() || transactionTimeout.isZero() || transactionTimeout.compareTo(Duration.ofHours(1)) > 0) {
             throw new ParameterException(spec.commandLine(), "--transaction-timeout must be between 1ms and 1h");
         }
+        Map<String, String> all = new LinkedHashMap<>(properties);
+        fromEnv.forEach((key, variable) -> {
+            String value = env.apply(variable);
+            if (value == null || value.isEmpty()) {
+                throw new ParameterException(spec.commandLine(), "--kafka-property-from-env " + key + "=" + variable
+                        + ": the environment variable " + variable + " is not set");
+            }
+            all.put(key, value);
+        });
         return new KafkaSettings(bootstrap, eventsTopic, suggestionsTopic, dlqTopic, slaTopic, groupId, earliest, guarantee,
-                transactionalIdPrefix, transactionTimeout, Map.copyOf(properties));
+                transactionalIdPrefix, transactionTimeout, Map.copyOf(all));
     }
 }

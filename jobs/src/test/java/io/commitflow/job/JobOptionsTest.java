@@ -117,6 +117,11 @@ class JobOptionsTest {
 
         assertThat(p.kafka().properties()).containsEntry("ssl.truststore.password", "changeit"); // passed on intact
         assertThat(p.toString()).doesNotContain("hunter2", "changeit", "s3cret").contains("SASL_SSL", "******");
+        assertRejected("the environment variable COMMITFLOW_TEST_UNSET_VARIABLE is not set", "--bootstrap", "k:1",
+                "--kafka-property-from-env", "sasl.jaas.config=COMMITFLOW_TEST_UNSET_VARIABLE");
+        String path = System.getenv("PATH");
+        assertThat(JobOptions.parseForCluster("--bootstrap", "k:1", "--kafka-property-from-env", "client.rack=PATH")
+                .kafka().properties()).containsEntry("client.rack", path);
     }
 
     private static void assertRejected(String problem, String... args) {
