@@ -1,0 +1,239 @@
+package io.commitflow.job;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.commitflow.event.Json;
+import io.commitflow.event.WireFormat;
+import io.commitflow.testing.GitHistory;
+import io.commitflow.testing.KafkaBroker;
+import org.eclipse.jgit.revwalk.RevCommit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The job as operators run it: a standalone Flink session cluster — a JobManager and a TaskManager in JVMs of their
+ * own, from the Maven-resolved Flink jars, configured with {@code flink-conf/config.yaml} — receives the shaded job
+ * jar over the REST API ({@code /jars/upload}, {@code /jars/{id}/run}) and writes suggestions to Kafka.
+ */
+class StandaloneClusterITCase {
+    private static final Path HOME = Path.of(System.getProperty("commitflow.home", "..")).toAbsolutePath().normalize();
+
+    @RegisterExtension
+    static final KafkaBroker KAFKA = new KafkaBroker();
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aJarSubmittedOverRestWritesSuggestions() throws Exception {
+        List<RevCommit> history = GitHistory.create(dir.resolve("mirrors"), "app.git", 15);
+        KafkaSettings k = KafkaSettings.defaults(KAFKA.bootstrap());
+        for (String t : List.of(k.eventsTopic(), k.suggestionsTopic(), k.deadLetterTopic(), k.slaTopic())) {
+            KAFKA.createTopic(t, 2);
+        }
+        int rest = freePort();
+        Path conf = config(rest);
+        String cp = clusterClasspath();
+        List<Process> cluster = new ArrayList<>();
+        try {
+            cluster.add(java(List.of(), cp, "org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint",
+                    List.of("--configDir", conf.toString()), "jobmanager"));
+            List<String> tm = taskManagerParams(cp, conf);
+            cluster.add(java(Arrays.asList(tm.get(0).trim().split("\\s+")), cp,
+                    "org.apache.flink.runtime.taskexecutor.TaskManagerRunner",
+                    concat(List.of("--configDir", conf.toString()), Arrays.asList(tm.get(1).trim().split("\\s+"))), "taskmanager"));
+
+            HttpClient http = HttpClient.newHttpClient();
+            String base = "http://127.0.0.1:" + rest;
+            waitFor(() -> get(http, base + "/overview").path("slots-available").asInt() >= 2, "a TaskManager with two slots");
+
+            String jarId = upload(http, base, HOME.resolve("jobs/target/commitflow-job.jar"));
+            String body = Json.mapper().writeValueAsString(Json.mapper().createObjectNode()
+                    .put("parallelism", 2)
+                    .set("programArgsList", Json.mapper().valueToTree(List.of("--bootstrap", KAFKA.bootstrap(),
+                            "--mirror-root", dir.resolve("mirrors").toString()))));
+            HttpResponse<String> run = http.send(HttpRequest.newBuilder(URI.create(base + "/jars/" + jarId + "/run"))
+                    .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(run.statusCode()).as(run.body()).isEqualTo(200);
+            String jobId = Json.mapper().readTree(run.body()).path("jobid").asText();
+
+            List<byte[]> events = new ArrayList<>();
+            for (RevCommit c : history) {
+                events.add(WireFormat.commit("acme", "app", c.name(), List.of(), "A <a@example.com>", 1L, c.getFullMessage(), null));
+            }
+            KAFKA.produce(k.eventsTopic(), "app".getBytes(StandardCharsets.UTF_8), events);
+            waitFor(() -> KAFKA.readCommitted(k.suggestionsTopic()).size() >= history.size(), "the suggestions");
+
+            List<String> shas = new ArrayList<>();
+            for (var r : KAFKA.readCommitted(k.suggestionsTopic())) {
+                shas.add(Json.mapper().readTree(r.value()).path("sha").asText());
+            }
+            assertThat(shas).containsExactlyInAnyOrderElementsOf(history.stream().map(RevCommit::name).toList());
+            assertThat(get(http, base + "/jobs/" + jobId).path("state").asText()).isEqualTo("RUNNING");
+            http.send(HttpRequest.newBuilder(URI.create(base + "/jobs/" + jobId + "?mode=cancel"))
+                    .method("PATCH", HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+        } finally {
+            for (Process p : cluster) {
+                p.destroy();
+            }
+            for (Process p : cluster) {
+                if (!p.waitFor(20, TimeUnit.SECONDS)) {
+                    p.destroyForcibly();
+                }
+            }
+        }
+    }
+
+    /** flink-conf/config.yaml with this test's ports and folders in place of the ones it names. */
+    private Path config(int rest) throws IOException {
+        Path conf = Files.createDirectories(dir.resolve("conf"));
+        List<String> overrides = List.of(
+                "rest.port: " + rest, "rest.bind-address: 127.0.0.1", "rest.address: 127.0.0.1",
+                "jobmanager.rpc.address: 127.0.0.1", "jobmanager.rpc.port: " + freePort(),
+                "jobmanager.bind-host: 127.0.0.1", "taskmanager.bind-host: 127.0.0.1", "taskmanager.host: 127.0.0.1",
+                "taskmanager.numberOfTaskSlots: 2", "parallelism.default: 2",
+                "jobmanager.memory.process.size: 768m", "taskmanager.memory.process.size: 1536m",
+                "metrics.reporter.prom.port: " + freePort(),
+                "execution.checkpointing.dir: " + dir.resolve("checkpoints").toUri(),
+                "execution.checkpointing.interval: 1s",
+                "io.tmp.dirs: " + Files.createDirectories(dir.resolve("tmp")),
+                "web.upload.dir: " + Files.createDirectories(dir.resolve("uploads")));
+        List<String> keys = overrides.stream().map(o -> o.substring(0, o.indexOf(':'))).toList();
+        List<String> lines = new ArrayList<>();
+        for (String line : Files.readAllLines(HOME.resolve("flink-conf/config.yaml"))) {
+            int colon = line.indexOf(':');
+            if (colon > 0 && !line.startsWith("#") && keys.contains(line.substring(0, colon).trim())) {
+                continue;
+            }
+            lines.add(line);
+        }
+        lines.addAll(overrides);
+        Files.write(conf.resolve("config.yaml"), lines);
+        Files.copy(HOME.resolve("flink-conf/log4j.properties"), conf.resolve("log4j.properties"));
+        return conf;
+    }
+
+    /**
+     * Flink with its dependencies and logging, as a distribution's lib/ has them: the launcher's classpath without
+     * the job's own code and libraries (Kafka, the connector, JGit, Jackson, …), which come only with the submitted
+     * jar — Flink loads org.apache.flink classes parent-first, so a connector on both sides would clash.
+     */
+    private static String clusterClasspath() throws IOException {
+        Path target = HOME.resolve("jobs/target");
+        List<String> cp = new ArrayList<>(Arrays.asList(Files.readString(target.resolve("cli-provided.classpath")).strip().split(":")));
+        List<String> jobOnly = List.of("commitflow", "/org/apache/kafka/", "/flink-connector-", "/org/eclipse/jgit/",
+                "/info/picocli/", "/com/fasterxml/", "/org/hdrhistogram/", "/at/yawk/", "/org/jcuda/");
+        for (String e : Files.readString(target.resolve("cli-runtime.classpath")).strip().split(":")) {
+            if (jobOnly.stream().noneMatch(e::contains)) {
+                cp.add(e);
+            }
+        }
+        return String.join(":", cp);
+    }
+
+    /** The JVM options and dynamic properties a TaskManager needs, as Flink's start scripts compute them. */
+    private List<String> taskManagerParams(String cp, Path conf) throws Exception {
+        Process p = java(List.of(), cp, "org.apache.flink.runtime.util.bash.BashJavaUtils",
+                List.of("GET_TM_RESOURCE_PARAMS", "--configDir", conf.toString()), "bash-java-utils");
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        List<String> out = new ArrayList<>();
+        for (String line : Files.readAllLines(dir.resolve("bash-java-utils.log"))) {
+            if (line.startsWith("BASH_JAVA_UTILS_EXEC_RESULT:")) {
+                out.add(line.substring("BASH_JAVA_UTILS_EXEC_RESULT:".length()));
+            }
+        }
+        assertThat(out).as(Files.readString(dir.resolve("bash-java-utils.log"))).hasSize(2);
+        return out;
+    }
+
+    private Process java(List<String> jvm, String cp, String main, List<String> args, String name) throws IOException {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(ProcessHandle.current().info().command().orElse("java"));
+        cmd.addAll(jvm);
+        // Flink's --add-opens/--add-exports, as this test JVM has them
+        ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+                .filter(a -> a.startsWith("--add-opens") || a.startsWith("--add-exports")).forEach(cmd::add);
+        cmd.add("-Dlog.file=" + dir.resolve(name + "-flink.log"));
+        cmd.add("-Dlog4j.configurationFile=" + dir.resolve("conf/log4j.properties").toUri());
+        cmd.add("-Djava.io.tmpdir=" + dir.resolve("tmp"));
+        cmd.addAll(List.of("-cp", cp, main));
+        cmd.addAll(args);
+        return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve(name + ".log").toFile()).start();
+    }
+
+    private static String upload(HttpClient http, String base, Path jar) throws Exception {
+        String boundary = "commitflow" + System.nanoTime();
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        body.write(("--" + boundary + "\r\nContent-Disposition: form-data; name=\"jarfile\"; filename=\"commitflow-job.jar\"\r\n"
+                + "Content-Type: application/x-java-archive\r\n\r\n").getBytes(StandardCharsets.UTF_8));
+        body.write(Files.readAllBytes(jar));
+        body.write(("\r\n--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8));
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + "/jars/upload"))
+                .header("Content-Type", "multipart/form-data; boundary=" + boundary)
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body.toByteArray())).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        String file = Json.mapper().readTree(r.body()).path("filename").asText();
+        return file.substring(file.lastIndexOf('/') + 1);
+    }
+
+    private static JsonNode get(HttpClient http, String url) {
+        try {
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(5)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            return Json.mapper().readTree(r.body());
+        } catch (Exception e) {
+            return Json.mapper().createObjectNode(); // not up yet
+        }
+    }
+
+    private void waitFor(java.util.concurrent.Callable<Boolean> condition, String what) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
+        while (!condition.call()) {
+            if (System.nanoTime() > deadline) {
+                StringBuilder logs = new StringBuilder();
+                for (String n : List.of("jobmanager", "taskmanager")) {
+                    Path f = dir.resolve(n + ".log");
+                    if (Files.exists(f)) {
+                        List<String> l = Files.readAllLines(f);
+                        logs.append("\n--- ").append(n).append(" (last lines)\n")
+                                .append(String.join("\n", l.subList(Math.max(0, l.size() - 30), l.size())));
+                    }
+                }
+                throw new AssertionError("timed out waiting for " + what + logs);
+            }
+            Thread.sleep(500);
+        }
+    }
+
+    private static List<String> concat(List<String> a, List<String> b) {
+        List<String> out = new ArrayList<>(a);
+        b.stream().filter(s -> !s.isEmpty()).forEach(out::add);
+        return out;
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+}
