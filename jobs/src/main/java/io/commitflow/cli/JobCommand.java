@@ -56,6 +56,11 @@ public final class JobCommand implements Callable<Integer> {
             Configuration conf = LocalFlink.configuration(work, local.webPort, local.metricsPort);
             StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironmentWithWebUI(conf);
             env.setParallelism(local.parallelism);
+            try {
+                KafkaIO.checkDelivery(p.kafka(), env.getCheckpointInterval());
+            } catch (IllegalArgumentException e) {
+                throw new UserError(e.getMessage());
+            }
             CommitMessageJob.build(env, KafkaIO.sourceBuilder(p.kafka()).build(), KafkaIO.suggestionSink(p.kafka()),
                     KafkaIO.deadLetterSink(p.kafka()), KafkaIO.slaSink(p.kafka()), p.pipeline());
             job[0] = env.executeAsync(CommitMessageJob.NAME);

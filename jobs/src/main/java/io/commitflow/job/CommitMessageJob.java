@@ -46,6 +46,7 @@ public final class CommitMessageJob {
     public static void main(String[] args) throws Exception {
         JobParameters params = JobOptions.parseForCluster(args);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        KafkaIO.checkDelivery(params.kafka(), env.getCheckpointInterval());
         build(env, KafkaIO.sourceBuilder(params.kafka()).build(), KafkaIO.suggestionSink(params.kafka()),
                 KafkaIO.deadLetterSink(params.kafka()), KafkaIO.slaSink(params.kafka()), params.pipeline());
         env.execute(NAME);

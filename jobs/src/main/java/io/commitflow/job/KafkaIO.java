@@ -51,6 +51,25 @@ public final class KafkaIO {
         return sink(k, k.deadLetterTopic(), "dlq", new DeadLetterKey(), new JsonValue<>());
     }
 
+    /**
+     * Refuses delivery settings that cannot work with the job's checkpointing: exactly-once sinks commit on
+     * checkpoints, so they need checkpointing on and a transaction timeout longer than the checkpoint interval (a
+     * transaction open longer than its timeout is aborted by the broker: its records would be lost).
+     */
+    public static void checkDelivery(KafkaSettings k, long checkpointIntervalMillis) {
+        if (k.delivery() != DeliveryGuarantee.EXACTLY_ONCE) {
+            return;
+        }
+        if (checkpointIntervalMillis <= 0) {
+            throw new IllegalArgumentException("exactly-once delivery commits on checkpoints, but checkpointing is off: "
+                    + "set execution.checkpointing.interval (flink-conf/config.yaml has 5s) or use --delivery at-least-once");
+        }
+        if (k.transactionTimeout().toMillis() <= 2 * checkpointIntervalMillis) {
+            throw new IllegalArgumentException("--transaction-timeout " + k.transactionTimeout() + " must be well above "
+                    + "the checkpoint interval (" + checkpointIntervalMillis + " ms): at least twice it, better minutes");
+        }
+    }
+
     /** SLA records keyed by tenant. */
     public static KafkaSink<SlaRecord> slaSink(KafkaSettings k) {
         return sink(k, k.slaTopic(), "sla", new SlaKey(), new SlaValue());

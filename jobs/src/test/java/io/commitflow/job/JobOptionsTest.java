@@ -124,6 +124,16 @@ class JobOptionsTest {
                 .kafka().properties()).containsEntry("client.rack", path);
     }
 
+    @Test
+    void exactlyOnceNeedsCheckpointsShorterThanTheTransactionTimeout() {
+        KafkaSettings k = KafkaSettings.defaults("k:1");
+        KafkaIO.checkDelivery(k, 5_000);
+        assertThatThrownBy(() -> KafkaIO.checkDelivery(k, -1)).hasMessageContaining("checkpointing is off");
+        assertThatThrownBy(() -> KafkaIO.checkDelivery(k, Duration.ofMinutes(6).toMillis()))
+                .hasMessageContaining("must be well above the checkpoint interval");
+        KafkaIO.checkDelivery(JobOptions.parseForCluster("--bootstrap", "k:1", "--delivery", "at-least-once").kafka(), -1);
+    }
+
     private static void assertRejected(String problem, String... args) {
         assertThatThrownBy(() -> JobOptions.parseForCluster(args))
                 .isInstanceOf(IllegalArgumentException.class)
