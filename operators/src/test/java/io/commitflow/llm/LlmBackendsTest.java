@@ -1,0 +1,168 @@
+package io.commitflow.llm;
+
+import org.junit.jupiter.api.Test;
+
+import java.net.http.HttpClient;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Both APIs' wire formats against a local server, and every fault the issue names. */
+class LlmBackendsTest {
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private static final LlmRequest REQUEST = new LlmRequest("You write commit messages.\nExamples: …", "diff --git a/x b/x", 200);
+
+    private static LlmException failure(CompletableFuture<?> f) throws Exception {
+        try {
+            f.get(30, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            Throwable c = e.getCause();
+            while (!(c instanceof LlmException) && c.getCause() != null) {
+                c = c.getCause();
+            }
+            return (LlmException) c;
+        }
+        throw new AssertionError("expected a failure");
+    }
+
+    @Test
+    void openAiRequestHasTheDocumentedFieldsAndItsReplyIsRead() throws Exception {
+        try (FakeLlmServer s = new FakeLlmServer().then(FakeLlmServer.Step.ok(FakeLlmServer.openAi("Add retries to PackWriter")))) {
+            LlmReply r = new OpenAiBackend(HTTP, s.base(), "gpt-x", "sk-test").complete(REQUEST, Duration.ofSeconds(5))
+                    .get(10, TimeUnit.SECONDS);
+
+            assertThat(r).isEqualTo(new LlmReply("Add retries to PackWriter", 1000, 800));
+            var req = s.seen.get(0);
+            assertThat(req.path()).isEqualTo("/v1/chat/completions");
+            assertThat(req.headers().getFirst("authorization")).isEqualTo("Bearer sk-test");
+            List<String> fields = new ArrayList<>();
+            req.body().fieldNames().forEachRemaining(fields::add);
+            assertThat(fields).containsExactlyInAnyOrder("model", "messages", "max_tokens", "temperature", "n");
+            assertThat(req.body().path("messages").get(0).path("role").asText()).isEqualTo("system");
+            assertThat(req.body().path("messages").get(0).path("content").asText()).isEqualTo(REQUEST.prefix());
+            assertThat(req.body().path("messages").get(1).path("role").asText()).isEqualTo("user");
+            assertThat(req.body().path("max_tokens").asInt()).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void anthropicRequestHasTheDocumentedFieldsAndItsReplyIsRead() throws Exception {
+        try (FakeLlmServer s = new FakeLlmServer().then(FakeLlmServer.Step.ok(FakeLlmServer.anthropic("Add retries to PackWriter")))) {
+            LlmReply r = new AnthropicBackend(HTTP, s.base(), "claude-x", "key").complete(REQUEST, Duration.ofSeconds(5))
+                    .get(10, TimeUnit.SECONDS);
+
+            assertThat(r).isEqualTo(new LlmReply("Add retries to PackWriter", 1000, 800));
+            var req = s.seen.get(0);
+            assertThat(req.path()).isEqualTo("/v1/messages");
+            assertThat(req.headers().getFirst("x-api-key")).isEqualTo("key");
+            assertThat(req.headers().getFirst("anthropic-version")).isEqualTo("2023-06-01");
+            List<String> fields = new ArrayList<>();
+            req.body().fieldNames().forEachRemaining(fields::add);
+            assertThat(fields).containsExactlyInAnyOrder("model", "max_tokens", "temperature", "system", "messages");
+            assertThat(req.body().path("system").get(0).path("cache_control").path("type").asText()).isEqualTo("ephemeral");
+            assertThat(req.body().path("messages").get(0).path("content").asText()).isEqualTo(REQUEST.diff());
+        }
+    }
+
+    @Test
+    void mapsEveryFaultToItsKind() throws Exception {
+        try (FakeLlmServer s = new FakeLlmServer()) {
+            OpenAiBackend b = new OpenAiBackend(HTTP, s.base(), "m", "k");
+            s.then(FakeLlmServer.Step.rateLimited("3"));
+            LlmException e = failure(b.complete(REQUEST, Duration.ofSeconds(5)));
+            assertThat(e.kind()).isEqualTo(LlmException.Kind.RATE_LIMITED);
+            assertThat(e.retryAfter()).isEqualTo(Duration.ofSeconds(3));
+        }
+        assertKind(FakeLlmServer.Step.status(503), LlmException.Kind.SERVER);
+        assertKind(FakeLlmServer.Step.status(529), LlmException.Kind.SERVER);
+        assertKind(FakeLlmServer.Step.status(401), LlmException.Kind.CLIENT);
+        assertKind(FakeLlmServer.Step.ok("not json"), LlmException.Kind.MALFORMED);
+        assertKind(FakeLlmServer.Step.ok("{\"choices\":[]}"), LlmException.Kind.MALFORMED);
+        assertKind(FakeLlmServer.Step.reset(), LlmException.Kind.CONNECTION);
+        try (FakeLlmServer s = new FakeLlmServer().then(FakeLlmServer.Step.slow(3000, FakeLlmServer.openAi("late")))) {
+            assertThat(failure(new OpenAiBackend(HTTP, s.base(), "m", "k").complete(REQUEST, Duration.ofMillis(300))).kind())
+                    .isEqualTo(LlmException.Kind.TIMEOUT);
+        }
+    }
+
+    private static void assertKind(FakeLlmServer.Step step, LlmException.Kind kind) throws Exception {
+        try (FakeLlmServer s = new FakeLlmServer().then(step)) {
+            assertThat(failure(new OpenAiBackend(HTTP, s.base(), "m", "k").complete(REQUEST, Duration.ofSeconds(5))).kind())
+                    .as(step.toString()).isEqualTo(kind);
+        }
+    }
+
+    @Test
+    void retriesTransientFaultsHonouringRetryAfterThenSucceeds() throws Exception {
+        try (FakeLlmServer s = new FakeLlmServer().then(FakeLlmServer.Step.status(500), FakeLlmServer.Step.reset(),
+                FakeLlmServer.Step.rateLimited("0.2"), FakeLlmServer.Step.ok(FakeLlmServer.anthropic("Fix the lock leak in RefUpdate")));
+             ResilientBackend r = new ResilientBackend(new AnthropicBackend(HTTP, s.base(), "m", "k"),
+                     new CircuitBreaker(10, Duration.ofSeconds(30)), 4, Duration.ofMillis(10), Duration.ofMillis(100), 1)) {
+            long t = System.nanoTime();
+            LlmReply reply = r.complete("acme", REQUEST, Duration.ofSeconds(10)).get(20, TimeUnit.SECONDS);
+            assertThat(reply.text()).isEqualTo("Fix the lock leak in RefUpdate");
+            assertThat(s.seen).hasSize(4);
+            assertThat(System.nanoTime() - t).as("waited the 200 ms Retry-After").isGreaterThan(TimeUnit.MILLISECONDS.toNanos(200));
+        }
+    }
+
+    @Test
+    void givesUpAtTheDeadlineAndOnFaultsThatRetriesCannotFix() throws Exception {
+        try (FakeLlmServer s = new FakeLlmServer().then(FakeLlmServer.Step.status(503));
+             ResilientBackend r = new ResilientBackend(new OpenAiBackend(HTTP, s.base(), "m", "k"),
+                     new CircuitBreaker(1000, Duration.ofSeconds(30)), 4, Duration.ofMillis(20), Duration.ofMillis(50), 1)) {
+            long t = System.nanoTime();
+            assertThat(failure(r.complete("acme", REQUEST, Duration.ofMillis(600))).kind()).isEqualTo(LlmException.Kind.SERVER);
+            assertThat(System.nanoTime() - t).isLessThan(TimeUnit.SECONDS.toNanos(3));
+            assertThat(s.seen.size()).as("retried within the deadline").isGreaterThan(2);
+        }
+        try (FakeLlmServer s = new FakeLlmServer().then(FakeLlmServer.Step.status(400));
+             ResilientBackend r = new ResilientBackend(new OpenAiBackend(HTTP, s.base(), "m", "k"),
+                     new CircuitBreaker(5, Duration.ofSeconds(30)), 4, Duration.ofMillis(20), Duration.ofMillis(50), 1)) {
+            assertThat(failure(r.complete("acme", REQUEST, Duration.ofSeconds(5))).kind()).isEqualTo(LlmException.Kind.CLIENT);
+            assertThat(s.seen).as("a bad request is not retried").hasSize(1);
+            assertThat(r.breaker().state()).as("nor held against the endpoint").isEqualTo(CircuitBreaker.State.CLOSED);
+        }
+    }
+
+    @Test
+    void theCircuitOpensAfterRepeatedFailuresAndClosesAfterATrialSucceeds() throws Exception {
+        long[] now = {0};
+        CircuitBreaker breaker = new CircuitBreaker(3, Duration.ofSeconds(10), () -> now[0]);
+        try (FakeLlmServer s = new FakeLlmServer().then(FakeLlmServer.Step.status(500), FakeLlmServer.Step.status(500),
+                FakeLlmServer.Step.status(500), FakeLlmServer.Step.ok(FakeLlmServer.openAi("Handle empty packs in PackWriter")));
+             ResilientBackend r = new ResilientBackend(new OpenAiBackend(HTTP, s.base(), "m", "k"), breaker, 4,
+                     Duration.ofMillis(1), Duration.ofMillis(2), 1)) {
+            failure(r.complete("acme", REQUEST, Duration.ofSeconds(5)));
+            assertThat(breaker.state()).isEqualTo(CircuitBreaker.State.OPEN);
+            assertThat(failure(r.complete("acme", REQUEST, Duration.ofSeconds(5))).kind()).isEqualTo(LlmException.Kind.CIRCUIT_OPEN);
+            assertThat(s.seen).as("an open circuit sends nothing").hasSize(3);
+            now[0] += Duration.ofSeconds(11).toNanos();
+            assertThat(r.complete("acme", REQUEST, Duration.ofSeconds(5)).get(10, TimeUnit.SECONDS).text())
+                    .isEqualTo("Handle empty packs in PackWriter");
+            assertThat(breaker.state()).isEqualTo(CircuitBreaker.State.CLOSED);
+        }
+    }
+
+    @Test
+    void aTenantsRequestsBeyondItsLimitWaitInsteadOfFailing() throws Exception {
+        try (FakeLlmServer s = new FakeLlmServer().then(FakeLlmServer.Step.slow(150, FakeLlmServer.openAi("Add a limit to the fetch queue")));
+             ResilientBackend r = new ResilientBackend(new OpenAiBackend(HTTP, s.base(), "m", "k"),
+                     new CircuitBreaker(5, Duration.ofSeconds(30)), 2, Duration.ofMillis(10), Duration.ofMillis(50), 1)) {
+            List<CompletableFuture<LlmReply>> all = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                all.add(r.complete("acme", REQUEST, Duration.ofSeconds(20)));
+            }
+            for (CompletableFuture<LlmReply> f : all) {
+                assertThat(f.get(20, TimeUnit.SECONDS).text()).isEqualTo("Add a limit to the fetch queue");
+            }
+            assertThat(s.maxInFlight.get()).as("at most two of the tenant's requests at a time").isEqualTo(2);
+        }
+    }
+}
