@@ -103,6 +103,13 @@ public class PipelineOptions {
                     + "tenants not named are silver). Example: --tenant-tier acme=gold,ci-bots=bronze")
     List<String> tenantTiers = List.of();
 
+    @Option(names = "--llm", split = ",", paramLabel = "TENANT=KIND:MODEL@URL",
+            description = "The LLM endpoint that writes a tenant's messages (repeat or separate with commas); KIND is "
+                    + "openai (any OpenAI-compatible server) or anthropic; the key comes from OPENAI_API_KEY or "
+                    + "ANTHROPIC_API_KEY on the TaskManagers. Other tenants get the built-in generator, which is also "
+                    + "every LLM tenant's fallback. Example: --llm acme=openai:qwen2.5-coder@http://vllm:8000")
+    List<String> llm = List.of();
+
     @picocli.CommandLine.Mixin
     SlaOptions sla = new SlaOptions();
 
@@ -138,10 +145,22 @@ public class PipelineOptions {
                 throw new ParameterException(spec.commandLine(), "--tenant-tier " + t + ": " + e.getMessage());
             }
         }
+        Map<String, io.commitflow.llm.LlmSettings> llmByTenant = new HashMap<>();
+        for (String t : llm) {
+            int eq = t.indexOf('=');
+            if (eq < 1 || eq == t.length() - 1) {
+                throw new ParameterException(spec.commandLine(), "--llm takes TENANT=KIND:MODEL@URL, not '" + t + "'");
+            }
+            try {
+                llmByTenant.put(t.substring(0, eq).trim(), io.commitflow.llm.LlmSettings.parse(t.substring(eq + 1).trim()));
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), "--llm " + t + ": " + e.getMessage());
+            }
+        }
         AsyncSettings async;
         try {
             async = new AsyncSettings(engine, deviceBudgetMiB, batchMax, batchWait, suggestWorkers, asyncTimeout,
-                    asyncCapacity, engineRetries, tiers, Tier.SILVER);
+                    asyncCapacity, engineRetries, tiers, Tier.SILVER, llmByTenant);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }

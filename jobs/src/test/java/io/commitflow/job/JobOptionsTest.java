@@ -74,13 +74,22 @@ class JobOptionsTest {
 
         assertThat(a).isEqualTo(new io.commitflow.suggest.AsyncSettings("cpu", 2048, 64, Duration.ofMillis(2), 3,
                 Duration.ofMillis(800), 100, 0, java.util.Map.of("acme", io.commitflow.gpu.Tier.GOLD,
-                "bots", io.commitflow.gpu.Tier.BRONZE, "web", io.commitflow.gpu.Tier.SILVER), io.commitflow.gpu.Tier.SILVER));
+                "bots", io.commitflow.gpu.Tier.BRONZE, "web", io.commitflow.gpu.Tier.SILVER), io.commitflow.gpu.Tier.SILVER,
+                java.util.Map.of()));
         assertThat(a.tierOf("someone")).isEqualTo(io.commitflow.gpu.Tier.SILVER);
         assertRejected("engine must be auto, cpu or cuda", "--bootstrap", "k:1", "--engine", "tpu");
         assertRejected("--tenant-tier takes TENANT=TIER", "--bootstrap", "k:1", "--tenant-tier", "acme");
         assertRejected("unknown tier 'platinum'", "--bootstrap", "k:1", "--tenant-tier", "acme=platinum");
         assertRejected("max batch must be at least 1", "--bootstrap", "k:1", "--batch-max", "0");
         assertRejected("timeout must be at least 1 ms", "--bootstrap", "k:1", "--async-timeout", "0s");
+        var llm = JobOptions.parseForCluster("--bootstrap", "k:1", "--llm", "acme=openai:qwen@http://vllm:8000",
+                "--llm", "bots=anthropic:claude-x@https://api.anthropic.com").pipeline().async().llm();
+        assertThat(llm.get("acme").kind()).isEqualTo("openai");
+        assertThat(llm.get("acme").url()).isEqualTo("http://vllm:8000");
+        assertThat(llm.get("bots").keyEnv()).isEqualTo("ANTHROPIC_API_KEY");
+        assertRejected("--llm takes TENANT=KIND:MODEL@URL", "--bootstrap", "k:1", "--llm", "acme");
+        assertRejected("LLM kind must be openai or anthropic", "--bootstrap", "k:1", "--llm", "acme=gemini:x@http://h");
+        assertRejected("must be http(s)://HOST", "--bootstrap", "k:1", "--llm", "acme=openai:x@ftp://h");
     }
 
     @Test

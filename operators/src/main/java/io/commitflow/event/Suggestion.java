@@ -17,6 +17,8 @@ import java.util.List;
  * @param truncation what the diff budget cut, empty when nothing
  * @param eventTs    the event's time (epoch ms), for event-time windows
  * @param kafkaTs    the event's Kafka timestamp (epoch ms)
+ * @param note       why the suggestion is what it is, when that is not the obvious: e.g. {@code llm fallback: SERVER: …}
+ *                   when the tenant's LLM failed and the built-in generator answered; empty otherwise
  */
 public record Suggestion(
         String repo,
@@ -34,4 +36,18 @@ public record Suggestion(
         String tenant,
         String truncation,
         long eventTs,
-        long kafkaTs) {}
+        long kafkaTs,
+        String note) {
+
+    /** This suggestion with a note. */
+    public Suggestion withNote(String n) {
+        return new Suggestion(repo, sha, subject, body, type, scope, backend, similarity, exemplars, cache, latencyMs,
+                traceId, tenant, truncation, eventTs, kafkaTs, n);
+    }
+
+    /** This suggestion with another writer's subject and body. */
+    public Suggestion writtenBy(String writer, String newSubject, String newBody, long newLatencyMs) {
+        return new Suggestion(repo, sha, newSubject, newBody, type, scope, writer, similarity, exemplars, cache, newLatencyMs,
+                traceId, tenant, truncation, eventTs, kafkaTs, note);
+    }
+}

@@ -24,8 +24,25 @@ import java.util.Map;
 final class Answerer {
     private static final Logger LOG = LoggerFactory.getLogger(Answerer.class);
 
-    /** What a batch came to: per request a suggestion or the error that stopped it, and how the engine fared. */
-    record Outcome(List<Object> results, int retries, boolean scanned) {}
+    /**
+     * What a batch came to: per request a suggestion or the error that stopped it, the nearest earlier commits it
+     * was written from (for an LLM's prompt), and how the engine fared.
+     */
+    record Outcome(List<Object> results, List<List<io.commitflow.llm.Prompts.Exemplar>> exemplars, int retries,
+                   boolean scanned) {}
+
+    static final int PROMPT_EXEMPLARS = 8;
+
+    private static List<io.commitflow.llm.Prompts.Exemplar> exemplars(List<RepoKnowledge.Neighbor> nn) {
+        List<io.commitflow.llm.Prompts.Exemplar> out = new ArrayList<>();
+        for (RepoKnowledge.Neighbor n : nn) {
+            if (out.size() == PROMPT_EXEMPLARS) {
+                break;
+            }
+            out.add(new io.commitflow.llm.Prompts.Exemplar(n.commit().subject(), n.commit().files()));
+        }
+        return out;
+    }
 
     private final TaskIndex index;
     private final RetrievalGenerator generator;
@@ -42,6 +59,10 @@ final class Answerer {
         int dim = index.engine().dimension();
         RetrievalGenerator.Weights w = generator.weights();
         List<Object> results = new ArrayList<>(batch.size());
+        List<List<io.commitflow.llm.Prompts.Exemplar>> prompts = new ArrayList<>(batch.size());
+        for (int i = 0; i < batch.size(); i++) {
+            prompts.add(List.of());
+        }
         index.lock().readLock().lock();
         try {
             List<Integer> known = new ArrayList<>();
@@ -82,6 +103,7 @@ final class Answerer {
                         RepoKnowledge memory = index.repo(r.repo());
                         List<RepoKnowledge.Neighbor> neighbours = memory.neighbors(nn[2 * j], nn[2 * j + 1], queries[2 * j],
                                 w.k(), w.kBag(), r.diff().commit().ts());
+                        prompts.set(i, exemplars(neighbours));
                         results.set(i, suggestion(r.diff(), generator.compose(r.diff(), features(r), memory, r.window(),
                                 r.style(), neighbours), "miss", now));
                     }
@@ -89,7 +111,7 @@ final class Answerer {
                     results.set(i, e);
                 }
             }
-            return new Outcome(results, retries[0], nn == null);
+            return new Outcome(results, prompts, retries[0], nn == null);
         } finally {
             index.lock().readLock().unlock();
         }
@@ -156,6 +178,6 @@ final class Answerer {
         CommitEvent c = diff.commit();
         return new Suggestion(c.repo(), c.sha(), d.subject(), d.body(), d.type(), d.scope(), d.backend(), d.similarity(),
                 d.exemplars(), cacheFlag, Math.max(0, now - c.origin().kafkaTs()), c.traceId(), c.tenant(),
-                diff.truncation(), c.ts(), c.origin().kafkaTs());
+                diff.truncation(), c.ts(), c.origin().kafkaTs(), "");
     }
 }

@@ -19,13 +19,15 @@ import java.util.Map;
  * @param retries        engine calls retried after a failure before the CPU scan answers
  * @param tiers          tenant → priority tier; tenants not named are {@code defaultTier}
  * @param defaultTier    the tier of tenants not named
+ * @param llm            tenant → the LLM endpoint that writes its messages; tenants not named get the built-in generator
  */
 public record AsyncSettings(String engine, long deviceBudgetMiB, int maxBatch, Duration maxWait, int workers,
-                            Duration timeout, int capacity, int retries, Map<String, Tier> tiers, Tier defaultTier)
+                            Duration timeout, int capacity, int retries, Map<String, Tier> tiers, Tier defaultTier,
+                            Map<String, io.commitflow.llm.LlmSettings> llm)
         implements Serializable {
 
     public static final AsyncSettings DEFAULT = new AsyncSettings("auto", 8192, 256, Duration.ofMillis(5), 2,
-            Duration.ofSeconds(5), 1024, 2, Map.of(), Tier.SILVER);
+            Duration.ofSeconds(5), 1024, 2, Map.of(), Tier.SILVER, Map.of());
 
     public AsyncSettings {
         if (!engine.equals("auto") && !engine.equals("cpu") && !engine.equals("cuda")) {
@@ -39,6 +41,7 @@ public record AsyncSettings(String engine, long deviceBudgetMiB, int maxBatch, D
         require(capacity >= 1, "capacity must be at least 1: " + capacity);
         require(retries >= 0, "retries must not be negative: " + retries);
         tiers = Map.copyOf(tiers);
+        llm = Map.copyOf(llm);
     }
 
     private static void require(boolean ok, String message) {
@@ -52,14 +55,19 @@ public record AsyncSettings(String engine, long deviceBudgetMiB, int maxBatch, D
     }
 
     public AsyncSettings withEngine(String e) {
-        return new AsyncSettings(e, deviceBudgetMiB, maxBatch, maxWait, workers, timeout, capacity, retries, tiers, defaultTier);
+        return new AsyncSettings(e, deviceBudgetMiB, maxBatch, maxWait, workers, timeout, capacity, retries, tiers, defaultTier, llm);
     }
 
     public AsyncSettings withBatching(int batch, Duration wait) {
-        return new AsyncSettings(engine, deviceBudgetMiB, batch, wait, workers, timeout, capacity, retries, tiers, defaultTier);
+        return new AsyncSettings(engine, deviceBudgetMiB, batch, wait, workers, timeout, capacity, retries, tiers, defaultTier, llm);
     }
 
     public AsyncSettings withTimeout(Duration t) {
-        return new AsyncSettings(engine, deviceBudgetMiB, maxBatch, maxWait, workers, t, capacity, retries, tiers, defaultTier);
+        return new AsyncSettings(engine, deviceBudgetMiB, maxBatch, maxWait, workers, t, capacity, retries, tiers, defaultTier, llm);
+    }
+
+    public AsyncSettings withLlm(Map<String, io.commitflow.llm.LlmSettings> byTenant) {
+        return new AsyncSettings(engine, deviceBudgetMiB, maxBatch, maxWait, workers, timeout, capacity, retries, tiers,
+                defaultTier, byTenant);
     }
 }

@@ -10,6 +10,7 @@ import org.apache.flink.streaming.api.functions.async.ResultFuture;
 import org.apache.flink.streaming.api.functions.async.RichAsyncFunction;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * The async half of the suggest stage: answers {@link SuggestRequest}s in micro-batches on the task's engine (CUDA or
@@ -48,6 +49,10 @@ public class SuggestAsync extends RichAsyncFunction<SuggestRequest, Suggestion> 
     private transient Counter timeouts;
     private transient Counter beforeReady;
     private transient volatile int lastBatch;
+    private transient Map<String, io.commitflow.llm.ResilientBackend> llmByTenant;
+    private transient Counter llmAnswers;
+    private transient Counter llmFallbacks;
+    private transient volatile double kvReuse;
 
     private record Pending(SuggestRequest request, ResultFuture<Suggestion> future) {}
 
@@ -75,6 +80,16 @@ public class SuggestAsync extends RichAsyncFunction<SuggestRequest, Suggestion> 
         batcher = new MicroBatcher<>("commitflow-suggest-" + task.getIndexOfThisSubtask(), settings.workers(),
                 settings.maxBatch(), settings.maxWait().toNanos(), index::awaitReady, this::answer);
         metrics.gauge("queuedRequests", batcher::queued);
+        llmAnswers = metrics.counter("llmAnswers");
+        llmFallbacks = metrics.counter("llmFallbacks");
+        metrics.gauge("kv_reuse_ratio", () -> kvReuse);
+        llmByTenant = new java.util.HashMap<>();
+        Map<io.commitflow.llm.LlmSettings, io.commitflow.llm.ResilientBackend> byEndpoint = new java.util.HashMap<>();
+        java.net.http.HttpClient http = java.net.http.HttpClient.newBuilder()
+                .connectTimeout(java.time.Duration.ofSeconds(5)).build();
+        settings.llm().forEach((tenant, s) -> llmByTenant.put(tenant, byEndpoint.computeIfAbsent(s,
+                x -> new io.commitflow.llm.ResilientBackend(x.create(http, System::getenv), x.breaker(), x.perTenant(),
+                        java.time.Duration.ofMillis(100), java.time.Duration.ofSeconds(2), tenant.hashCode()))));
     }
 
     @Override
@@ -91,7 +106,9 @@ public class SuggestAsync extends RichAsyncFunction<SuggestRequest, Suggestion> 
         timeouts.inc();
         batcher.remove(p -> p.request() == request);
         try {
-            future.complete(List.of(answerer.scanLocked(request)));
+            Suggestion s = answerer.scanLocked(request);
+            future.complete(List.of(llmByTenant.containsKey(s.tenant())
+                    ? s.withNote("llm fallback: no answer within the async timeout") : s));
         } catch (RuntimeException e) {
             future.completeExceptionally(e);
         }
@@ -110,7 +127,10 @@ public class SuggestAsync extends RichAsyncFunction<SuggestRequest, Suggestion> 
             }
             for (int i = 0; i < batch.size(); i++) {
                 Object r = o.results().get(i);
-                if (r instanceof Suggestion s) {
+                io.commitflow.llm.ResilientBackend llm = r instanceof Suggestion s ? llmByTenant.get(s.tenant()) : null;
+                if (llm != null) {
+                    askLlm(llm, batch.get(i), (Suggestion) r, o.exemplars().get(i));
+                } else if (r instanceof Suggestion s) {
                     batch.get(i).future().complete(List.of(s));
                 } else {
                     batch.get(i).future().completeExceptionally((Throwable) r);
@@ -121,10 +141,50 @@ public class SuggestAsync extends RichAsyncFunction<SuggestRequest, Suggestion> 
         }
     }
 
+    /**
+     * The tenant's LLM writes the message from the same exemplars; whatever goes wrong, the built-in suggestion
+     * answers instead, with the reason in its {@code note}. Within 80% of the async timeout, so that the LLM's
+     * failure, not Flink's timeout, decides.
+     */
+    private void askLlm(io.commitflow.llm.ResilientBackend llm, Pending p, Suggestion builtIn,
+                        List<io.commitflow.llm.Prompts.Exemplar> exemplars) {
+        io.commitflow.llm.LlmSettings s = settings.llm().get(builtIn.tenant());
+        String prefix = io.commitflow.llm.Prompts.prefix(exemplars);
+        String diff = io.commitflow.llm.Prompts.fitDiff(p.request().diff().patch(),
+                Math.max(64, s.promptTokens() - io.commitflow.llm.Prompts.tokens(prefix)));
+        llm.complete(builtIn.tenant(), new io.commitflow.llm.LlmRequest(prefix, diff, s.maxTokens()),
+                        settings.timeout().multipliedBy(8).dividedBy(10))
+                .whenComplete((reply, error) -> {
+                    if (error == null) {
+                        var m = io.commitflow.llm.CommitMessages.clean(reply.text());
+                        if (m.isPresent()) {
+                            llmAnswers.inc();
+                            if (reply.promptTokens() > 0) {
+                                kvReuse = io.commitflow.llm.Prompts.kvReuseRatio(reply.cachedTokens(), reply.promptTokens());
+                            }
+                            long latency = Math.max(0, System.currentTimeMillis() - builtIn.kafkaTs());
+                            p.future().complete(List.of(builtIn.writtenBy(llm.name(), m.get().subject(), m.get().body(), latency)));
+                            return;
+                        }
+                        llmFallbacks.inc();
+                        p.future().complete(List.of(builtIn.withNote("llm fallback: the reply is not a commit message")));
+                        return;
+                    }
+                    llmFallbacks.inc();
+                    Throwable e = error instanceof java.util.concurrent.CompletionException && error.getCause() != null
+                            ? error.getCause() : error;
+                    String why = e instanceof io.commitflow.llm.LlmException l ? l.kind() + ": " + l.getMessage() : e.toString();
+                    p.future().complete(List.of(builtIn.withNote("llm fallback: " + why)));
+                });
+    }
+
     @Override
     public void close() {
         if (batcher != null) {
             batcher.close();
+        }
+        if (llmByTenant != null) {
+            new java.util.HashSet<>(llmByTenant.values()).forEach(io.commitflow.llm.ResilientBackend::close);
         }
         if (index != null) {
             index.release();

@@ -60,12 +60,12 @@ class SlaPipelineITCase {
             } else {
                 long latency = (long) Math.exp(5 + r.nextGaussian()) + (i > 1500 && i < 1530 ? 5000 : 0);
                 suggestions.add(new Suggestion("repo", "sha" + i, "s", "", "fix", "", i % 5 == 0 ? "cache" : "retrieval",
-                        r.nextDouble(), List.of(), "miss", latency, "trace-" + i, tenant, "", ts, ts));
+                        r.nextDouble(), List.of(), "miss", latency, "trace-" + i, tenant, "", ts, ts, ""));
             }
         }
         // a sample far behind everything else, sent after the others: its pane is long closed
         Suggestion late = new Suggestion("repo", "late", "s", "", "fix", "", "retrieval", 0.9, List.of(), "miss", 10,
-                "trace-late", "acme", "", T0, T0);
+                "trace-late", "acme", "", T0, T0, "");
 
         OUT.clear();
         Configuration conf = new Configuration();

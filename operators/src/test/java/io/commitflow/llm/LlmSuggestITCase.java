@@ -1,0 +1,121 @@
+package io.commitflow.llm;
+
+import io.commitflow.event.Suggestion;
+import io.commitflow.git.DiffedCommit;
+import io.commitflow.suggest.AsyncSettings;
+import io.commitflow.suggest.IndexCommits;
+import io.commitflow.suggest.IndexOperator;
+import io.commitflow.suggest.SuggestAsync;
+import io.commitflow.suggest.SuggestRequest;
+import io.commitflow.suggest.SuggestStageTest;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.functions.MapFunction;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.api.connector.sink2.SinkWriter;
+import org.apache.flink.api.connector.sink2.WriterInitContext;
+import org.apache.flink.api.connector.source.lib.NumberSequenceSource;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.datastream.AsyncDataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The suggest stage with a tenant's LLM (a local server speaking the OpenAI wire format): its messages come from the
+ * model, cleaned; when the model fails or answers with something that is no commit message, the built-in generator
+ * answers with the reason in the suggestion's note — nothing is lost.
+ */
+class LlmSuggestITCase {
+    private static final int COMMITS = 40;
+
+    @RegisterExtension
+    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+
+    static final ConcurrentLinkedQueue<Suggestion> OUT = new ConcurrentLinkedQueue<>();
+
+    @Test
+    void theModelWritesTheMessagesAndItsFailuresFallBackWithTheirReason() throws Exception {
+        try (FakeLlmServer ok = new FakeLlmServer().then(FakeLlmServer.Step.ok(FakeLlmServer.openAi(
+                "Here is a commit message:\n```\nAdded retries to the pack writer.\n\nWrites are retried three times.\n```")))) {
+            List<Suggestion> out = run(ok.base());
+            assertThat(out).hasSize(COMMITS);
+            assertThat(out).allSatisfy(s -> {
+                assertThat(s.backend()).isEqualTo("openai:m");
+                assertThat(s.subject()).isEqualTo("Add retries to the pack writer");
+                assertThat(s.body()).isEqualTo("Writes are retried three times.");
+                assertThat(s.note()).isEmpty();
+            });
+            var body = ok.seen.get(ok.seen.size() - 1).body();
+            assertThat(body.path("messages").get(0).path("content").asText()).contains("Earlier commits of this repository:");
+            assertThat(body.path("messages").get(1).path("content").asText()).startsWith("diff --git");
+        }
+        try (FakeLlmServer failing = new FakeLlmServer().then(FakeLlmServer.Step.status(500))) {
+            List<Suggestion> out = run(failing.base());
+            assertThat(out).as("nothing lost").hasSize(COMMITS);
+            assertThat(out).allSatisfy(s -> {
+                assertThat(s.backend()).isEqualTo("retrieval");
+                assertThat(s.note()).startsWith("llm fallback: ");
+            });
+            assertThat(out.stream().map(Suggestion::note)).anyMatch(n -> n.contains("SERVER") || n.contains("CIRCUIT_OPEN"));
+        }
+        try (FakeLlmServer chatty = new FakeLlmServer().then(FakeLlmServer.Step.ok(FakeLlmServer.openAi("Sure!")))) {
+            assertThat(run(chatty.base())).allSatisfy(s ->
+                    assertThat(s.note()).isEqualTo("llm fallback: the reply is not a commit message"));
+        }
+    }
+
+    private static List<Suggestion> run(String url) throws Exception {
+        OUT.clear();
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(2);
+        AsyncSettings settings = AsyncSettings.DEFAULT.withEngine("cpu").withTimeout(Duration.ofSeconds(10))
+                .withLlm(Map.of("default", new LlmSettings("openai", "m", url, "COMMITFLOW_TEST_NO_KEY", 300, 6000, 2)));
+        var requests = env.fromSource(new NumberSequenceSource(0, COMMITS - 1), WatermarkStrategy.noWatermarks(), "n")
+                .setParallelism(1).map(new Commit()).setParallelism(1)
+                .keyBy(IndexCommits.KEY)
+                .transform("index", TypeInformation.of(SuggestRequest.class),
+                        new IndexOperator(new IndexCommits("suggest", Duration.ofHours(1), 100, settings)));
+        AsyncDataStream.unorderedWait(requests, new SuggestAsync("suggest", settings), 10, TimeUnit.SECONDS, 64)
+                .sinkTo(new Collect()).setParallelism(1);
+        env.execute("llm");
+        return List.copyOf(OUT);
+    }
+
+    static final class Commit implements MapFunction<Long, DiffedCommit> {
+        @Override
+        public DiffedCommit map(Long n) {
+            int i = n.intValue();
+            return SuggestStageTest.change("repo-" + (i % 2), String.format("%040x", i + 1), "PackWriter", "write" + i,
+                    "PackWriter: Retry write " + i + "\n", null);
+        }
+    }
+
+    static final class Collect implements Sink<Suggestion> {
+        @Override
+        public SinkWriter<Suggestion> createWriter(WriterInitContext context) {
+            return new SinkWriter<>() {
+                @Override
+                public void write(Suggestion s, Context c) {
+                    OUT.add(s);
+                }
+
+                @Override
+                public void flush(boolean endOfInput) {}
+
+                @Override
+                public void close() {}
+            };
+        }
+    }
+}
