@@ -283,6 +283,18 @@ public final class RepoKnowledge {
         return null;
     }
 
+    /** The newest {@code n} rows in {@code window}, oldest first. */
+    public List<IndexedCommit> newest(int n, Window window) {
+        List<IndexedCommit> out = new ArrayList<>();
+        for (IndexedCommit r : rows.subMap(window.from(), true, window.to(), false).descendingMap().values()) {
+            if (out.size() == n) {
+                break;
+            }
+            out.add(0, r);
+        }
+        return out;
+    }
+
     /** The most recently learned commit in {@code window} of an event not later than {@code notAfter}, or null. */
     public IndexedCommit latest(long notAfter, Window window) {
         for (IndexedCommit r : rows.subMap(window.from(), true, window.to(), false).descendingMap().values()) {

@@ -112,4 +112,26 @@ public final class RepoStyle {
             m.remove(least);
         }
     }
+
+    /** The repository's conventions in a sentence, for an LLM's prompt (stable while the counts barely move). */
+    public String describe() {
+        if (total == 0) {
+            return "No earlier commits yet.";
+        }
+        List<String> parts = new java.util.ArrayList<>();
+        if (usesConventional()) {
+            List<String> top = types.entrySet().stream()
+                    .sorted(Map.Entry.<String, Integer>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
+                    .limit(5).map(Map.Entry::getKey).toList();
+            parts.add("conventional commits (type(scope): description; types " + String.join(", ", top) + ")");
+        } else if (usesArea()) {
+            parts.add("subjects start with the area changed, then a colon");
+        }
+        if (share(ticketed) >= 0.3) {
+            parts.add("subjects carry a ticket id");
+        }
+        parts.add(capitalizes() ? "the description starts with a capital letter" : "the description starts in lower case");
+        parts.add(period * 2 > total ? "subjects end with a period" : "no period at the end");
+        return "Conventions: " + String.join("; ", parts) + ".";
+    }
 }

@@ -21,9 +21,40 @@ public final class Prompts {
     /** An exemplar: an earlier commit's subject and the files it changed. */
     public record Exemplar(String subject, List<String> files) {}
 
-    /** The stable prefix for these exemplars (same exemplars, same prefix, byte for byte). */
+    /** The template the prefix is rendered from: part of the prompt cache's key. */
+    public static final String TEMPLATE = "commit-message/v1";
+
+    /** A prefix from exemplars alone (no repository-level prefix is cached yet). */
     public static String prefix(List<Exemplar> exemplars) {
-        StringBuilder p = new StringBuilder(INSTRUCTIONS).append("\n\nEarlier commits of this repository:\n");
+        return prefix("", exemplars);
+    }
+
+    /**
+     * The stable prefix: instructions, the repository's conventions and a set of its commits that changes only now
+     * and then (same inputs, same prefix, byte for byte).
+     */
+    public static String prefix(String style, List<Exemplar> exemplars) {
+        StringBuilder p = new StringBuilder(INSTRUCTIONS).append("\n");
+        if (!style.isEmpty()) {
+            p.append('\n').append(style).append('\n');
+        }
+        p.append("\nEarlier commits of this repository:\n");
+        list(p, exemplars);
+        return p.toString();
+    }
+
+    /** The part that changes: the nearest earlier commits to this diff, then the diff. */
+    public static String user(List<Exemplar> nearest, String diff) {
+        StringBuilder u = new StringBuilder();
+        if (!nearest.isEmpty()) {
+            u.append("The earlier commits most like this one:\n");
+            list(u, nearest);
+            u.append('\n');
+        }
+        return u.append("The diff:\n").append(diff).toString();
+    }
+
+    private static void list(StringBuilder p, List<Exemplar> exemplars) {
         for (Exemplar e : exemplars) {
             p.append("- ").append(e.subject());
             if (!e.files().isEmpty()) {
@@ -31,7 +62,6 @@ public final class Prompts {
             }
             p.append('\n');
         }
-        return p.toString();
     }
 
     public static int tokens(String text) {

@@ -64,10 +64,16 @@ public class IndexCommits extends KeyedProcessFunction<String, DiffedCommit, Sug
     private final int maxRows;
     private final AsyncSettings settings;
     private final CompressedCache<CachedMessage> cache;
+    private final CompressedCache<io.commitflow.cache.PromptPrefix> promptCache;
+    /** A repository's prompt prefix is rebuilt after this many learned commits (or when the cache forgot it). */
+    static final int PREFIX_REFRESH = 64;
+    static final int PREFIX_EXEMPLARS = 12;
 
     private transient ValueState<RepoModel> model;
     private transient MapState<Long, IndexedCommit> rows;
     private transient TaskIndex index;
+    private transient ValueState<String> prefixKey;
+    private transient ValueState<Long> prefixSeq;
     private transient Counter requests;
     private transient Counter learned;
 
@@ -84,6 +90,7 @@ public class IndexCommits extends KeyedProcessFunction<String, DiffedCommit, Sug
         this.maxRows = maxRows;
         this.settings = settings;
         this.cache = new CompressedCache<>("resultCache", CachedMessage.class, cacheTtl);
+        this.promptCache = new CompressedCache<>("promptCache", io.commitflow.cache.PromptPrefix.class, cacheTtl);
     }
 
     @Override
@@ -92,6 +99,9 @@ public class IndexCommits extends KeyedProcessFunction<String, DiffedCommit, Sug
         rows = getRuntimeContext().getMapState(
                 new MapStateDescriptor<>("repo-rows", Types.LONG, TypeInformation.of(IndexedCommit.class)));
         cache.open(getRuntimeContext());
+        promptCache.open(getRuntimeContext());
+        prefixKey = getRuntimeContext().getState(new ValueStateDescriptor<>("prompt-prefix-key", Types.STRING));
+        prefixSeq = getRuntimeContext().getState(new ValueStateDescriptor<>("prompt-prefix-seq", Types.LONG));
         var task = getRuntimeContext().getTaskInfo();
         index = TaskIndex.acquire(TaskIndex.key(getRuntimeContext().getJobInfo().getJobId().toString(), name,
                 task.getIndexOfThisSubtask(), task.getAttemptNumber()), settings, FeatureSpace.DEFAULT_DIMENSION);
@@ -151,9 +161,19 @@ public class IndexCommits extends KeyedProcessFunction<String, DiffedCommit, Sug
                 RepoKnowledge.Window w = memory.window();
                 IndexedCommit.Sparse sparse = IndexedCommit.Sparse.of(query);
                 requests.inc();
+                String prefix = "";
+                boolean reused = false;
+                if (settings.llm().containsKey(diff.commit().tenant())) {
+                    io.commitflow.cache.PromptPrefix pp = cachedPrefix(memory);
+                    reused = pp != null;
+                    if (pp == null) {
+                        pp = newPrefix(memory, w);
+                    }
+                    prefix = pp.text();
+                }
                 out.collect(new SuggestRequest(diff, features.signature(), features.lines(), features.newVersions(),
                         sparse.index(), sparse.value(), w.from(), w.to(), copy(memory.model().style),
-                        settings.tierOf(diff.commit().tenant()).label()));
+                        settings.tierOf(diff.commit().tenant()).label(), prefix, reused));
             }
             String message = diff.commit().message();
             if (message != null && !message.isBlank()) {
@@ -176,6 +196,42 @@ public class IndexCommits extends KeyedProcessFunction<String, DiffedCommit, Sug
             }
             learned.inc();
         }
+    }
+
+    /** The repository's prompt prefix from the prompt cache, or null when it is due for a rebuild or forgotten. */
+    private io.commitflow.cache.PromptPrefix cachedPrefix(RepoKnowledge memory) throws Exception {
+        String key = prefixKey.value();
+        Long at = prefixSeq.value();
+        if (key == null || at == null || memory.model().nextSeq - at >= PREFIX_REFRESH) {
+            return null;
+        }
+        io.commitflow.cache.PromptPrefix pp = promptCache.get(key);
+        if (pp != null && pp.exemplars().size() < PREFIX_EXEMPLARS && memory.size() > pp.exemplars().size()) {
+            return null; // a young repository: the prefix grows with it until it holds all its exemplars
+        }
+        return pp;
+    }
+
+    /**
+     * A new prefix: the instructions, the repository's conventions and its newest commits; stable, so byte-identical,
+     * until the next rebuild. Kept in the prompt cache (RocksDB, LZ4, TTL) under its structure hash.
+     */
+    private io.commitflow.cache.PromptPrefix newPrefix(RepoKnowledge memory, RepoKnowledge.Window w) throws Exception {
+        String style = memory.model().style.describe();
+        List<io.commitflow.llm.Prompts.Exemplar> ex = new ArrayList<>();
+        List<String> shas = new ArrayList<>();
+        for (IndexedCommit r : memory.newest(PREFIX_EXEMPLARS, w)) {
+            ex.add(new io.commitflow.llm.Prompts.Exemplar(r.subject(), r.files()));
+            shas.add(r.sha());
+        }
+        String text = io.commitflow.llm.Prompts.prefix(style, ex);
+        var pp = new io.commitflow.cache.PromptPrefix(io.commitflow.llm.Prompts.TEMPLATE, style, shas, text,
+                io.commitflow.llm.Prompts.tokens(text));
+        String key = io.commitflow.cache.PromptPrefix.key(pp.structureHash());
+        promptCache.put(key, pp);
+        prefixKey.update(key);
+        prefixSeq.update(memory.model().nextSeq);
+        return pp;
     }
 
     /** The message after its subject line and the blank line that follows it. */

@@ -149,19 +149,26 @@ public class SuggestAsync extends RichAsyncFunction<SuggestRequest, Suggestion> 
     private void askLlm(io.commitflow.llm.ResilientBackend llm, Pending p, Suggestion builtIn,
                         List<io.commitflow.llm.Prompts.Exemplar> exemplars) {
         io.commitflow.llm.LlmSettings s = settings.llm().get(builtIn.tenant());
-        String prefix = io.commitflow.llm.Prompts.prefix(exemplars);
-        String diff = io.commitflow.llm.Prompts.fitDiff(p.request().diff().patch(),
-                Math.max(64, s.promptTokens() - io.commitflow.llm.Prompts.tokens(prefix)));
-        llm.complete(builtIn.tenant(), new io.commitflow.llm.LlmRequest(prefix, diff, s.maxTokens()),
+        SuggestRequest r = p.request();
+        // the repository's cached prefix when the index stage sent one; the nearest commits go with the diff
+        String prefix = r.prefix() == null || r.prefix().isEmpty() ? io.commitflow.llm.Prompts.prefix(exemplars) : r.prefix();
+        List<io.commitflow.llm.Prompts.Exemplar> nearest = r.prefix() == null || r.prefix().isEmpty() ? List.of() : exemplars;
+        int room = Math.max(64, s.promptTokens() - io.commitflow.llm.Prompts.tokens(prefix)
+                - io.commitflow.llm.Prompts.tokens(io.commitflow.llm.Prompts.user(nearest, "")));
+        String user = io.commitflow.llm.Prompts.user(nearest, io.commitflow.llm.Prompts.fitDiff(r.diff().patch(), room));
+        int promptEstimate = io.commitflow.llm.Prompts.tokens(prefix) + io.commitflow.llm.Prompts.tokens(user);
+        int reusedEstimate = r.prefixReused() ? io.commitflow.llm.Prompts.tokens(prefix) : 0;
+        llm.complete(builtIn.tenant(), new io.commitflow.llm.LlmRequest(prefix, user, s.maxTokens()),
                         settings.timeout().multipliedBy(8).dividedBy(10))
                 .whenComplete((reply, error) -> {
                     if (error == null) {
                         var m = io.commitflow.llm.CommitMessages.clean(reply.text());
                         if (m.isPresent()) {
                             llmAnswers.inc();
-                            if (reply.promptTokens() > 0) {
-                                kvReuse = io.commitflow.llm.Prompts.kvReuseRatio(reply.cachedTokens(), reply.promptTokens());
-                            }
+                            // the server's own count where it gives one, else our estimate from the prompt cache
+                            kvReuse = reply.promptTokens() > 0 && reply.cachedTokens() > 0
+                                    ? io.commitflow.llm.Prompts.kvReuseRatio(reply.cachedTokens(), reply.promptTokens())
+                                    : io.commitflow.llm.Prompts.kvReuseRatio(reusedEstimate, promptEstimate);
                             long latency = Math.max(0, System.currentTimeMillis() - builtIn.kafkaTs());
                             p.future().complete(List.of(builtIn.writtenBy(llm.name(), m.get().subject(), m.get().body(), latency)));
                             return;

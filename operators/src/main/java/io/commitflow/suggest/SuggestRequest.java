@@ -21,10 +21,12 @@ import java.util.List;
  * @param windowTo    … to (exclusive)
  * @param style       the repository's style counts when the request was made
  * @param tier        the tenant's priority tier ({@code gold}, {@code silver}, {@code bronze})
+ * @param prefix      for a tenant with an LLM: the repository's stable prompt prefix from the prompt cache; else empty
+ * @param prefixReused the same prefix went with the repository's previous request (the server likely holds it)
  */
 public record SuggestRequest(DiffedCommit diff, int[] signature, long[] lines, List<String> newVersions,
                              int[] queryIndex, float[] queryValue, long windowFrom, long windowTo, RepoStyle style,
-                             String tier) {
+                             String tier, String prefix, boolean prefixReused) {
 
     public RepoKnowledge.Window window() {
         return new RepoKnowledge.Window(windowFrom, windowTo);

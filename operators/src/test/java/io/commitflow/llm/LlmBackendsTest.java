@@ -83,18 +83,21 @@ class LlmBackendsTest {
         assertKind(FakeLlmServer.Step.status(529), LlmException.Kind.SERVER);
         assertKind(FakeLlmServer.Step.status(401), LlmException.Kind.CLIENT);
         assertKind(FakeLlmServer.Step.ok("not json"), LlmException.Kind.MALFORMED);
-        assertKind(FakeLlmServer.Step.ok("{\"choices\":[]}"), LlmException.Kind.MALFORMED);
+        assertKind(FakeLlmServer.Step.ok("{\"choices\":[],\"content\":[]}"), LlmException.Kind.MALFORMED);
+        assertKind(FakeLlmServer.Step.ok("[]"), LlmException.Kind.MALFORMED);
         assertKind(FakeLlmServer.Step.reset(), LlmException.Kind.CONNECTION);
-        try (FakeLlmServer s = new FakeLlmServer().then(FakeLlmServer.Step.slow(3000, FakeLlmServer.openAi("late")))) {
-            assertThat(failure(new OpenAiBackend(HTTP, s.base(), "m", "k").complete(REQUEST, Duration.ofMillis(300))).kind())
-                    .isEqualTo(LlmException.Kind.TIMEOUT);
-        }
+        assertKind(FakeLlmServer.Step.slow(3000, "{}"), LlmException.Kind.TIMEOUT);
     }
 
+    /** Each fault, against both APIs. */
     private static void assertKind(FakeLlmServer.Step step, LlmException.Kind kind) throws Exception {
-        try (FakeLlmServer s = new FakeLlmServer().then(step)) {
-            assertThat(failure(new OpenAiBackend(HTTP, s.base(), "m", "k").complete(REQUEST, Duration.ofSeconds(5))).kind())
-                    .as(step.toString()).isEqualTo(kind);
+        for (String api : List.of("openai", "anthropic")) {
+            try (FakeLlmServer s = new FakeLlmServer().then(step)) {
+                LlmBackend b = api.equals("openai") ? new OpenAiBackend(HTTP, s.base(), "m", "k")
+                        : new AnthropicBackend(HTTP, s.base(), "m", "k");
+                Duration t = step.delayMillis() > 0 ? Duration.ofMillis(300) : Duration.ofSeconds(5);
+                assertThat(failure(b.complete(REQUEST, t)).kind()).as(api + " " + step).isEqualTo(kind);
+            }
         }
     }
 

@@ -31,7 +31,7 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The suggest stage with a tenant's LLM (a local server speaking the OpenAI wire format): its messages come from the
+ * The suggest stage with a tenant's LLM (a local server speaking the OpenAI, then the Anthropic wire format): its messages come from the
  * model, cleaned; when the model fails or answers with something that is no commit message, the built-in generator
  * answers with the reason in the suggestion's note — nothing is lost.
  */
@@ -56,9 +56,10 @@ class LlmSuggestITCase {
                 assertThat(s.body()).isEqualTo("Writes are retried three times.");
                 assertThat(s.note()).isEmpty();
             });
-            var body = ok.seen.get(ok.seen.size() - 1).body();
-            assertThat(body.path("messages").get(0).path("content").asText()).contains("Earlier commits of this repository:");
-            assertThat(body.path("messages").get(1).path("content").asText()).startsWith("diff --git");
+            assertThat(ok.seen).as("the repository's cached prefix").anySatisfy(r -> assertThat(r.body().path("messages")
+                    .get(0).path("content").asText()).contains("Conventions:", "Earlier commits of this repository:"));
+            assertThat(ok.seen).allSatisfy(r ->
+                    assertThat(r.body().path("messages").get(1).path("content").asText()).contains("The diff:\ndiff --git"));
         }
         try (FakeLlmServer failing = new FakeLlmServer().then(FakeLlmServer.Step.status(500))) {
             List<Suggestion> out = run(failing.base());
@@ -69,6 +70,17 @@ class LlmSuggestITCase {
             });
             assertThat(out.stream().map(Suggestion::note)).anyMatch(n -> n.contains("SERVER") || n.contains("CIRCUIT_OPEN"));
         }
+        try (FakeLlmServer anthropic = new FakeLlmServer().then(FakeLlmServer.Step.ok(FakeLlmServer.anthropic(
+                "Option 1: Fixes the retry loop in the pack writer\nOption 2: Fix retries")))) {
+            // the key is read from the named environment variable; any set variable will do for a local server
+            List<Suggestion> out = run(new LlmSettings("anthropic", "claude-x", anthropic.base(), "PATH", 300, 6000, 2));
+            assertThat(out).hasSize(COMMITS).allSatisfy(s -> {
+                assertThat(s.backend()).isEqualTo("anthropic:claude-x");
+                assertThat(s.subject()).isEqualTo("Fix the retry loop in the pack writer");
+            });
+            assertThat(anthropic.seen).anySatisfy(r ->
+                    assertThat(r.body().path("system").get(0).path("text").asText()).contains("Conventions:"));
+        }
         try (FakeLlmServer chatty = new FakeLlmServer().then(FakeLlmServer.Step.ok(FakeLlmServer.openAi("Sure!")))) {
             assertThat(run(chatty.base())).allSatisfy(s ->
                     assertThat(s.note()).isEqualTo("llm fallback: the reply is not a commit message"));
@@ -76,11 +88,15 @@ class LlmSuggestITCase {
     }
 
     private static List<Suggestion> run(String url) throws Exception {
+        return run(new LlmSettings("openai", "m", url, "COMMITFLOW_TEST_NO_KEY", 300, 6000, 2));
+    }
+
+    private static List<Suggestion> run(LlmSettings llm) throws Exception {
         OUT.clear();
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(2);
         AsyncSettings settings = AsyncSettings.DEFAULT.withEngine("cpu").withTimeout(Duration.ofSeconds(10))
-                .withLlm(Map.of("default", new LlmSettings("openai", "m", url, "COMMITFLOW_TEST_NO_KEY", 300, 6000, 2)));
+                .withLlm(Map.of("default", llm));
         var requests = env.fromSource(new NumberSequenceSource(0, COMMITS - 1), WatermarkStrategy.noWatermarks(), "n")
                 .setParallelism(1).map(new Commit()).setParallelism(1)
                 .keyBy(IndexCommits.KEY)

@@ -277,4 +277,31 @@ public class SuggestStageTest {
         assertThat(scanned.results().get(0)).usingRecursiveComparison().ignoringFields("latencyMs").isEqualTo(expected);
         assertThat(failures[0]).isEqualTo(5);
     }
+
+    @Test
+    void anLlmTenantsRequestsCarryTheRepositorysCachedPromptPrefix() throws Exception {
+        harness.close();
+        index = new IndexCommits("suggest", TTL, 100, CPU.withLlm(java.util.Map.of("default",
+                new io.commitflow.llm.LlmSettings("openai", "m", "http://127.0.0.1:1", "NO_KEY", 300, 6000, 2))));
+        harness = new KeyedOneInputStreamOperatorTestHarness<>(new IndexOperator(index), IndexCommits.KEY, Types.STRING);
+        harness.setStateBackend(new EmbeddedRocksDBStateBackend());
+        harness.open();
+        List<SuggestRequest> made = new ArrayList<>();
+        for (int i = 0; i < 80; i++) {
+            harness.processElement(change("app", String.format("%040x", i + 1), "PackWriter", "write" + i,
+                    "PackWriter: Retry write " + i + "\n", null), 0);
+            made.add(requests().get(requests().size() - 1));
+        }
+
+        assertThat(made.get(0).prefix()).contains("Earlier commits of this repository:", "No earlier commits yet.");
+        assertThat(made.subList(0, 13)).as("it grows with a young repository").allSatisfy(r -> assertThat(r.prefixReused()).isFalse());
+        assertThat(made.get(12).prefix()).contains("PackWriter: Retry write 0", "PackWriter: Retry write 11", "Conventions:");
+        assertThat(made.subList(13, 76)).allSatisfy(r -> {
+            assertThat(r.prefix()).as("byte-identical until the rebuild").isEqualTo(made.get(12).prefix());
+            assertThat(r.prefixReused()).isTrue();
+        });
+        assertThat(made.get(76).prefixReused()).as("rebuilt after 64 learned commits").isFalse();
+        assertThat(made.get(76).prefix()).contains("PackWriter: Retry write 75").doesNotContain("Retry write 11 ");
+        assertThat(made.get(77).prefixReused()).isTrue();
+    }
 }
