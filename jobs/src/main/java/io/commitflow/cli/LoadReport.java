@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.TreeSet;
 
 /**
  * What a load test measured, and its two files: {@code report.json} (one object per step of the profile, with
@@ -329,12 +328,5 @@ final class LoadReport {
 
     private static String esc(String s) {
         return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
-    }
-
-    /** The tenants seen, for the terminal summary. */
-    Iterable<String> tenants() {
-        TreeSet<String> t = new TreeSet<>();
-        outcomes.forEach(o -> t.add(o.tenant()));
-        return t;
     }
 }

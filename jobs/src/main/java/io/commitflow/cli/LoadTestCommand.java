@@ -113,8 +113,11 @@ public final class LoadTestCommand implements Callable<Integer> {
         if (tenants < 1 || history < 1 || perPush < 1) {
             throw new UserError("--tenants, --history and --commits-per-push must be at least 1");
         }
-        if (!mode.equals("commit") && !mode.equals("push")) {
-            throw new UserError("--mode must be commit or push, not '" + mode + "'");
+        Events.Mode as;
+        try {
+            as = Events.Mode.parse(mode);
+        } catch (IllegalArgumentException e) {
+            throw new UserError(e.getMessage());
         }
         local.check();
         PrintWriter out = spec.commandLine().getOut();
@@ -130,7 +133,7 @@ public final class LoadTestCommand implements Callable<Integer> {
         if (objects == null) {
             throw new UserError(repo + " is not a repository on disk");
         }
-        int perCopy = mode.equals("push") ? Math.max(1, (commits.size() - 1 + perPush - 1) / perPush) : commits.size();
+        int perCopy = as == Events.Mode.PUSH ? Math.max(1, (commits.size() - 1 + perPush - 1) / perPush) : commits.size();
         int copies = (int) Math.max(tenants, Math.min(10_000, Math.ceil(Math.min(profile.events(), 1e9) / perCopy)));
         if (Double.isInfinite(profile.events())) {
             copies = tenants;
@@ -165,7 +168,7 @@ public final class LoadTestCommand implements Callable<Integer> {
             out.printf("Kafka %s · Flink web UI http://localhost:%d · Prometheus http://localhost:%d/metrics%n", servers,
                     local.webPort, local.metricsPort);
 
-            List<Replayer.Event> events = interleave(commits, names, k.eventsTopic(), profile);
+            List<Replayer.Event> events = interleave(as, commits, names, k.eventsTopic(), profile);
             long[] sentAt = new long[events.size()];
             AtomicLong sentCount = new AtomicLong();
             List<LoadReport.Outcome> outcomes = java.util.Collections.synchronizedList(new ArrayList<>());
@@ -198,13 +201,13 @@ public final class LoadTestCommand implements Callable<Integer> {
             long quietSince = System.nanoTime();
             while (!stop.get() && System.nanoTime() < deadline) {
                 int size = outcomes.size();
-                if (mode.equals("commit") && size >= sent) {
+                if (as == Events.Mode.COMMIT && size >= sent) {
                     break;
                 }
                 if (size != lastSize) {
                     lastSize = size;
                     quietSince = System.nanoTime();
-                } else if (mode.equals("push") && System.nanoTime() - quietSince > TimeUnit.SECONDS.toNanos(10)) {
+                } else if (as == Events.Mode.PUSH && System.nanoTime() - quietSince > TimeUnit.SECONDS.toNanos(10)) {
                     break;
                 }
                 Thread.sleep(200);
@@ -217,7 +220,7 @@ public final class LoadTestCommand implements Callable<Integer> {
             LoadReport r = new LoadReport(profile, start, java.util.Arrays.copyOf(sentAt, (int) sent), measured, peakRss);
             r.write(report, "commitflow load test: " + profile + " (" + mode + " events of " + repo.getFileName() + ")");
             out.printf("%d outcomes for %d events%s%n", measured.size(), sent,
-                    mode.equals("commit") && measured.size() < sent ? " (some still outstanding at the drain timeout)" : "");
+                    as == Events.Mode.COMMIT && measured.size() < sent ? " (some still outstanding at the drain timeout)" : "");
             out.println("step  offered/s      TPS   P50 ms   P95 ms   P99 ms  P999 ms   errors  peak RSS MB");
             int i = 1;
             for (LoadReport.Step s : r.steps()) {
@@ -254,11 +257,12 @@ public final class LoadTestCommand implements Callable<Integer> {
     }
 
     /** Round-robin over the copies, each replaying the history oldest first, as many events as the profile offers. */
-    private List<Replayer.Event> interleave(List<History.Commit> commits, List<String> names, String topic, RateProfile profile) {
+    private List<Replayer.Event> interleave(Events.Mode as, List<History.Commit> commits, List<String> names, String topic,
+                                            RateProfile profile) {
         List<List<Replayer.Event>> perCopy = new ArrayList<>();
         for (int i = 0; i < names.size(); i++) {
             Replayer.Target t = new Replayer.Target(topic, "tenant-" + (i % tenants), names.get(i));
-            perCopy.add(mode.equals("push") ? Events.pushes(commits, t, perPush) : Events.commits(commits, t));
+            perCopy.add(as.events(commits, t, perPush));
         }
         long wanted = (long) Math.min(profile.events(), Integer.MAX_VALUE - 8);
         List<Replayer.Event> out = new ArrayList<>();

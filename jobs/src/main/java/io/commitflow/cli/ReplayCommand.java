@@ -77,8 +77,11 @@ public final class ReplayCommand implements Callable<Integer> {
         if (max < 1 || perPush < 1) {
             throw new UserError("--max and --commits-per-push must be at least 1");
         }
-        if (!mode.equals("commit") && !mode.equals("push")) {
-            throw new UserError("--mode must be commit or push, not '" + mode + "'");
+        Events.Mode as;
+        try {
+            as = Events.Mode.parse(mode);
+        } catch (IllegalArgumentException e) {
+            throw new UserError(e.getMessage());
         }
         List<History.Commit> commits;
         String repoName;
@@ -101,8 +104,7 @@ public final class ReplayCommand implements Callable<Integer> {
         Runtime.getRuntime().addShutdownHook(hook);
         java.io.PrintWriter out = spec.commandLine().getOut();
         Replayer.Target target = new Replayer.Target(topic, tenant, repoName);
-        List<Replayer.Event> events = mode.equals("push") ? Events.pushes(commits, target, perPush)
-                : Events.commits(commits, target);
+        List<Replayer.Event> events = as.events(commits, target, perPush);
         out.printf("replaying %d commits of %s as %d %s events of %s to %s at %s%n", commits.size(), repo, events.size(),
                 mode, repoName, topic, rate.equals("0") ? "full speed" : profile);
         if (profile.events() < events.size()) {

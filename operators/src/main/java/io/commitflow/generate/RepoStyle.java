@@ -29,6 +29,27 @@ public final class RepoStyle {
     public Map<String, Integer> tags = new HashMap<>();
     public Map<String, Integer> ticketKeys = new HashMap<>();
 
+    /** A copy, for a request that must not see later learning. */
+    public RepoStyle copy() {
+        RepoStyle c = new RepoStyle();
+        c.total = total;
+        c.conventional = conventional;
+        c.tagged = tagged;
+        c.ticketed = ticketed;
+        c.plainTicket = plainTicket;
+        c.area = area;
+        c.areaIsFile = areaIsFile;
+        c.scopeIsFile = scopeIsFile;
+        c.capitalized = capitalized;
+        c.period = period;
+        c.pullRequest = pullRequest;
+        c.descriptionChars = descriptionChars;
+        c.types = new HashMap<>(types);
+        c.tags = new HashMap<>(tags);
+        c.ticketKeys = new HashMap<>(ticketKeys);
+        return c;
+    }
+
     public void learn(Subject s, List<String> fileNames) {
         total++;
         if (!s.type().isEmpty()) {

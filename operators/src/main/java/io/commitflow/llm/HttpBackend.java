@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.commitflow.event.Json;
 
 import java.io.IOException;
-import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -83,10 +82,7 @@ abstract class HttpBackend implements LlmBackend {
         if (e instanceof HttpTimeoutException) {
             return new LlmException(LlmException.Kind.TIMEOUT, name() + ": no reply in time", null, e);
         }
-        if (e instanceof ConnectException || e instanceof IOException) {
-            return new LlmException(LlmException.Kind.CONNECTION, name() + ": " + e, null, e);
-        }
-        return new LlmException(LlmException.Kind.CONNECTION, name() + ": " + e, null, e);
+        return new LlmException(LlmException.Kind.CONNECTION, name() + ": " + e, null, e); // refused, reset, …
     }
 
     /** Retry-After as seconds or an HTTP date; null when absent or unreadable. */

@@ -172,7 +172,7 @@ public class IndexCommits extends KeyedProcessFunction<String, DiffedCommit, Sug
                     prefix = pp.text();
                 }
                 out.collect(new SuggestRequest(diff, features.signature(), features.lines(), features.newVersions(),
-                        sparse.index(), sparse.value(), w.from(), w.to(), copy(memory.model().style),
+                        sparse.index(), sparse.value(), w.from(), w.to(), memory.model().style.copy(),
                         settings.tierOf(diff.commit().tenant()).label(), prefix, reused));
             }
             String message = diff.commit().message();
@@ -238,27 +238,6 @@ public class IndexCommits extends KeyedProcessFunction<String, DiffedCommit, Sug
     static String body(String message) {
         int nl = message.indexOf('\n');
         return nl < 0 ? "" : message.substring(nl + 1).strip();
-    }
-
-    /** A copy of the style counts: the request must not see later learning. */
-    static RepoStyle copy(RepoStyle s) {
-        RepoStyle c = new RepoStyle();
-        c.total = s.total;
-        c.conventional = s.conventional;
-        c.tagged = s.tagged;
-        c.ticketed = s.ticketed;
-        c.plainTicket = s.plainTicket;
-        c.area = s.area;
-        c.areaIsFile = s.areaIsFile;
-        c.scopeIsFile = s.scopeIsFile;
-        c.capitalized = s.capitalized;
-        c.period = s.period;
-        c.pullRequest = s.pullRequest;
-        c.descriptionChars = s.descriptionChars;
-        c.types = new java.util.HashMap<>(s.types);
-        c.tags = new java.util.HashMap<>(s.tags);
-        c.ticketKeys = new java.util.HashMap<>(s.ticketKeys);
-        return c;
     }
 
     @Override

@@ -151,8 +151,9 @@ public class SuggestAsync extends RichAsyncFunction<SuggestRequest, Suggestion> 
         io.commitflow.llm.LlmSettings s = settings.llm().get(builtIn.tenant());
         SuggestRequest r = p.request();
         // the repository's cached prefix when the index stage sent one; the nearest commits go with the diff
-        String prefix = r.prefix() == null || r.prefix().isEmpty() ? io.commitflow.llm.Prompts.prefix(exemplars) : r.prefix();
-        List<io.commitflow.llm.Prompts.Exemplar> nearest = r.prefix() == null || r.prefix().isEmpty() ? List.of() : exemplars;
+        boolean cached = r.prefix() != null && !r.prefix().isEmpty();
+        String prefix = cached ? r.prefix() : io.commitflow.llm.Prompts.prefix(exemplars);
+        List<io.commitflow.llm.Prompts.Exemplar> nearest = cached ? exemplars : List.of();
         int room = Math.max(64, s.promptTokens() - io.commitflow.llm.Prompts.tokens(prefix)
                 - io.commitflow.llm.Prompts.tokens(io.commitflow.llm.Prompts.user(nearest, "")));
         String user = io.commitflow.llm.Prompts.user(nearest, io.commitflow.llm.Prompts.fitDiff(r.diff().patch(), room));

@@ -14,6 +14,25 @@ public final class Events {
 
     private Events() {}
 
+    /** What a replay publishes: a commit event per commit, or push events of a few commits each. */
+    public enum Mode {
+        COMMIT, PUSH;
+
+        /** {@code commit} or {@code push}. */
+        public static Mode parse(String name) {
+            return switch (name) {
+                case "commit" -> COMMIT;
+                case "push" -> PUSH;
+                default -> throw new IllegalArgumentException("--mode must be commit or push, not '" + name + "'");
+            };
+        }
+
+        /** The events of {@code commits} in this mode ({@code perPush} commits a push). */
+        public List<Replayer.Event> events(List<History.Commit> commits, Replayer.Target target, int perPush) {
+            return this == PUSH ? pushes(commits, target, perPush) : commits(commits, target);
+        }
+    }
+
     /** A commit event per commit, oldest first. */
     public static List<Replayer.Event> commits(List<History.Commit> commits, Replayer.Target target) {
         List<Replayer.Event> out = new ArrayList<>(commits.size());

@@ -91,6 +91,11 @@ public final class RateProfile {
                 + "steps:A,B,C/T (T like 30s, 2m) or a plain rate N");
     }
 
+    /** {@code N} events a second until the events run out; 0 or less: as fast as the producer takes them. */
+    public static RateProfile perSecond(double n) {
+        return new RateProfile(Double.toString(n), List.of(), Math.max(0, n));
+    }
+
     private static double rate(String s) {
         double r = Double.parseDouble(s);
         if (r < 0 || Double.isNaN(r) || Double.isInfinite(r)) {

@@ -74,7 +74,7 @@ public final class Replayer implements AutoCloseable {
      */
     public Progress replay(List<History.Commit> commits, Target target, double ratePerSecond,
                            Consumer<Progress> progress, BooleanSupplier stop) {
-        return replay(Events.commits(commits, target), RateProfile.parse(Double.toString(Math.max(0, ratePerSecond))),
+        return replay(Events.commits(commits, target), RateProfile.perSecond(ratePerSecond),
                 progress, stop, (n, at) -> { });
     }
 
