@@ -2,7 +2,6 @@ package io.commitflow.job;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.commitflow.event.Json;
-import io.commitflow.event.WireFormat;
 import io.commitflow.testing.GitHistory;
 import io.commitflow.testing.KafkaBroker;
 import org.apache.flink.api.common.JobID;
@@ -17,7 +16,6 @@ import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.InjectMiniCluster;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.apache.kafka.clients.producer.RecordMetadata;
 import org.eclipse.jgit.revwalk.RevCommit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -66,7 +64,6 @@ class ExactlyOnceFailoverITCase {
         KAFKA.createTopic(k.suggestionsTopic(), 2);
         KAFKA.createTopic(k.deadLetterTopic(), 1);
         KAFKA.createTopic(k.slaTopic(), 1);
-        List<String> bad = new ArrayList<>();
         for (int i = 0; i < 50; i++) {
             KAFKA.produce(k.eventsTopic(), null, List.of(("not json " + i).getBytes(StandardCharsets.UTF_8)));
         }
@@ -125,15 +122,7 @@ class ExactlyOnceFailoverITCase {
     }
 
     private static void produce(KafkaSettings k, String repo, List<RevCommit> commits) throws Exception {
-        List<byte[]> values = new ArrayList<>();
-        for (RevCommit c : commits) {
-            List<String> parents = new ArrayList<>();
-            for (RevCommit p : c.getParents()) {
-                parents.add(p.name());
-            }
-            values.add(WireFormat.commit("acme", repo, c.name(), parents, "A <a@example.com>", 1L, c.getFullMessage(), null));
-        }
-        List<RecordMetadata> unused = KAFKA.produce(k.eventsTopic(), repo.getBytes(StandardCharsets.UTF_8), values);
+        KAFKA.produce(k.eventsTopic(), repo.getBytes(StandardCharsets.UTF_8), GitHistory.commitEvents(repo, commits));
     }
 
     private List<JsonNode> committed(KafkaSettings k) {

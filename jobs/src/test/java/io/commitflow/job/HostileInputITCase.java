@@ -79,10 +79,7 @@ class HostileInputITCase {
         KAFKA.createTopic(k.deadLetterTopic(), 1);
 
         // valid commits, a valid huge inline patch, then the hostile ones with valid ones between them
-        List<byte[]> valid = new ArrayList<>();
-        for (RevCommit c : history) {
-            valid.add(WireFormat.commit("acme", "app", c.name(), parents(c), "A <a@example.com>", 1L, c.getFullMessage(), null));
-        }
+        List<byte[]> valid = new ArrayList<>(GitHistory.commitEvents("app", history));
         String bigSha = "e".repeat(40);
         valid.add(WireFormat.commit("acme", "inline/big", bigSha, List.of(), "A <a@example.com>", 1L, "Big", hugePatch(200_000)));
         Map<String, Hostile> byOrigin = new HashMap<>();
@@ -225,14 +222,6 @@ class HostileInputITCase {
 
     private static byte[] utf8(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static List<String> parents(RevCommit c) {
-        List<String> p = new ArrayList<>();
-        for (RevCommit x : c.getParents()) {
-            p.add(x.name());
-        }
-        return p;
     }
 
     /** A valid patch adding {@code lines} lines over many files: within the event limit, far over the diff budget. */

@@ -2,7 +2,6 @@ package io.commitflow.job;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.commitflow.event.Json;
-import io.commitflow.event.WireFormat;
 import io.commitflow.testing.GitHistory;
 import io.commitflow.testing.KafkaBroker;
 import org.apache.flink.configuration.CheckpointingOptions;
@@ -58,10 +57,7 @@ class SaslKafkaITCase {
         for (String t : List.of(k.eventsTopic(), k.suggestionsTopic(), k.deadLetterTopic(), k.slaTopic())) {
             KAFKA.createTopic(t, 1);
         }
-        List<byte[]> events = new ArrayList<>();
-        for (RevCommit c : history) {
-            events.add(WireFormat.commit("acme", "app", c.name(), List.of(), "A <a@example.com>", 1L, c.getFullMessage(), null));
-        }
+        List<byte[]> events = new ArrayList<>(GitHistory.commitEvents("app", history));
         events.add("not json".getBytes(StandardCharsets.UTF_8));
         KAFKA.produce(k.eventsTopic(), null, events);
 

@@ -2,7 +2,6 @@ package io.commitflow.job;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.commitflow.event.Json;
-import io.commitflow.event.WireFormat;
 import io.commitflow.testing.GitHistory;
 import io.commitflow.testing.KafkaBroker;
 import org.apache.flink.configuration.CheckpointingOptions;
@@ -113,15 +112,7 @@ class SavepointUpgradeITCase {
     }
 
     private static void produce(KafkaSettings k, List<RevCommit> commits) throws Exception {
-        List<byte[]> values = new ArrayList<>();
-        for (RevCommit c : commits) {
-            List<String> parents = new ArrayList<>();
-            for (RevCommit p : c.getParents()) {
-                parents.add(p.name());
-            }
-            values.add(WireFormat.commit("acme", "app", c.name(), parents, "A <a@example.com>", 1L, c.getFullMessage(), null));
-        }
-        KAFKA.produce(k.eventsTopic(), "app".getBytes(StandardCharsets.UTF_8), values);
+        KAFKA.produce(k.eventsTopic(), "app".getBytes(StandardCharsets.UTF_8), GitHistory.commitEvents("app", commits));
     }
 
     private static List<JsonNode> committed(KafkaSettings k) throws Exception {

@@ -2,7 +2,6 @@ package io.commitflow.job;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.commitflow.event.Json;
-import io.commitflow.event.WireFormat;
 import io.commitflow.testing.GitHistory;
 import io.commitflow.testing.KafkaBroker;
 import org.eclipse.jgit.revwalk.RevCommit;
@@ -77,11 +76,7 @@ class StandaloneClusterITCase {
             assertThat(run.statusCode()).as(run.body()).isEqualTo(200);
             String jobId = Json.mapper().readTree(run.body()).path("jobid").asText();
 
-            List<byte[]> events = new ArrayList<>();
-            for (RevCommit c : history) {
-                events.add(WireFormat.commit("acme", "app", c.name(), List.of(), "A <a@example.com>", 1L, c.getFullMessage(), null));
-            }
-            KAFKA.produce(k.eventsTopic(), "app".getBytes(StandardCharsets.UTF_8), events);
+            KAFKA.produce(k.eventsTopic(), "app".getBytes(StandardCharsets.UTF_8), GitHistory.commitEvents("app", history));
             waitFor(() -> KAFKA.readCommitted(k.suggestionsTopic()).size() >= history.size(), "the suggestions");
 
             List<String> shas = new ArrayList<>();

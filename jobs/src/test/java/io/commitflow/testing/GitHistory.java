@@ -37,4 +37,19 @@ public final class GitHistory {
             }
         }
     }
+
+    /** A native commit event of tenant {@code acme} for {@code c} in repository {@code repo}, with its parents. */
+    public static byte[] commitEvent(String repo, RevCommit c) {
+        List<String> parents = new ArrayList<>();
+        for (RevCommit p : c.getParents()) {
+            parents.add(p.name());
+        }
+        return io.commitflow.event.WireFormat.commit("acme", repo, c.name(), parents, "A <a@example.com>", 1L,
+                c.getFullMessage(), null);
+    }
+
+    /** {@link #commitEvent} of each commit, in order. */
+    public static List<byte[]> commitEvents(String repo, List<RevCommit> commits) {
+        return commits.stream().map(c -> commitEvent(repo, c)).toList();
+    }
 }

@@ -1,6 +1,7 @@
 package io.commitflow.llm;
 
 import io.commitflow.event.Suggestion;
+import io.commitflow.testing.CollectSink;
 import io.commitflow.git.DiffedCommit;
 import io.commitflow.suggest.AsyncSettings;
 import io.commitflow.suggest.IndexCommits;
@@ -11,9 +12,6 @@ import io.commitflow.suggest.SuggestStageTest;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.api.connector.sink2.Sink;
-import org.apache.flink.api.connector.sink2.SinkWriter;
-import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.api.connector.source.lib.NumberSequenceSource;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.AsyncDataStream;
@@ -25,7 +23,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -42,7 +39,6 @@ class LlmSuggestITCase {
     static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
             .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
 
-    static final ConcurrentLinkedQueue<Suggestion> OUT = new ConcurrentLinkedQueue<>();
 
     @Test
     void theModelWritesTheMessagesAndItsFailuresFallBackWithTheirReason() throws Exception {
@@ -92,7 +88,6 @@ class LlmSuggestITCase {
     }
 
     private static List<Suggestion> run(LlmSettings llm) throws Exception {
-        OUT.clear();
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(2);
         AsyncSettings settings = AsyncSettings.DEFAULT.withEngine("cpu").withTimeout(Duration.ofSeconds(10))
@@ -103,9 +98,9 @@ class LlmSuggestITCase {
                 .transform("index", TypeInformation.of(SuggestRequest.class),
                         new IndexOperator(new IndexCommits("suggest", Duration.ofHours(1), 100, settings)));
         AsyncDataStream.unorderedWait(requests, new SuggestAsync("suggest", settings), 10, TimeUnit.SECONDS, 64)
-                .sinkTo(new Collect()).setParallelism(1);
+                .sinkTo(new CollectSink<Suggestion>("llm")).setParallelism(1);
         env.execute("llm");
-        return List.copyOf(OUT);
+        return CollectSink.collected("llm");
     }
 
     static final class Commit implements MapFunction<Long, DiffedCommit> {
@@ -117,21 +112,4 @@ class LlmSuggestITCase {
         }
     }
 
-    static final class Collect implements Sink<Suggestion> {
-        @Override
-        public SinkWriter<Suggestion> createWriter(WriterInitContext context) {
-            return new SinkWriter<>() {
-                @Override
-                public void write(Suggestion s, Context c) {
-                    OUT.add(s);
-                }
-
-                @Override
-                public void flush(boolean endOfInput) {}
-
-                @Override
-                public void close() {}
-            };
-        }
-    }
 }

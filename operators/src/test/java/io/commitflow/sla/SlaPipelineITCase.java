@@ -5,10 +5,8 @@ import io.commitflow.event.DeadLetter;
 import io.commitflow.event.Json;
 import io.commitflow.event.Origin;
 import io.commitflow.event.Suggestion;
+import io.commitflow.testing.CollectSink;
 import org.apache.flink.api.common.functions.MapFunction;
-import org.apache.flink.api.connector.sink2.Sink;
-import org.apache.flink.api.connector.sink2.SinkWriter;
-import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.StateBackendOptions;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
@@ -26,7 +24,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
@@ -42,7 +39,6 @@ class SlaPipelineITCase {
     static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
             .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
 
-    static final ConcurrentLinkedQueue<String> OUT = new ConcurrentLinkedQueue<>();
     static final long T0 = 1_790_000_000_000L - 1_790_000_000_000L % 10_000;
     static final SlaSettings SETTINGS = SlaSettings.DEFAULT;
 
@@ -67,7 +63,6 @@ class SlaPipelineITCase {
         Suggestion late = new Suggestion("repo", "late", "s", "", "fix", "", "retrieval", 0.9, List.of(), "miss", 10,
                 "trace-late", "acme", "", T0, T0, "");
 
-        OUT.clear();
         Configuration conf = new Configuration();
         conf.set(StateBackendOptions.STATE_BACKEND, "rocksdb");
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
@@ -75,14 +70,16 @@ class SlaPipelineITCase {
         List<Suggestion> all = new ArrayList<>(suggestions);
         all.add(late);
         DataStream<Suggestion> s = env.fromData(all).setParallelism(1).map(new SlowForLast(late.sha())).setParallelism(1);
-        SlaPipeline.attach(s, env.fromData(dead).setParallelism(1), SETTINGS).sinkTo(new Collect()).setParallelism(1);
+        SlaPipeline.attach(s, env.fromData(dead).setParallelism(1), SETTINGS).sinkTo(new CollectSink<SlaRecord>("sla")).setParallelism(1);
         env.execute("sla");
 
         Map<String, JsonNode> windows = new HashMap<>();
         List<JsonNode> spikes = new ArrayList<>();
         List<JsonNode> lates = new ArrayList<>();
-        for (String line : OUT) {
+        for (SlaRecord record : CollectSink.<SlaRecord>collected("sla")) {
+            String line = record.json();
             JsonNode n = Json.mapper().readTree(line);
+            assertThat(n.path("tenant").asText()).as("the record's key is its tenant").isEqualTo(record.tenant());
             switch (n.path("kind").asText()) {
                 case "window" -> assertThat(windows.put(n.path("tenant").asText() + "/" + n.path("backend").asText() + "@"
                         + n.path("windowEnd").asLong(), n)).as("one record per window and key").isNull();
@@ -196,25 +193,6 @@ class SlaPipelineITCase {
                 Thread.sleep(1500); // several watermark intervals (200 ms)
             }
             return s;
-        }
-    }
-
-    static final class Collect implements Sink<SlaRecord> {
-        @Override
-        public SinkWriter<SlaRecord> createWriter(WriterInitContext context) {
-            return new SinkWriter<>() {
-                @Override
-                public void write(SlaRecord s, Context c) {
-                    assertThat(s.json()).contains("\"tenant\":\"" + s.tenant() + "\"");
-                    OUT.add(s.json());
-                }
-
-                @Override
-                public void flush(boolean endOfInput) {}
-
-                @Override
-                public void close() {}
-            };
         }
     }
 }

@@ -1,15 +1,13 @@
 package io.commitflow.suggest;
 
 import io.commitflow.event.Suggestion;
+import io.commitflow.testing.CollectSink;
 import io.commitflow.git.DiffedCommit;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.state.CheckpointListener;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.api.connector.sink2.Sink;
-import org.apache.flink.api.connector.sink2.SinkWriter;
-import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.api.connector.source.lib.NumberSequenceSource;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
@@ -28,7 +26,6 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -48,7 +45,6 @@ class SuggestFailoverITCase {
             .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2)
             .setConfiguration(REPORTER.addToConfiguration(new Configuration())).build());
 
-    static final Map<String, ConcurrentLinkedQueue<Suggestion>> OUT = new java.util.concurrent.ConcurrentHashMap<>();
     static final AtomicBoolean FAILED = new AtomicBoolean();
 
     private static Map<String, Suggestion> reference;
@@ -58,7 +54,7 @@ class SuggestFailoverITCase {
         if (reference == null) {
             reference = new HashMap<>();
             run("reference", false, Duration.ofSeconds(10));
-            for (Suggestion s : OUT.get("reference")) {
+            for (Suggestion s : CollectSink.<Suggestion>collected("reference")) {
                 assertThat(reference.put(s.sha(), s)).as("without failures each commit once").isNull();
             }
             assertThat(reference).hasSize(COMMITS);
@@ -75,7 +71,7 @@ class SuggestFailoverITCase {
 
         assertThat(FAILED).as("the failure was injected").isTrue();
         Map<String, Integer> seen = new HashMap<>();
-        for (Suggestion s : OUT.get("failover")) {
+        for (Suggestion s : CollectSink.<Suggestion>collected("failover")) {
             seen.merge(s.sha(), 1, Integer::sum);
             assertThat(s).as(s.sha()).usingRecursiveComparison().ignoringFields("latencyMs")
                     .isEqualTo(reference.get(s.sha()));
@@ -95,7 +91,7 @@ class SuggestFailoverITCase {
 
         assertThat(counted("timeouts") - before).as("requests that timed out").isGreaterThan(COMMITS / 2);
         Map<String, Suggestion> got = new HashMap<>();
-        for (Suggestion s : OUT.get("timeouts")) {
+        for (Suggestion s : CollectSink.<Suggestion>collected("timeouts")) {
             assertThat(got.put(s.sha(), s)).as("each commit once").isNull();
             assertThat(s).as(s.sha()).usingRecursiveComparison().ignoringFields("latencyMs").isEqualTo(reference.get(s.sha()));
         }
@@ -118,7 +114,6 @@ class SuggestFailoverITCase {
     }
 
     private static JobExecutionResult run(String name, boolean fail, Duration timeout) throws Exception {
-        OUT.put(name, new ConcurrentLinkedQueue<>());
         FAILED.set(false);
         Configuration conf = new Configuration();
         conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
@@ -141,7 +136,7 @@ class SuggestFailoverITCase {
                 timeout.toMillis(), TimeUnit.MILLISECONDS, 512).uid("suggest-async");
         answered.union(requests.getSideOutput(IndexCommits.CACHE_HITS))
                 .map(new FailOnce(fail)).setParallelism(1)
-                .sinkTo(new Collect(name)).setParallelism(1);
+                .sinkTo(new CollectSink<Suggestion>(name)).setParallelism(1);
         return env.execute(name);
     }
 
@@ -191,28 +186,4 @@ class SuggestFailoverITCase {
         }
     }
 
-    /** Collects what reaches it, failures and replays included. */
-    static final class Collect implements Sink<Suggestion> {
-        private final String name;
-
-        Collect(String name) {
-            this.name = name;
-        }
-
-        @Override
-        public SinkWriter<Suggestion> createWriter(WriterInitContext context) {
-            return new SinkWriter<>() {
-                @Override
-                public void write(Suggestion s, Context c) {
-                    OUT.get(name).add(s);
-                }
-
-                @Override
-                public void flush(boolean endOfInput) {}
-
-                @Override
-                public void close() {}
-            };
-        }
-    }
 }
