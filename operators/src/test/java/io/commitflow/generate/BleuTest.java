@@ -29,6 +29,34 @@ class BleuTest {
     }
 
     @Test
+    void theSignatureScorerEqualsTheGenericOneBitForBit() {
+        java.util.Random random = new java.util.Random(7);
+        for (int trial = 0; trial < 500; trial++) {
+            int alphabet = 1 + random.nextInt(trial % 2 == 0 ? 6 : 400); // small alphabets repeat n-grams often
+            int[] ours = randomWords(random, random.nextInt(DiffTokens.SIGNATURE_WORDS + 1), alphabet);
+            SignatureBleu scorer = new SignatureBleu(ours);
+            for (int other = 0; other < 4; other++) {
+                int[] theirs = other == 0 ? ours.clone() : randomWords(random, random.nextInt(DiffTokens.SIGNATURE_WORDS + 1), alphabet + other);
+                assertThat(scorer.against(theirs)).as("trial %d/%d", trial, other)
+                        .isEqualTo(Bleu.sentence(boxed(ours), boxed(theirs)));
+            }
+        }
+        assertThat(new SignatureBleu(new int[] {1, 2, 3, 4}).against(new int[] {1, 2, 3, 4})).isEqualTo(1.0);
+    }
+
+    private static int[] randomWords(java.util.Random random, int n, int alphabet) {
+        int[] out = new int[n];
+        for (int i = 0; i < n; i++) {
+            out[i] = (random.nextInt(alphabet) - alphabet / 2) * 0x9E3779B1; // hashes: negative ones too
+        }
+        return out;
+    }
+
+    private static java.util.List<Integer> boxed(int[] xs) {
+        return java.util.Arrays.stream(xs).boxed().toList();
+    }
+
+    @Test
     void computesRougeLAsTheF1OfTheLongestCommonSubsequence() {
         assertThat(Bleu.rougeL("fix the bug", "fix a bug")).isCloseTo(2.0 / 3, offset(1e-12));
         assertThat(Bleu.rougeL("a b c d", "a c")).isCloseTo(2 * 0.5 * 1.0 / 1.5, offset(1e-12));
