@@ -7,23 +7,46 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The retrieval engine on the CPU: rows in fixed-size blocks (growing never copies earlier rows), a per-group
- * list of live slots, and for each query a dot product against its group's rows with a bounded top-k selection.
+ * The retrieval engine on the CPU. Each group keeps its rows column by column, in chunks of up to
+ * {@value #CHUNK_ROWS} rows: a query's score for every row of a chunk is then, term after term over the query's
+ * non-zero dimensions ascending, {@code acc[row] += q[j] * column_j[row]} — a streaming loop the JIT turns into SIMD
+ * instructions. A batch's queries of one group take turns on each tile of {@value #TILE_ROWS} rows, so a tile comes
+ * from memory once per batch. Each row still sums its products one after the other in ascending dimension order, which is the
+ * order the CUDA kernel and a dense dot product use, so scores are bit for bit the same (skipping a zero term leaves a
+ * float sum unchanged: it starts at +0 and never becomes −0). Java never fuses the multiply and add.
+ *
+ * <p>A group's first chunk grows by doubling (copying its few rows) until it holds {@value #CHUNK_ROWS}; later chunks
+ * are allocated whole, so a large group never copies its rows. A removed row's place is filled by the group's last row.
  * Searches only read, so several may run at once; adds and removes need the engine to themselves. Memory:
- * {@code 4 * dimension + 13} bytes per row plus the group lists.
+ * {@code 4 * dimension + 25} bytes per row, plus up to half a chunk of slack per group.
  */
 public final class CpuEngine implements RetrievalEngine {
-    private static final int BLOCK_ROWS = 4096;
+    static final int CHUNK_ROWS = 4096;
+    /** Rows scored together: a tile's non-zero columns stay in cache while a batch's queries use them. */
+    private static final int TILE_ROWS = 256;
+    private static final int FIRST_CHUNK_ROWS = 16;
 
     private final int dim;
-    private final List<float[]> blocks = new ArrayList<>();
     private int[] groupOf = new int[0];
+    private int[] localOf = new int[0];
     private long[] stampOf = new long[0];
     private boolean[] live = new boolean[0];
     private int slots;
     private int size;
     private final IntStack free = new IntStack();
-    private final Map<Integer, IntSet> byGroup = new HashMap<>();
+    private final Map<Integer, Group> groups = new HashMap<>();
+
+    /** One group's rows: chunk {@code c} holds rows {@code c * CHUNK_ROWS ..}, column {@code j} at {@code j * capacity}. */
+    private static final class Group {
+        final List<float[]> chunks = new ArrayList<>();
+        int firstCapacity;
+        int[] slotAt = new int[FIRST_CHUNK_ROWS];
+        int n;
+
+        int capacity(int chunk) {
+            return chunk == 0 ? firstCapacity : CHUNK_ROWS;
+        }
+    }
 
     public CpuEngine(int dimension) {
         if (dimension < 1) {
@@ -53,23 +76,57 @@ public final class CpuEngine implements RetrievalEngine {
             throw new IllegalArgumentException("vector has " + vector.length + " dimensions, the engine " + dim);
         }
         int slot = free.isEmpty() ? newSlot() : free.pop();
-        System.arraycopy(vector, 0, blocks.get(slot / BLOCK_ROWS), (slot % BLOCK_ROWS) * dim, dim);
+        Group g = groups.computeIfAbsent(group, x -> new Group());
+        int local = g.n;
+        makeRoom(g, local);
+        int chunk = local / CHUNK_ROWS;
+        int row = local % CHUNK_ROWS;
+        int cap = g.capacity(chunk);
+        float[] columns = g.chunks.get(chunk);
+        for (int j = 0; j < dim; j++) {
+            columns[j * cap + row] = vector[j];
+        }
+        if (local == g.slotAt.length) {
+            g.slotAt = Arrays.copyOf(g.slotAt, local * 2);
+        }
+        g.slotAt[local] = slot;
+        g.n++;
         groupOf[slot] = group;
+        localOf[slot] = local;
         stampOf[slot] = stamp;
         live[slot] = true;
-        byGroup.computeIfAbsent(group, g -> new IntSet()).add(slot);
         size++;
         return slot;
     }
 
+    /** Makes sure the group has a place for its row {@code local}. */
+    private void makeRoom(Group g, int local) {
+        int chunk = local / CHUNK_ROWS;
+        if (chunk == 0) {
+            if (g.chunks.isEmpty()) {
+                g.firstCapacity = FIRST_CHUNK_ROWS;
+                g.chunks.add(new float[FIRST_CHUNK_ROWS * dim]);
+            } else if (local == g.firstCapacity) {
+                int cap = Math.min(CHUNK_ROWS, g.firstCapacity * 2);
+                float[] old = g.chunks.get(0);
+                float[] grown = new float[cap * dim];
+                for (int j = 0; j < dim; j++) {
+                    System.arraycopy(old, j * g.firstCapacity, grown, j * cap, g.firstCapacity);
+                }
+                g.chunks.set(0, grown);
+                g.firstCapacity = cap;
+            }
+        } else if (chunk == g.chunks.size()) {
+            g.chunks.add(new float[CHUNK_ROWS * dim]);
+        }
+    }
+
     private int newSlot() {
         int slot = slots++;
-        if (slot / BLOCK_ROWS >= blocks.size()) {
-            blocks.add(new float[BLOCK_ROWS * dim]);
-        }
         if (slot >= groupOf.length) {
-            int n = Math.max(BLOCK_ROWS, groupOf.length * 2);
+            int n = Math.max(1024, groupOf.length * 2);
             groupOf = Arrays.copyOf(groupOf, n);
+            localOf = Arrays.copyOf(localOf, n);
             stampOf = Arrays.copyOf(stampOf, n);
             live = Arrays.copyOf(live, n);
         }
@@ -82,10 +139,25 @@ public final class CpuEngine implements RetrievalEngine {
             throw new IllegalArgumentException("no row in slot " + slot);
         }
         live[slot] = false;
-        IntSet g = byGroup.get(groupOf[slot]);
-        g.remove(slot);
-        if (g.size() == 0) {
-            byGroup.remove(groupOf[slot]);
+        Group g = groups.get(groupOf[slot]);
+        int hole = localOf[slot];
+        int last = --g.n;
+        if (hole != last) { // the group's last row moves into the hole
+            float[] to = g.chunks.get(hole / CHUNK_ROWS);
+            int toCap = g.capacity(hole / CHUNK_ROWS);
+            float[] from = g.chunks.get(last / CHUNK_ROWS);
+            int fromCap = g.capacity(last / CHUNK_ROWS);
+            for (int j = 0; j < dim; j++) {
+                to[j * toCap + hole % CHUNK_ROWS] = from[j * fromCap + last % CHUNK_ROWS];
+            }
+            int moved = g.slotAt[last];
+            g.slotAt[hole] = moved;
+            localOf[moved] = hole;
+        }
+        if (g.n == 0) {
+            groups.remove(groupOf[slot]);
+        } else if (last % CHUNK_ROWS == 0 && last > 0) {
+            g.chunks.remove(g.chunks.size() - 1); // its last chunk is empty now
         }
         free.push(slot);
         size--;
@@ -102,25 +174,47 @@ public final class CpuEngine implements RetrievalEngine {
                 throw new IllegalArgumentException("query has " + q.length + " dimensions, the engine " + dim);
             }
         }
-        // the queries of one group share a pass over its rows: each row is read once per batch, not once per query
+        // the queries of one group share a pass over its rows, a tile at a time: a tile's columns are read from
+        // memory once per batch and from cache by the batch's other queries
         Map<Integer, List<Integer>> byQueryGroup = new HashMap<>();
         for (int q = 0; q < queries.length; q++) {
             byQueryGroup.computeIfAbsent(groups[q], g -> new ArrayList<>()).add(q);
         }
         Neighbors[] out = new Neighbors[queries.length];
+        float[] acc = new float[TILE_ROWS];
         for (var e : byQueryGroup.entrySet()) {
-            IntSet rows = byGroup.get(e.getKey());
+            Group g = this.groups.get(e.getKey());
             List<Integer> qs = e.getValue();
-            if (rows == null || k < 1) {
+            if (g == null || k < 1) {
                 qs.forEach(q -> out[q] = new Neighbors(new int[0], new float[0]));
                 continue;
             }
             TopK[] tops = new TopK[qs.size()];
+            int[][] nz = new int[qs.size()][];
             for (int i = 0; i < tops.length; i++) {
                 int q = qs.get(i);
-                tops[i] = new TopK(Math.min(k, rows.size()), from[q], to[q], stampOf);
+                tops[i] = new TopK(Math.min(k, g.n), from[q], to[q], stampOf);
+                nz[i] = nonZero(queries[q]);
             }
-            scan(rows, qs, queries, tops);
+            for (int c = 0; c < g.chunks.size(); c++) {
+                int rows = Math.min(CHUNK_ROWS, g.n - c * CHUNK_ROWS);
+                float[] columns = g.chunks.get(c);
+                int cap = g.capacity(c);
+                for (int t = 0; t < rows; t += TILE_ROWS) {
+                    int n = Math.min(TILE_ROWS, rows - t);
+                    for (int i = 0; i < tops.length; i++) {
+                        float[] query = queries[qs.get(i)];
+                        Arrays.fill(acc, 0, n, 0f);
+                        for (int j : nz[i]) {
+                            axpy(query[j], columns, j * cap + t, acc, n);
+                        }
+                        int base = c * CHUNK_ROWS + t;
+                        for (int x = 0; x < n; x++) {
+                            tops[i].offer(g.slotAt[base + x], acc[x]);
+                        }
+                    }
+                }
+            }
             for (int i = 0; i < tops.length; i++) {
                 out[qs.get(i)] = tops[i].result();
             }
@@ -128,84 +222,28 @@ public final class CpuEngine implements RetrievalEngine {
         return out;
     }
 
-    /**
-     * Scores every row of the group against the group's queries, four queries at a time, visiting only the
-     * dimensions where one of the four is not zero. Skipping a zero term leaves a float sum unchanged (the running
-     * sum starts at +0 and never becomes −0; q·x is ±0 when q is 0), so this is bit for bit the dense sum in index
-     * order — the order the CUDA kernel uses — at a fraction of the work: hashed TF-IDF queries are mostly zeros.
-     */
-    private void scan(IntSet rows, List<Integer> qs, float[][] queries, TopK[] tops) {
-        int[] members = rows.items();
-        int n = rows.size();
-        int q = 0;
-        for (; q + 3 < qs.size(); q += 4) {
-            float[] a = queries[qs.get(q)];
-            float[] b = queries[qs.get(q + 1)];
-            float[] c = queries[qs.get(q + 2)];
-            float[] d = queries[qs.get(q + 3)];
-            int[] nz = nonZero(a, b, c, d);
-            for (int i = 0; i < n; i++) {
-                int slot = members[i];
-                float[] block = blocks.get(slot / BLOCK_ROWS);
-                int off = (slot % BLOCK_ROWS) * dim;
-                float sa = 0;
-                float sb = 0;
-                float sc = 0;
-                float sd = 0;
-                for (int j : nz) {
-                    float x = block[off + j];
-                    sa += a[j] * x;
-                    sb += b[j] * x;
-                    sc += c[j] * x;
-                    sd += d[j] * x;
-                }
-                tops[q].offer(slot, sa);
-                tops[q + 1].offer(slot, sb);
-                tops[q + 2].offer(slot, sc);
-                tops[q + 3].offer(slot, sd);
-            }
-        }
-        for (; q < qs.size(); q++) {
-            float[] a = queries[qs.get(q)];
-            int[] nz = nonZero(a);
-            for (int i = 0; i < n; i++) {
-                int slot = members[i];
-                tops[q].offer(slot, dot(a, nz, blocks.get(slot / BLOCK_ROWS), (slot % BLOCK_ROWS) * dim));
-            }
+    /** {@code acc[i] += a * x[off + i]} for the first {@code n} rows: the loop the JIT vectorises. */
+    private static void axpy(float a, float[] x, int off, float[] acc, int n) {
+        for (int i = 0; i < n; i++) {
+            acc[i] += a * x[off + i];
         }
     }
 
-    /** The dimensions, ascending, where any of the queries is not zero. */
-    private int[] nonZero(float[]... qs) {
+    /** The dimensions, ascending, where the query is not zero. */
+    private int[] nonZero(float[] q) {
         int[] nz = new int[dim];
         int n = 0;
         for (int j = 0; j < dim; j++) {
-            for (float[] q : qs) {
-                if (q[j] != 0) {
-                    nz[n++] = j;
-                    break;
-                }
+            if (q[j] != 0) {
+                nz[n++] = j;
             }
         }
-        return java.util.Arrays.copyOf(nz, n);
-    }
-
-    /**
-     * One accumulator, in index order over the query's non-zero dimensions: the same sum as the batched loop in
-     * {@link #scan}, so that a query scores the same whatever batch it comes in.
-     */
-    private static float dot(float[] q, int[] nz, float[] block, int off) {
-        float s = 0;
-        for (int j : nz) {
-            s += q[j] * block[off + j];
-        }
-        return s;
+        return Arrays.copyOf(nz, n);
     }
 
     @Override
     public void close() {
-        blocks.clear();
-        byGroup.clear();
+        groups.clear();
     }
 
     /** Top-k by (score desc, slot asc) of the rows stamped in [from, to): a min-heap on the worst kept entry. */
@@ -301,41 +339,6 @@ public final class CpuEngine implements RetrievalEngine {
                 v[i] = score[order[i]];
             }
             return new Neighbors(s, v);
-        }
-    }
-
-    /** A set of slots with O(1) add and remove (swap with last), iterated as an array. */
-    static final class IntSet {
-        private int[] items = new int[16];
-        private int n;
-        private final Map<Integer, Integer> index = new HashMap<>();
-
-        void add(int x) {
-            if (n == items.length) {
-                items = Arrays.copyOf(items, n * 2);
-            }
-            index.put(x, n);
-            items[n++] = x;
-        }
-
-        void remove(int x) {
-            Integer i = index.remove(x);
-            if (i == null) {
-                return;
-            }
-            int last = items[--n];
-            if (i != n) {
-                items[i] = last;
-                index.put(last, i);
-            }
-        }
-
-        int size() {
-            return n;
-        }
-
-        int[] items() {
-            return items;
         }
     }
 }

@@ -177,4 +177,71 @@ class CpuEngineTest {
             }
         }
     }
+
+    @Test
+    void keepsAnswersExactThroughAddsAndRemovesAcrossChunks() {
+        Random r = new Random(11);
+        int dim = 16;
+        java.util.Map<Integer, float[]> rows = new java.util.HashMap<>();
+        java.util.Map<Integer, Integer> groupOf = new java.util.HashMap<>();
+        java.util.Map<Integer, Long> stampOf = new java.util.HashMap<>();
+        try (CpuEngine e = new CpuEngine(dim)) {
+            for (int step = 0; step < 3 * CpuEngine.CHUNK_ROWS; step++) {
+                if (!rows.isEmpty() && r.nextInt(4) == 0) { // a quarter of the steps remove a random row
+                    int victim = new ArrayList<>(rows.keySet()).get(r.nextInt(rows.size()));
+                    e.remove(victim);
+                    rows.remove(victim);
+                } else {
+                    int g = r.nextInt(10) == 0 ? 1 + r.nextInt(3) : 0; // group 0 crosses chunk boundaries
+                    float[] v = unit(r, dim);
+                    int slot = e.add(g, step, v);
+                    assertThat(rows.put(slot, v)).as("slot %d handed out while live", slot).isNull();
+                    groupOf.put(slot, g);
+                    stampOf.put(slot, (long) step);
+                }
+                if (step % 1500 == 0 || step == 3 * CpuEngine.CHUNK_ROWS - 1) {
+                    assertMatchesReference(e, rows, groupOf, stampOf, r, dim, step);
+                }
+            }
+            assertThat(e.size()).isEqualTo(rows.size());
+        }
+    }
+
+    private static void assertMatchesReference(CpuEngine e, java.util.Map<Integer, float[]> rows,
+                                               java.util.Map<Integer, Integer> groupOf,
+                                               java.util.Map<Integer, Long> stampOf, Random r, int dim, int step) {
+        int[] qg = {0, 1, 2, 3, 0};
+        float[][] q = new float[qg.length][];
+        long[] from = new long[qg.length];
+        long[] to = new long[qg.length];
+        for (int i = 0; i < q.length; i++) {
+            q[i] = unit(r, dim);
+            from[i] = i == 4 ? step / 3 : Long.MIN_VALUE;
+            to[i] = i == 4 ? step / 2 + 1 : Long.MAX_VALUE;
+        }
+        Neighbors[] got = e.search(Tier.SILVER, qg, from, to, q, 9);
+        for (int i = 0; i < q.length; i++) {
+            final int qi = i;
+            List<Integer> expected = new ArrayList<>();
+            java.util.Map<Integer, Float> dense = new java.util.HashMap<>();
+            for (var row : rows.entrySet()) {
+                long stamp = stampOf.get(row.getKey());
+                if (groupOf.get(row.getKey()) == qg[i] && stamp >= from[i] && stamp < to[i]) {
+                    float s = 0;
+                    for (int j = 0; j < dim; j++) {
+                        s += q[i][j] * row.getValue()[j];
+                    }
+                    dense.put(row.getKey(), s);
+                    expected.add(row.getKey());
+                }
+            }
+            expected.sort(Comparator.comparing((Integer x) -> -dense.get(x)).thenComparing(x -> x));
+            List<Integer> top = expected.subList(0, Math.min(9, expected.size()));
+            assertThat(got[i].slots()).as("step %d query %d", step, qi)
+                    .containsExactly(top.stream().mapToInt(Integer::intValue).toArray());
+            for (int j = 0; j < top.size(); j++) {
+                assertThat(Float.floatToIntBits(got[i].scores()[j])).isEqualTo(Float.floatToIntBits(dense.get(top.get(j))));
+            }
+        }
+    }
 }
