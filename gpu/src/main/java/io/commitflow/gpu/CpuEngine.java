@@ -9,9 +9,9 @@ import java.util.Map;
 /**
  * The retrieval engine on the CPU. Each group keeps its rows column by column, in chunks of up to
  * {@value #CHUNK_ROWS} rows: a query's score for every row of a chunk is then, term after term over the query's
- * non-zero dimensions ascending, {@code acc[row] += q[j] * column_j[row]} — a streaming loop the JIT turns into SIMD
- * instructions. A batch's queries of one group take turns on each tile of {@value #TILE_ROWS} rows, so a tile comes
- * from memory once per batch. Each row still sums its products one after the other in ascending dimension order, which is the
+ * non-zero dimensions ascending, {@code acc[row] += q[j] * column_j[row]} — streaming loops the JIT turns into SIMD
+ * instructions. Rows are stored in tiles of {@value #TILE_ROWS}, each contiguous; a batch's queries of one group take
+ * turns on each tile, so a tile comes from memory once per batch. Each row still sums its products one after the other in ascending dimension order, which is the
  * order the CUDA kernel and a dense dot product use, so scores are bit for bit the same (skipping a zero term leaves a
  * float sum unchanged: it starts at +0 and never becomes −0). Java never fuses the multiply and add.
  *
@@ -22,8 +22,11 @@ import java.util.Map;
  */
 public final class CpuEngine implements RetrievalEngine {
     static final int CHUNK_ROWS = 4096;
-    /** Rows scored together: a tile's non-zero columns stay in cache while a batch's queries use them. */
-    private static final int TILE_ROWS = 256;
+    /**
+     * Rows scored together, stored together: a tile holds its rows column by column in one contiguous run, and its
+     * columns stay in cache while a batch's queries use them.
+     */
+    private static final int TILE_ROWS = 128;
     private static final int FIRST_CHUNK_ROWS = 16;
 
     private final int dim;
@@ -36,7 +39,10 @@ public final class CpuEngine implements RetrievalEngine {
     private final IntStack free = new IntStack();
     private final Map<Integer, Group> groups = new HashMap<>();
 
-    /** One group's rows: chunk {@code c} holds rows {@code c * CHUNK_ROWS ..}, column {@code j} at {@code j * capacity}. */
+    /**
+     * One group's rows: chunk {@code c} holds rows {@code c * CHUNK_ROWS ..} in tiles of {@link #tileRows} rows, each
+     * tile column by column ({@link #at}).
+     */
     private static final class Group {
         final List<float[]> chunks = new ArrayList<>();
         int firstCapacity;
@@ -46,6 +52,17 @@ public final class CpuEngine implements RetrievalEngine {
         int capacity(int chunk) {
             return chunk == 0 ? firstCapacity : CHUNK_ROWS;
         }
+    }
+
+    /** Rows per tile in a chunk of {@code capacity} rows: a small first chunk is one tile. */
+    private static int tileRows(int capacity) {
+        return Math.min(capacity, TILE_ROWS);
+    }
+
+    /** Where row {@code row}'s dimension {@code j} lies in a chunk of {@code capacity} rows. */
+    private int at(int capacity, int row, int j) {
+        int t = tileRows(capacity);
+        return ((row / t) * dim + j) * t + row % t;
     }
 
     public CpuEngine(int dimension) {
@@ -84,7 +101,7 @@ public final class CpuEngine implements RetrievalEngine {
         int cap = g.capacity(chunk);
         float[] columns = g.chunks.get(chunk);
         for (int j = 0; j < dim; j++) {
-            columns[j * cap + row] = vector[j];
+            columns[at(cap, row, j)] = vector[j];
         }
         if (local == g.slotAt.length) {
             g.slotAt = Arrays.copyOf(g.slotAt, local * 2);
@@ -109,9 +126,16 @@ public final class CpuEngine implements RetrievalEngine {
             } else if (local == g.firstCapacity) {
                 int cap = Math.min(CHUNK_ROWS, g.firstCapacity * 2);
                 float[] old = g.chunks.get(0);
-                float[] grown = new float[cap * dim];
-                for (int j = 0; j < dim; j++) {
-                    System.arraycopy(old, j * g.firstCapacity, grown, j * cap, g.firstCapacity);
+                float[] grown;
+                if (g.firstCapacity >= TILE_ROWS) {
+                    grown = Arrays.copyOf(old, cap * dim); // whole tiles stay where they are
+                } else {
+                    grown = new float[cap * dim];
+                    for (int r = 0; r < g.firstCapacity; r++) {
+                        for (int j = 0; j < dim; j++) {
+                            grown[at(cap, r, j)] = old[at(g.firstCapacity, r, j)];
+                        }
+                    }
                 }
                 g.chunks.set(0, grown);
                 g.firstCapacity = cap;
@@ -148,7 +172,7 @@ public final class CpuEngine implements RetrievalEngine {
             float[] from = g.chunks.get(last / CHUNK_ROWS);
             int fromCap = g.capacity(last / CHUNK_ROWS);
             for (int j = 0; j < dim; j++) {
-                to[j * toCap + hole % CHUNK_ROWS] = from[j * fromCap + last % CHUNK_ROWS];
+                to[at(toCap, hole % CHUNK_ROWS, j)] = from[at(fromCap, last % CHUNK_ROWS, j)];
             }
             int moved = g.slotAt[last];
             g.slotAt[hole] = moved;
@@ -199,15 +223,14 @@ public final class CpuEngine implements RetrievalEngine {
             for (int c = 0; c < g.chunks.size(); c++) {
                 int rows = Math.min(CHUNK_ROWS, g.n - c * CHUNK_ROWS);
                 float[] columns = g.chunks.get(c);
-                int cap = g.capacity(c);
-                for (int t = 0; t < rows; t += TILE_ROWS) {
-                    int n = Math.min(TILE_ROWS, rows - t);
+                int tile = tileRows(g.capacity(c));
+                for (int t = 0; t < rows; t += tile) {
+                    int n = Math.min(tile, rows - t);
+                    int tileStart = (t / tile) * dim * tile;
                     for (int i = 0; i < tops.length; i++) {
                         float[] query = queries[qs.get(i)];
                         Arrays.fill(acc, 0, n, 0f);
-                        for (int j : nz[i]) {
-                            axpy(query[j], columns, j * cap + t, acc, n);
-                        }
+                        accumulate(query, nz[i], columns, tileStart, tile, acc, n);
                         int base = c * CHUNK_ROWS + t;
                         for (int x = 0; x < n; x++) {
                             tops[i].offer(g.slotAt[base + x], acc[x]);
@@ -222,10 +245,37 @@ public final class CpuEngine implements RetrievalEngine {
         return out;
     }
 
-    /** {@code acc[i] += a * x[off + i]} for the first {@code n} rows: the loop the JIT vectorises. */
-    private static void axpy(float a, float[] x, int off, float[] acc, int n) {
-        for (int i = 0; i < n; i++) {
-            acc[i] += a * x[off + i];
+    /**
+     * {@code acc[i] += q[j] * x[tile + j * n + i]} for the first {@code n} rows of the tile, over the non-zero
+     * dimensions {@code nz} in order. Four dimensions a pass: each row's sum still takes its terms one at a time in
+     * ascending order, but the accumulator is loaded and stored once per four terms. The JIT vectorises the loops.
+     */
+    private static void accumulate(float[] q, int[] nz, float[] x, int tile, int stride, float[] acc, int n) {
+        int p = 0;
+        for (; p + 3 < nz.length; p += 4) {
+            float a0 = q[nz[p]];
+            float a1 = q[nz[p + 1]];
+            float a2 = q[nz[p + 2]];
+            float a3 = q[nz[p + 3]];
+            int o0 = tile + nz[p] * stride;
+            int o1 = tile + nz[p + 1] * stride;
+            int o2 = tile + nz[p + 2] * stride;
+            int o3 = tile + nz[p + 3] * stride;
+            for (int i = 0; i < n; i++) {
+                float s = acc[i];
+                s += a0 * x[o0 + i];
+                s += a1 * x[o1 + i];
+                s += a2 * x[o2 + i];
+                s += a3 * x[o3 + i];
+                acc[i] = s;
+            }
+        }
+        for (; p < nz.length; p++) {
+            float a = q[nz[p]];
+            int o = tile + nz[p] * stride;
+            for (int i = 0; i < n; i++) {
+                acc[i] += a * x[o + i];
+            }
         }
     }
 

@@ -10,7 +10,7 @@ import java.util.Map;
  *
  * <p>Words of ours get small ids; an n-gram becomes a {@code long} of up to four 16-bit ids. A word of theirs that
  * we do not have can only sit in n-grams that never match ours, so it takes the id "none" and its n-grams are
- * dropped from their side. Clipped matches are then a merge of sorted keys. The signature is at most
+ * dropped from their side. Their n-grams are looked up in our sorted keys and counted, clipped at our counts. The signature is at most
  * {@value DiffTokens#SIGNATURE_WORDS} words, so ids fit in 16 bits with room to spare.
  */
 public final class SignatureBleu {
@@ -63,22 +63,15 @@ public final class SignatureBleu {
         }
         double logSum = 0;
         for (int n = 1; n <= N; n++) {
-            long[] t = grams(mapped, n);
-            Arrays.sort(t);
             long[] k = keys[n - 1];
             int[] c = counts[n - 1];
+            int[] theirCount = new int[k.length];
             int correct = 0;
-            int j = 0;
-            for (int i = 0; i < k.length && j < t.length; i++) {
-                while (j < t.length && t[j] < k[i]) {
-                    j++;
+            for (long t : grams(mapped, n)) {
+                int i = Arrays.binarySearch(k, t);
+                if (i >= 0 && theirCount[i]++ < c[i]) {
+                    correct++; // clipped: an n-gram counts at most as often as we have it
                 }
-                int theirCount = 0;
-                while (j < t.length && t[j] == k[i]) {
-                    theirCount++;
-                    j++;
-                }
-                correct += Math.min(c[i], theirCount);
             }
             int guess = Math.max(0, size - n + 1);
             double add = n > 1 ? 1 : 0;
