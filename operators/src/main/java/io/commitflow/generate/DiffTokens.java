@@ -154,12 +154,29 @@ public final class DiffTokens {
         return h;
     }
 
+    private static final java.util.regex.Pattern VERSION =
+            java.util.regex.Pattern.compile("(?<![\\w.])\\d+(?:\\.\\d+)+(?:[-.][A-Za-z][\\w.]*)?(?![\\w.])");
+
+    /** Does the line hold digit, dot, digit: what every match of {@link #VERSION} contains. */
+    private static boolean hasDottedNumber(String line) {
+        for (int i = 1; i + 1 < line.length(); i++) {
+            if (line.charAt(i) == '.' && isAsciiDigit(line.charAt(i - 1)) && isAsciiDigit(line.charAt(i + 1))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean isAsciiDigit(char c) {
+        return c >= '0' && c <= '9';
+    }
+
     /**
      * Version numbers the diff introduces ({@code 1.18.11}): on added lines, not on removed ones, in order. For
      * editing "Update x to 1.2.3" exemplars.
      */
     public static List<String> newVersions(String patch) {
-        java.util.regex.Pattern version = java.util.regex.Pattern.compile("(?<![\\w.])\\d+(?:\\.\\d+)+(?:[-.][A-Za-z][\\w.]*)?(?![\\w.])");
+        java.util.regex.Pattern version = VERSION;
         java.util.Set<String> removed = new java.util.HashSet<>();
         List<String> added = new ArrayList<>();
         for (String line : patch.split("\n")) {
@@ -169,6 +186,9 @@ public final class DiffTokens {
             char c = line.charAt(0);
             if (c != '+' && c != '-') {
                 continue;
+            }
+            if (!hasDottedNumber(line)) {
+                continue; // most lines have no version: skip the regex, which tries every position
             }
             java.util.regex.Matcher m = version.matcher(line);
             while (m.find()) {
