@@ -1,57 +1,62 @@
 package io.commitflow.generate;
 
-import java.util.Arrays;
-import java.util.HashMap;
-import java.util.Map;
-
 /**
  * {@link Bleu#sentence} of one diff signature (the hypothesis) against many others, on primitive arrays: the same
  * value, bit for bit, at a fraction of the cost of boxed n-gram maps, which were a quarter of the CPU of a loaded job.
  *
- * <p>Words of ours get small ids; an n-gram becomes a {@code long} of up to four 16-bit ids. A word of theirs that
- * we do not have can only sit in n-grams that never match ours, so it takes the id "none" and its n-grams are
- * dropped from their side. Their n-grams are looked up in our sorted keys and counted, clipped at our counts. The signature is at most
- * {@value DiffTokens#SIGNATURE_WORDS} words, so ids fit in 16 bits with room to spare.
+ * <p>Words of ours get small ids (1 and up); an n-gram becomes a {@code long} of up to four 16-bit ids, so n-grams of
+ * different lengths never share a key. Our n-grams go into one open-addressing table with their counts. Their
+ * n-grams are then looked up there and counted, clipped at our counts. A word only they have cannot sit in an n-gram
+ * of ours, and an n-gram we lack has no longer n-gram we have starting with it (a prefix of ours is ours): both end
+ * the lookups from that position. The signature is at most {@value DiffTokens#SIGNATURE_WORDS} words, so ids fit in
+ * 16 bits with room to spare.
  */
 public final class SignatureBleu {
     private static final int N = 4;
-    private static final int NONE = -1;
 
-    private final Map<Integer, Integer> ids = new HashMap<>();
     private final int size;
-    /** Per n, our distinct n-gram keys ascending and their counts. */
-    private final long[][] keys = new long[N][];
-    private final int[][] counts = new int[N][];
+    /** Our words: open addressing, {@code wordId[i] == 0} is an empty place. */
+    private final int[] words;
+    private final int[] wordId;
+    /** Our n-grams: open addressing over {@code gramKey} ({@code 0} empty), with their counts. */
+    private final long[] gramKey;
+    private final int[] gramCount;
 
     public SignatureBleu(int[] ours) {
         if (ours.length > 0xFFFF) {
             throw new IllegalArgumentException("a signature of " + ours.length + " words is longer than 65,535");
         }
         this.size = ours.length;
+        int wordPlaces = Integer.highestOneBit(Math.max(8, ours.length * 2)) * 2;
+        this.words = new int[wordPlaces];
+        this.wordId = new int[wordPlaces];
         int[] mapped = new int[ours.length];
+        int next = 1;
         for (int i = 0; i < ours.length; i++) {
-            Integer id = ids.get(ours[i]);
-            if (id == null) {
-                id = ids.size() + 1; // 0 never occurs: n-grams of different n cannot collide, nor need to
-                ids.put(ours[i], id);
+            int at = place(ours[i], wordPlaces);
+            while (wordId[at] != 0 && words[at] != ours[i]) {
+                at = (at + 1) & (wordPlaces - 1);
             }
-            mapped[i] = id;
+            if (wordId[at] == 0) {
+                words[at] = ours[i];
+                wordId[at] = next++;
+            }
+            mapped[i] = wordId[at];
         }
-        for (int n = 1; n <= N; n++) {
-            long[] k = grams(mapped, n);
-            Arrays.sort(k);
-            int distinct = 0;
-            int[] c = new int[k.length];
-            for (int i = 0; i < k.length; i++) {
-                if (distinct > 0 && k[distinct - 1] == k[i]) {
-                    c[distinct - 1]++;
-                } else {
-                    k[distinct] = k[i];
-                    c[distinct++] = 1;
+        int gramPlaces = Integer.highestOneBit(Math.max(8, ours.length * N * 2)) * 2;
+        this.gramKey = new long[gramPlaces];
+        this.gramCount = new int[gramPlaces];
+        for (int i = 0; i < mapped.length; i++) {
+            long key = 0;
+            for (int n = 1; n <= N && i + n <= mapped.length; n++) {
+                key = key << 16 | mapped[i + n - 1];
+                int at = place(key, gramPlaces);
+                while (gramKey[at] != 0 && gramKey[at] != key) {
+                    at = (at + 1) & (gramPlaces - 1);
                 }
+                gramKey[at] = key;
+                gramCount[at]++;
             }
-            keys[n - 1] = Arrays.copyOf(k, distinct);
-            counts[n - 1] = Arrays.copyOf(c, distinct);
         }
     }
 
@@ -59,45 +64,61 @@ public final class SignatureBleu {
     public double against(int[] theirs) {
         int[] mapped = new int[theirs.length];
         for (int i = 0; i < theirs.length; i++) {
-            mapped[i] = ids.getOrDefault(theirs[i], NONE);
+            mapped[i] = idOf(theirs[i]);
+        }
+        int[] theirCount = new int[gramKey.length];
+        int[] correct = new int[N + 1];
+        for (int i = 0; i < mapped.length; i++) {
+            long key = 0;
+            for (int n = 1; n <= N && i + n <= mapped.length; n++) {
+                int id = mapped[i + n - 1];
+                if (id == 0) {
+                    break;
+                }
+                key = key << 16 | id;
+                int at = find(key);
+                if (at < 0) {
+                    break;
+                }
+                if (theirCount[at]++ < gramCount[at]) {
+                    correct[n]++;
+                }
+            }
         }
         double logSum = 0;
         for (int n = 1; n <= N; n++) {
-            long[] k = keys[n - 1];
-            int[] c = counts[n - 1];
-            int[] theirCount = new int[k.length];
-            int correct = 0;
-            for (long t : grams(mapped, n)) {
-                int i = Arrays.binarySearch(k, t);
-                if (i >= 0 && theirCount[i]++ < c[i]) {
-                    correct++; // clipped: an n-gram counts at most as often as we have it
-                }
-            }
             int guess = Math.max(0, size - n + 1);
             double add = n > 1 ? 1 : 0;
-            logSum += Math.log(correct + add + Double.MIN_VALUE) - Math.log(guess + add + Double.MIN_VALUE);
+            logSum += Math.log(correct[n] + add + Double.MIN_VALUE) - Math.log(guess + add + Double.MIN_VALUE);
         }
         double log = logSum / N;
         double brevity = Math.min(0, 1 - (theirs.length + 1.0) / (size + 1.0));
         return Math.exp(log + brevity);
     }
 
-    /** The n-gram keys of a mapped sequence, leaving out those with a word we do not have. */
-    private static long[] grams(int[] mapped, int n) {
-        long[] out = new long[Math.max(0, mapped.length - n + 1)];
-        int m = 0;
-        outer:
-        for (int i = 0; i + n <= mapped.length; i++) {
-            long key = 0;
-            for (int j = 0; j < n; j++) {
-                int id = mapped[i + j];
-                if (id == NONE) {
-                    continue outer;
-                }
-                key = key << 16 | id;
+    private int idOf(int word) {
+        int at = place(word, words.length);
+        while (wordId[at] != 0) {
+            if (words[at] == word) {
+                return wordId[at];
             }
-            out[m++] = key;
+            at = (at + 1) & (words.length - 1);
         }
-        return m == out.length ? out : Arrays.copyOf(out, m);
+        return 0;
+    }
+
+    private int find(long key) {
+        int at = place(key, gramKey.length);
+        while (gramKey[at] != 0) {
+            if (gramKey[at] == key) {
+                return at;
+            }
+            at = (at + 1) & (gramKey.length - 1);
+        }
+        return -1;
+    }
+
+    private static int place(long key, int places) {
+        return (int) ((key * 0x9E3779B97F4A7C15L) >>> 40) & (places - 1);
     }
 }
