@@ -132,7 +132,7 @@ public final class RetrievalGenerator implements java.io.Serializable {
             double s = Math.max(0, nn.get(i).score());
             w[i] = s * s;
         }
-        SignatureBleu ourCounts = new SignatureBleu(signature);
+        SignatureBleu diffBleu = new SignatureBleu(signature);
         int best = 0;
         double bestScore = Double.NEGATIVE_INFINITY;
         for (int i = 0; i < nn.size(); i++) {
@@ -144,7 +144,7 @@ public final class RetrievalGenerator implements java.io.Serializable {
                     total += w[j];
                 }
             }
-            double diffMatch = ourCounts.against(nn.get(i).commit().signature());
+            double diffMatch = diffBleu.against(nn.get(i).commit().signature());
             double fit = fit(tokens.get(i), ourWords, nn.get(i).commit().signature());
             double score = nn.get(i).score() + weights.diff() * diffMatch
                     + weights.consensus() * (total == 0 ? 0 : agree / total) + weights.fit() * fit + weights.shape() * shapeMatch(versionShape, nn.get(i).commit().versionShape());

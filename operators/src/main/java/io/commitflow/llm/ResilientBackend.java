@@ -111,15 +111,15 @@ public final class ResilientBackend implements AutoCloseable {
             }
             LlmException e = error instanceof LlmException l ? l : error.getCause() instanceof LlmException l2 ? l2
                     : new LlmException(LlmException.Kind.CONNECTION, String.valueOf(error), null, error);
+            if (e.kind() != LlmException.Kind.CLIENT) {
+                breaker.failure(); // a bad request is ours, not the endpoint's
+            }
             if (e.kind() == LlmException.Kind.TIMEOUT && last != null) {
                 // each try is given the rest of the deadline, so its timeout is the deadline's: the fault worth
                 // reporting is the one that made us retry
                 last.addSuppressed(e);
                 out.completeExceptionally(last);
                 return;
-            }
-            if (e.kind() != LlmException.Kind.CLIENT) {
-                breaker.failure(); // a bad request is ours, not the endpoint's
             }
             if (!e.kind().retryable) {
                 out.completeExceptionally(e);
