@@ -71,9 +71,7 @@ public final class CpuEngine implements RetrievalEngine {
 
     @Override
     public int add(int group, long stamp, float[] vector) {
-        if (vector.length != dim) {
-            throw new IllegalArgumentException("vector has " + vector.length + " dimensions, the engine " + dim);
-        }
+        EngineArguments.checkVector(dim, vector);
         int slot = free.isEmpty() ? newSlot() : free.pop();
         Group g = groups.computeIfAbsent(group, x -> new Group());
         int local = g.n;
@@ -152,15 +150,7 @@ public final class CpuEngine implements RetrievalEngine {
 
     @Override
     public Neighbors[] search(Tier tier, int[] groups, long[] from, long[] to, float[][] queries, int k) {
-        if (groups.length != queries.length || from.length != queries.length || to.length != queries.length) {
-            throw new IllegalArgumentException(groups.length + " groups, " + from.length + " and " + to.length
-                    + " stamp bounds for " + queries.length + " queries");
-        }
-        for (float[] q : queries) {
-            if (q.length != dim) {
-                throw new IllegalArgumentException("query has " + q.length + " dimensions, the engine " + dim);
-            }
-        }
+        EngineArguments.checkSearch(dim, groups, from, to, queries);
         Map<Integer, List<Integer>> byQueryGroup = new HashMap<>();
         for (int q = 0; q < queries.length; q++) {
             byQueryGroup.computeIfAbsent(groups[q], g -> new ArrayList<>()).add(q);

@@ -218,9 +218,7 @@ public final class CudaEngine implements RetrievalEngine {
 
     @Override
     public int add(int group, long stamp, float[] vector) {
-        if (vector.length != dim) {
-            throw new IllegalArgumentException("vector has " + vector.length + " dimensions, the engine " + dim);
-        }
+        EngineArguments.checkVector(dim, vector);
         engineLock.lock();
         try {
             ensureOpen();
@@ -283,15 +281,7 @@ public final class CudaEngine implements RetrievalEngine {
 
     @Override
     public Neighbors[] search(Tier tier, int[] groups, long[] from, long[] to, float[][] queries, int k) {
-        if (groups.length != queries.length || from.length != queries.length || to.length != queries.length) {
-            throw new IllegalArgumentException(groups.length + " groups, " + from.length + " and " + to.length
-                    + " stamp bounds for " + queries.length + " queries");
-        }
-        for (float[] q : queries) {
-            if (q.length != dim) {
-                throw new IllegalArgumentException("query has " + q.length + " dimensions, the engine " + dim);
-            }
-        }
+        EngineArguments.checkSearch(dim, groups, from, to, queries);
         if (k > MAX_K) {
             throw new IllegalArgumentException("k = " + k + " is more than the CUDA engine's " + MAX_K
                     + " neighbours per query; ask for fewer or use the CPU engine");
