@@ -6,6 +6,7 @@ import io.commitflow.event.WireFormat;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.LongFunction;
 
 /** The events a replay publishes: one commit event per commit, or push events of a few commits each. */
 public final class Events {
@@ -38,20 +39,8 @@ public final class Events {
         List<Replayer.Event> out = new ArrayList<>(commits.size());
         byte[] key = target.repo().getBytes(StandardCharsets.UTF_8);
         for (History.Commit c : commits) {
-            out.add(new Replayer.Event() {
-                public String topic() {
-                    return target.topic();
-                }
-
-                public byte[] key() {
-                    return key;
-                }
-
-                public byte[] value(long at) {
-                    return WireFormat.commit(target.tenant(), target.repo(), c.sha(), c.parents(), c.author(), at,
-                            c.message(), null);
-                }
-            });
+            out.add(event(target.topic(), key, at -> WireFormat.commit(target.tenant(), target.repo(), c.sha(),
+                    c.parents(), c.author(), at, c.message(), null)));
         }
         return out;
     }
@@ -76,21 +65,27 @@ public final class Events {
         for (int i = root ? 1 : 0; i < commits.size(); i += perPush) {
             String from = before;
             String to = commits.get(Math.min(i + perPush, commits.size()) - 1).sha();
-            out.add(new Replayer.Event() {
-                public String topic() {
-                    return target.topic();
-                }
-
-                public byte[] key() {
-                    return key;
-                }
-
-                public byte[] value(long at) {
-                    return WireFormat.push(target.tenant(), target.repo(), REF, from, to, "replay", at);
-                }
-            });
+            out.add(event(target.topic(), key,
+                    at -> WireFormat.push(target.tenant(), target.repo(), REF, from, to, "replay", at)));
             before = to;
         }
         return out;
+    }
+
+    /** An event whose value is made when it is sent, so that it carries its send time. */
+    private static Replayer.Event event(String topic, byte[] key, LongFunction<byte[]> value) {
+        return new Replayer.Event() {
+            public String topic() {
+                return topic;
+            }
+
+            public byte[] key() {
+                return key;
+            }
+
+            public byte[] value(long sentAtMillis) {
+                return value.apply(sentAtMillis);
+            }
+        };
     }
 }
