@@ -16,7 +16,6 @@ import picocli.CommandLine.Spec;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -133,30 +132,9 @@ public class PipelineOptions {
         if (pushRetryMaxWait.isNegative()) {
             throw new ParameterException(spec.commandLine(), "--push-retry-max-wait must not be negative");
         }
-        Map<String, Tier> tiers = new HashMap<>();
-        for (String t : tenantTiers) {
-            int eq = t.indexOf('=');
-            if (eq < 1 || eq == t.length() - 1) {
-                throw new ParameterException(spec.commandLine(), "--tenant-tier takes TENANT=TIER, not '" + t + "'");
-            }
-            try {
-                tiers.put(t.substring(0, eq).trim(), Tier.parse(t.substring(eq + 1)));
-            } catch (IllegalArgumentException e) {
-                throw new ParameterException(spec.commandLine(), "--tenant-tier " + t + ": " + e.getMessage());
-            }
-        }
-        Map<String, io.commitflow.llm.LlmSettings> llmByTenant = new HashMap<>();
-        for (String t : llm) {
-            int eq = t.indexOf('=');
-            if (eq < 1 || eq == t.length() - 1) {
-                throw new ParameterException(spec.commandLine(), "--llm takes TENANT=KIND:MODEL@URL, not '" + t + "'");
-            }
-            try {
-                llmByTenant.put(t.substring(0, eq).trim(), io.commitflow.llm.LlmSettings.parse(t.substring(eq + 1).trim()));
-            } catch (IllegalArgumentException e) {
-                throw new ParameterException(spec.commandLine(), "--llm " + t + ": " + e.getMessage());
-            }
-        }
+        Map<String, Tier> tiers = TenantValues.parse(spec, "--tenant-tier", "TIER", tenantTiers, Tier::parse);
+        Map<String, io.commitflow.llm.LlmSettings> llmByTenant = TenantValues.parse(spec, "--llm", "KIND:MODEL@URL", llm,
+                v -> io.commitflow.llm.LlmSettings.parse(v.trim()));
         AsyncSettings async;
         try {
             async = new AsyncSettings(engine, deviceBudgetMiB, batchMax, batchWait, suggestWorkers, asyncTimeout,

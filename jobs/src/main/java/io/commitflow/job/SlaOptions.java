@@ -7,7 +7,6 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -53,18 +52,8 @@ public class SlaOptions {
     String weights = "0.8=1.0,0.6=0.7,0=0.2";
 
     public SlaSettings toSettings() {
-        Map<String, Long> targets = new HashMap<>();
-        for (String t : tenantTargets) {
-            int eq = t.indexOf('=');
-            if (eq < 1 || eq == t.length() - 1) {
-                throw new ParameterException(spec.commandLine(), "--sla-tenant-target takes TENANT=DURATION, not '" + t + "'");
-            }
-            try {
-                targets.put(t.substring(0, eq).trim(), new DurationConverter().convert(t.substring(eq + 1)).toMillis());
-            } catch (Exception e) {
-                throw new ParameterException(spec.commandLine(), "--sla-tenant-target " + t + ": " + e.getMessage());
-            }
-        }
+        Map<String, Long> targets = TenantValues.parse(spec, "--sla-tenant-target", "DURATION", tenantTargets,
+                v -> DurationConverter.parse(v).toMillis());
         try {
             return new SlaSettings(window, slide, outOfOrderness, idleness, spikeThreshold.toMillis(), target.toMillis(),
                     targets, SlaSettings.SimilarityWeights.parse(weights));
