@@ -9,11 +9,11 @@ import io.commitflow.suggest.IndexOperator;
 import io.commitflow.suggest.SuggestAsync;
 import io.commitflow.suggest.SuggestRequest;
 import io.commitflow.suggest.SuggestStageTest;
+import io.commitflow.testing.MiniClusters;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.lib.NumberSequenceSource;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.AsyncDataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -36,8 +36,7 @@ class LlmSuggestITCase {
     private static final int COMMITS = 40;
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+    static final MiniClusterExtension FLINK = MiniClusters.oneTaskManager(2);
 
 
     @Test

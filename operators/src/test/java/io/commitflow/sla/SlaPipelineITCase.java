@@ -6,10 +6,10 @@ import io.commitflow.event.Json;
 import io.commitflow.event.Origin;
 import io.commitflow.event.Suggestion;
 import io.commitflow.testing.CollectSink;
+import io.commitflow.testing.MiniClusters;
 import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.StateBackendOptions;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -36,8 +36,7 @@ import static org.assertj.core.api.Assertions.within;
  */
 class SlaPipelineITCase {
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+    static final MiniClusterExtension FLINK = MiniClusters.oneTaskManager(2);
 
     static final long T0 = 1_790_000_000_000L - 1_790_000_000_000L % 10_000;
     static final SlaSettings SETTINGS = SlaSettings.DEFAULT;

@@ -3,6 +3,7 @@ package io.commitflow.suggest;
 import io.commitflow.event.Suggestion;
 import io.commitflow.testing.CollectSink;
 import io.commitflow.git.DiffedCommit;
+import io.commitflow.testing.MiniClusters;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.MapFunction;
@@ -14,7 +15,6 @@ import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Metric;
 import org.apache.flink.runtime.testutils.InMemoryReporter;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.AsyncDataStream;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -41,9 +41,7 @@ class SuggestFailoverITCase {
     private static final InMemoryReporter REPORTER = InMemoryReporter.createWithRetainedMetrics();
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2)
-            .setConfiguration(REPORTER.addToConfiguration(new Configuration())).build());
+    static final MiniClusterExtension FLINK = MiniClusters.oneTaskManager(2, REPORTER.addToConfiguration(new Configuration()));
 
     static final AtomicBoolean FAILED = new AtomicBoolean();
 
