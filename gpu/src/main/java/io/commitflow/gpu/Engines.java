@@ -3,15 +3,16 @@ package io.commitflow.gpu;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.Objects;
 import java.util.function.Supplier;
 
 /**
  * Picks the retrieval engine. {@link #probe()} asks JCuda once per JVM whether a CUDA device is usable (a native
  * library that failed to load cannot be loaded again, so the answer is remembered, failure included);
- * {@link #open} builds the engine a mode asks for.
+ * {@link #open} builds the engine an {@link EngineMode} asks for.
  *
  * <pre>{@code
- * RetrievalEngine e = Engines.open("auto", 1024, 8L << 30);  // CUDA with 8 GiB where a GPU works, else the CPU
+ * RetrievalEngine e = Engines.open(EngineMode.AUTO, 1024, 8L << 30);  // CUDA with 8 GiB where a GPU works, else CPU
  * }</pre>
  */
 public final class Engines {
@@ -64,38 +65,35 @@ public final class Engines {
     }
 
     /**
-     * An engine of {@code dimension} floats per row. {@code mode}: {@code cpu}; {@code cuda} (throws
-     * {@link IllegalStateException} with the probe's reason where CUDA is unavailable); {@code auto} (CUDA where the
-     * probe finds a device and the engine starts, else the CPU, with the reason logged). {@code deviceBudgetBytes}
-     * bounds the CUDA engine's device memory (rows and search scratch).
+     * An engine of {@code dimension} floats per row. {@code mode}: {@link EngineMode#CPU CPU}; {@link EngineMode#CUDA
+     * CUDA} (throws {@link IllegalStateException} with the probe's reason where CUDA is unavailable);
+     * {@link EngineMode#AUTO AUTO} (CUDA where the probe finds a device and the engine starts, else the CPU, with the
+     * reason logged). {@code deviceBudgetBytes} bounds the CUDA engine's device memory (rows and search scratch).
      */
-    public static RetrievalEngine open(String mode, int dimension, long deviceBudgetBytes) {
-        switch (mode) {
-            case "cpu":
-                return chose(new CpuEngine(dimension), "engine cpu asked for");
-            case "cuda": {
+    public static RetrievalEngine open(EngineMode mode, int dimension, long deviceBudgetBytes) {
+        return switch (Objects.requireNonNull(mode, "mode")) {
+            case CPU -> chose(new CpuEngine(dimension), "engine cpu asked for");
+            case CUDA -> {
                 EngineChoice c = probe();
                 if (!c.cudaAvailable()) {
                     throw new IllegalStateException("engine cuda asked for, but " + c.describe()
                             + "; use --engine auto or cpu on machines without a GPU");
                 }
-                return chose(new CudaEngine(dimension, deviceBudgetBytes), "engine cuda asked for, on " + c.describe());
+                yield chose(new CudaEngine(dimension, deviceBudgetBytes), "engine cuda asked for, on " + c.describe());
             }
-            case "auto": {
+            case AUTO -> {
                 EngineChoice c = probe();
                 if (!c.cudaAvailable()) {
-                    return chose(new CpuEngine(dimension), "engine auto: " + c.describe());
+                    yield chose(new CpuEngine(dimension), "engine auto: " + c.describe());
                 }
                 try {
-                    return chose(new CudaEngine(dimension, deviceBudgetBytes), "engine auto, on " + c.describe());
+                    yield chose(new CudaEngine(dimension, deviceBudgetBytes), "engine auto, on " + c.describe());
                 } catch (RuntimeException e) {
                     LOG.warn("retrieval engine: the CUDA engine did not start on {}: {}", c.describe(), e.getMessage(), e);
-                    return chose(new CpuEngine(dimension), "engine auto: the CUDA engine did not start: " + e.getMessage());
+                    yield chose(new CpuEngine(dimension), "engine auto: the CUDA engine did not start: " + e.getMessage());
                 }
             }
-            default:
-                throw new IllegalArgumentException("engine must be auto, cpu or cuda, not '" + mode + "'");
-        }
+        };
     }
 
     private static RetrievalEngine chose(RetrievalEngine engine, String why) {

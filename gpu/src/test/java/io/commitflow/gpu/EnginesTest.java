@@ -41,12 +41,28 @@ class EnginesTest {
 
     @Test
     void opensTheEngineAModeAsksFor() {
-        try (RetrievalEngine e = Engines.open("cpu", 16, 1L << 30)) {
+        try (RetrievalEngine e = Engines.open(EngineMode.CPU, 16, 1L << 30)) {
             assertThat(e).isInstanceOf(CpuEngine.class);
             assertThat(Engines.lastChoice()).isEqualTo("cpu");
             assertThat(Engines.engineGauge()).isZero();
         }
-        assertThatThrownBy(() -> Engines.open("gpu", 16, 1L << 30)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> Engines.open(null, 16, 1L << 30)).isInstanceOf(NullPointerException.class);
+    }
+
+    @Test
+    void parsesModesInAnyCaseAndNamesTheAllowedOnesOtherwise() {
+        assertThat(EngineMode.parse("auto")).isEqualTo(EngineMode.AUTO);
+        assertThat(EngineMode.parse(" CPU ")).isEqualTo(EngineMode.CPU);
+        assertThat(EngineMode.parse("Cuda")).isEqualTo(EngineMode.CUDA);
+        for (EngineMode m : EngineMode.values()) {
+            assertThat(EngineMode.parse(m.label())).isEqualTo(m);
+        }
+        assertThat(EngineMode.CUDA.label()).isEqualTo("cuda");
+        assertThatThrownBy(() -> EngineMode.parse("gpu")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("engine must be auto, cpu or cuda, not 'gpu'");
+        assertThatThrownBy(() -> EngineMode.parse("")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("auto, cpu or cuda");
+        assertThatThrownBy(() -> EngineMode.parse(null)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("auto, cpu or cuda");
     }
 
@@ -54,10 +70,10 @@ class EnginesTest {
     void fallsBackToTheCpuWithoutAGpu() {
         EngineChoice c = Engines.probe();
         assumeFalse(c.cudaAvailable(), "this machine has a GPU");
-        try (RetrievalEngine e = Engines.open("auto", 16, 1L << 30)) {
+        try (RetrievalEngine e = Engines.open(EngineMode.AUTO, 16, 1L << 30)) {
             assertThat(e.name()).isEqualTo("cpu");
         }
-        assertThatThrownBy(() -> Engines.open("cuda", 16, 1L << 30)).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> Engines.open(EngineMode.CUDA, 16, 1L << 30)).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("CUDA unavailable");
     }
 
@@ -65,7 +81,7 @@ class EnginesTest {
     void opensTheCudaEngineOnAGpu() {
         EngineChoice c = Engines.probe();
         org.junit.jupiter.api.Assumptions.assumeTrue(c.cudaAvailable(), "no GPU here: " + c.reason());
-        try (RetrievalEngine e = Engines.open("auto", 16, 1L << 30)) {
+        try (RetrievalEngine e = Engines.open(EngineMode.AUTO, 16, 1L << 30)) {
             assertThat(e.name()).isEqualTo("cuda");
             assertThat(Engines.engineGauge()).isEqualTo(1);
         }

@@ -3,6 +3,7 @@ package io.commitflow.job;
 import io.commitflow.cache.CompressedCache;
 import io.commitflow.dedup.DedupCommits;
 import io.commitflow.event.EventParser;
+import io.commitflow.gpu.EngineMode;
 import io.commitflow.gpu.Tier;
 import io.commitflow.suggest.AsyncSettings;
 import io.commitflow.suggest.IndexCommits;
@@ -67,7 +68,7 @@ public class PipelineOptions {
     @Option(names = "--engine", defaultValue = "auto", paramLabel = "auto|cpu|cuda",
             description = "Retrieval engine: auto takes CUDA where a GPU and its driver load, else the CPU; cuda fails "
                     + "when there is none (default: ${DEFAULT-VALUE}).")
-    String engine = AsyncSettings.DEFAULT.engine();
+    String engine = AsyncSettings.DEFAULT.engine().label();
 
     @Option(names = "--device-budget", defaultValue = "8192", paramLabel = "MIB",
             description = "Device memory one task's CUDA engine may use, in MiB (default: ${DEFAULT-VALUE}).")
@@ -137,7 +138,7 @@ public class PipelineOptions {
                 v -> io.commitflow.llm.LlmSettings.parse(v.trim()));
         AsyncSettings async;
         try {
-            async = new AsyncSettings(engine, deviceBudgetMiB, batchMax, batchWait, suggestWorkers, asyncTimeout,
+            async = new AsyncSettings(EngineMode.parse(engine), deviceBudgetMiB, batchMax, batchWait, suggestWorkers, asyncTimeout,
                     asyncCapacity, engineRetries, tiers, Tier.SILVER, llmByTenant);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());

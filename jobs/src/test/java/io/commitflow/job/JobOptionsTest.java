@@ -72,7 +72,7 @@ class JobOptionsTest {
                 "--async-capacity", "100", "--engine-retries", "0", "--tenant-tier", "acme=gold,bots=BRONZE",
                 "--tenant-tier", "web=silver").pipeline().async();
 
-        assertThat(a).isEqualTo(new io.commitflow.suggest.AsyncSettings("cpu", 2048, 64, Duration.ofMillis(2), 3,
+        assertThat(a).isEqualTo(new io.commitflow.suggest.AsyncSettings(io.commitflow.gpu.EngineMode.CPU, 2048, 64, Duration.ofMillis(2), 3,
                 Duration.ofMillis(800), 100, 0, java.util.Map.of("acme", io.commitflow.gpu.Tier.GOLD,
                 "bots", io.commitflow.gpu.Tier.BRONZE, "web", io.commitflow.gpu.Tier.SILVER), io.commitflow.gpu.Tier.SILVER,
                 java.util.Map.of()));

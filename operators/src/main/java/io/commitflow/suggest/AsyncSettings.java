@@ -1,15 +1,17 @@
 package io.commitflow.suggest;
 
+import io.commitflow.gpu.EngineMode;
 import io.commitflow.gpu.Tier;
 
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * How the suggest stage runs its retrieval: which engine, how requests are batched, and how long one may take.
  *
- * @param engine         {@code auto} (CUDA where a GPU and driver load, else CPU), {@code cpu} or {@code cuda}
+ * @param engine         {@code AUTO} (CUDA where a GPU and driver load, else CPU), {@code CPU} or {@code CUDA}
  * @param deviceBudgetMiB device memory one task's CUDA engine may use (rows and scratch)
  * @param maxBatch       the most requests in one engine call
  * @param maxWait        how long a request waits for its batch to fill
@@ -21,18 +23,16 @@ import java.util.Map;
  * @param defaultTier    the tier of tenants not named
  * @param llm            tenant → the LLM endpoint that writes its messages; tenants not named get the built-in generator
  */
-public record AsyncSettings(String engine, long deviceBudgetMiB, int maxBatch, Duration maxWait, int workers,
+public record AsyncSettings(EngineMode engine, long deviceBudgetMiB, int maxBatch, Duration maxWait, int workers,
                             Duration timeout, int capacity, int retries, Map<String, Tier> tiers, Tier defaultTier,
                             Map<String, io.commitflow.llm.LlmSettings> llm)
         implements Serializable {
 
-    public static final AsyncSettings DEFAULT = new AsyncSettings("auto", 8192, 256, Duration.ofMillis(5), 2,
+    public static final AsyncSettings DEFAULT = new AsyncSettings(EngineMode.AUTO, 8192, 256, Duration.ofMillis(5), 2,
             Duration.ofSeconds(5), 1024, 2, Map.of(), Tier.SILVER, Map.of());
 
     public AsyncSettings {
-        if (!engine.equals("auto") && !engine.equals("cpu") && !engine.equals("cuda")) {
-            throw new IllegalArgumentException("engine must be auto, cpu or cuda, not '" + engine + "'");
-        }
+        Objects.requireNonNull(engine, "engine");
         require(deviceBudgetMiB >= 1, "device budget must be at least 1 MiB: " + deviceBudgetMiB);
         require(maxBatch >= 1, "max batch must be at least 1: " + maxBatch);
         require(!maxWait.isNegative(), "max wait must not be negative: " + maxWait);
@@ -54,7 +54,7 @@ public record AsyncSettings(String engine, long deviceBudgetMiB, int maxBatch, D
         return tiers.getOrDefault(tenant, defaultTier);
     }
 
-    public AsyncSettings withEngine(String e) {
+    public AsyncSettings withEngine(EngineMode e) {
         return new AsyncSettings(e, deviceBudgetMiB, maxBatch, maxWait, workers, timeout, capacity, retries, tiers, defaultTier, llm);
     }
 

@@ -3,6 +3,7 @@ package io.commitflow.llm;
 import io.commitflow.event.Suggestion;
 import io.commitflow.testing.CollectSink;
 import io.commitflow.git.DiffedCommit;
+import io.commitflow.gpu.EngineMode;
 import io.commitflow.suggest.AsyncSettings;
 import io.commitflow.suggest.IndexCommits;
 import io.commitflow.suggest.IndexOperator;
@@ -89,7 +90,7 @@ class LlmSuggestITCase {
     private static List<Suggestion> run(LlmSettings llm) throws Exception {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(2);
-        AsyncSettings settings = AsyncSettings.DEFAULT.withEngine("cpu").withTimeout(Duration.ofSeconds(10))
+        AsyncSettings settings = AsyncSettings.DEFAULT.withEngine(EngineMode.CPU).withTimeout(Duration.ofSeconds(10))
                 .withLlm(Map.of("default", llm));
         var requests = env.fromSource(new NumberSequenceSource(0, COMMITS - 1), WatermarkStrategy.noWatermarks(), "n")
                 .setParallelism(1).map(new Commit()).setParallelism(1)

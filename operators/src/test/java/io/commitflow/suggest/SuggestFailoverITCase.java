@@ -3,6 +3,7 @@ package io.commitflow.suggest;
 import io.commitflow.event.Suggestion;
 import io.commitflow.testing.CollectSink;
 import io.commitflow.git.DiffedCommit;
+import io.commitflow.gpu.EngineMode;
 import io.commitflow.testing.MiniClusters;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -122,7 +123,7 @@ class SuggestFailoverITCase {
         env.setParallelism(2);
         env.enableCheckpointing(50);
         // requests wait up to 200 ms for a batch of 64: there are always some in flight at a checkpoint
-        AsyncSettings settings = AsyncSettings.DEFAULT.withEngine("cpu").withBatching(64, Duration.ofMillis(200));
+        AsyncSettings settings = AsyncSettings.DEFAULT.withEngine(EngineMode.CPU).withBatching(64, Duration.ofMillis(200));
         DataStream<DiffedCommit> commits = env.fromSource(new NumberSequenceSource(0, COMMITS - 1),
                         WatermarkStrategy.noWatermarks(), "numbers").setParallelism(1)
                 .map(new Commit()).setParallelism(1);

@@ -5,6 +5,7 @@ import io.commitflow.event.Suggestion;
 import io.commitflow.event.TestEvents;
 import io.commitflow.generate.RetrievalGenerator;
 import io.commitflow.git.DiffedCommit;
+import io.commitflow.gpu.EngineMode;
 import io.commitflow.gpu.Tier;
 import io.commitflow.git.FileChange;
 import org.apache.flink.api.common.typeinfo.Types;
@@ -29,7 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 public class SuggestStageTest {
     private static final Duration TTL = Duration.ofHours(24);
 
-    private static final AsyncSettings CPU = AsyncSettings.DEFAULT.withEngine("cpu");
+    private static final AsyncSettings CPU = AsyncSettings.DEFAULT.withEngine(EngineMode.CPU);
 
     private KeyedOneInputStreamOperatorTestHarness<String, DiffedCommit, SuggestRequest> harness;
     private IndexCommits index;
