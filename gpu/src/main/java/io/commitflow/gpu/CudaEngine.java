@@ -216,6 +216,12 @@ public final class CudaEngine implements RetrievalEngine {
         return budget.maxRows();
     }
 
+    /** {@link #maxRows()}: beyond it {@link #add} throws {@link EngineFullException}. */
+    @Override
+    public long capacity() {
+        return maxRows();
+    }
+
     @Override
     public int add(int group, long stamp, float[] vector) {
         EngineArguments.checkVector(dim, vector);
@@ -253,7 +259,7 @@ public final class CudaEngine implements RetrievalEngine {
 
     private void addChunk() {
         if (chunks.size() >= maxChunks) {
-            throw new IllegalStateException("device memory budget of " + DeviceBudget.mib(options.budgetBytes())
+            throw new EngineFullException("device memory budget of " + DeviceBudget.mib(options.budgetBytes())
                     + " is full at " + slots + " rows (" + maxChunks + " chunks of " + options.chunkRows()
                     + " rows of " + dim + " floats, plus " + DeviceBudget.mib(DeviceBudget.LANES * budget.laneBytes())
                     + " of search scratch); raise the device memory budget or use the CPU engine");

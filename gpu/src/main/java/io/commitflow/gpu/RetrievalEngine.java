@@ -25,9 +25,21 @@ public interface RetrievalEngine extends AutoCloseable {
     int size();
 
     /**
+     * The most rows the engine holds at once, or {@link Long#MAX_VALUE} where only the heap limits it (the CPU
+     * engine).
+     */
+    default long capacity() {
+        return Long.MAX_VALUE;
+    }
+
+    /**
      * Stores {@code vector} (length {@link #dimension()}, L2-normalised) in {@code group} with a {@code stamp} (the
      * job uses the row's running number in its repository); returns its slot. Slots are allocated the same way by
      * every implementation: the most recently freed slot first (last in, first out), else the next new one.
+     *
+     * <p>An engine with a limited {@link #capacity()} throws {@link EngineFullException} when it already holds that
+     * many rows. The engine is then unchanged: no slot is taken and {@link #size()} is the same; adds of other rows
+     * fail alike until rows are removed, while {@link #remove} and {@link #search} keep working.
      */
     int add(int group, long stamp, float[] vector);
 

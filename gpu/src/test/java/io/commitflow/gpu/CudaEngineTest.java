@@ -82,14 +82,67 @@ class CudaEngineTest {
                 e.search(t, new int[] {0}, new long[] {0}, new long[] {100}, new float[][] {ParityFixture.unit(r, DIM)}, 3);
             }
             assertThat(gpu.peak).as("device bytes at the peak").isLessThanOrEqualTo(budget);
+            assertThat(e.capacity()).isEqualTo(e.maxRows());
             assertThatThrownBy(() -> e.add(0, 80, ParityFixture.unit(r, DIM)))
-                    .isInstanceOf(IllegalStateException.class)
+                    .isInstanceOf(EngineFullException.class)
                     .hasMessageContaining("device memory budget of")
                     .hasMessageContaining("is full at 80 rows")
                     .hasMessageContaining("use the CPU engine");
             assertThat(e.size()).as("the failed add changed nothing").isEqualTo(80);
             e.remove(17);
             assertThat(e.add(0, 81, ParityFixture.unit(r, DIM))).as("a freed slot still takes a row").isEqualTo(17);
+        }
+    }
+
+    @Test
+    void aFullEngineRefusesARowChangesNothingAndTakesRowsAgainOnceOneIsRemoved() {
+        FakeGpu gpu = new FakeGpu();
+        DeviceBudget b = new DeviceBudget(DIM, 16, 4, 0);
+        long budget = 3 * b.laneFixedBytes() + 2 * (b.chunkBytes() + 3 * b.candidateBytesPerChunk());
+        Random r = new Random(9);
+        int[] groups = {0, 1, 0, 1};
+        long[] from = {Long.MIN_VALUE, Long.MIN_VALUE, 10, 0};
+        long[] to = {Long.MAX_VALUE, Long.MAX_VALUE, 20, 7};
+        float[][] q = {ParityFixture.unit(r, DIM), ParityFixture.unit(r, DIM), ParityFixture.unit(r, DIM),
+                ParityFixture.unit(r, DIM)};
+        try (CudaEngine e = new CudaEngine(gpu, DIM, options(budget)); CpuEngine cpu = new CpuEngine(DIM)) {
+            assertThat(e.capacity()).as("two chunks of 16 rows").isEqualTo(32);
+            assertThat(cpu.capacity()).as("no limit").isEqualTo(Long.MAX_VALUE);
+            for (int i = 0; i < 32; i++) {
+                float[] v = ParityFixture.unit(r, DIM);
+                assertThat(e.add(i % 2, i, v)).isEqualTo(cpu.add(i % 2, i, v));
+            }
+            Neighbors[] before = e.search(Tier.SILVER, groups, from, to, q, 5);
+            assertThat(ParityFixture.assertSame("full", cpu.search(Tier.SILVER, groups, from, to, q, 5), before))
+                    .isZero();
+            int buffers = gpu.liveMem;
+            long bytes = gpu.allocated;
+
+            for (int attempt = 0; attempt < 2; attempt++) {
+                assertThatThrownBy(() -> e.add(0, 99, ParityFixture.unit(r, DIM)))
+                        .isInstanceOf(EngineFullException.class)
+                        .hasMessageContaining("is full at 32 rows")
+                        .hasMessageContaining("raise the device memory budget or use the CPU engine");
+            }
+            assertThat(e.size()).as("no row taken").isEqualTo(32);
+            assertThat(gpu.liveMem).as("no chunk allocated").isEqualTo(buffers);
+            assertThat(gpu.allocated).isEqualTo(bytes);
+            assertThat(ParityFixture.assertSame("after the refused adds", before,
+                    e.search(Tier.SILVER, groups, from, to, q, 5))).isZero();
+
+            e.remove(5);
+            cpu.remove(5);
+            assertThat(e.size()).isEqualTo(31);
+            ParityFixture.assertSame("after a removal", cpu.search(Tier.GOLD, groups, from, to, q, 5),
+                    e.search(Tier.GOLD, groups, from, to, q, 5));
+            float[] v = ParityFixture.unit(r, DIM);
+            assertThat(e.add(1, 3, v)).as("the freed slot").isEqualTo(5).isEqualTo(cpu.add(1, 3, v));
+            assertThat(e.size()).isEqualTo(32);
+            // full again, this time with the new row still staged, not yet on the device
+            assertThatThrownBy(() -> e.add(1, 100, ParityFixture.unit(r, DIM))).isInstanceOf(EngineFullException.class);
+            assertThat(e.size()).isEqualTo(32);
+            ParityFixture.assertSame("full again", cpu.search(Tier.BRONZE, groups, from, to, q, 5),
+                    e.search(Tier.BRONZE, groups, from, to, q, 5));
         }
     }
 
