@@ -21,10 +21,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * exactly as {@link CpuEngine}: the same slots, the same scores bit for bit, the same order (see the kernels' notes).
  *
  * <p>Rows live on the device in chunks of {@link Options#chunkRows} rows (fp32 rows, int32 groups, int64 stamps),
- * allocated as the engine grows, never moved. {@link #add} and {@link #remove} only write host memory (a pinned staging
- * buffer for rows, pinned mirrors of groups and stamps); each search first uploads what changed. A search runs on its
- * tier's prioritised stream: per chunk a score kernel and a top-k kernel keep the k best of that chunk per query, then
- * one top-k kernel merges the chunks' candidates, and only k slots and scores per query come back.
+ * allocated as the engine grows, never moved; when the budget holds no further chunk, {@link #add} throws
+ * {@link EngineFullException}. {@link #add} and {@link #remove} write host memory (a pinned staging buffer for rows,
+ * pinned mirrors of groups and stamps); an add touches the device only to allocate a chunk or, when the staging
+ * buffer is full, to upload it. Each search first uploads what changed, then runs on its tier's prioritised stream:
+ * per chunk a score kernel and a top-k kernel keep the k best of that chunk per query, then one top-k kernel merges
+ * the chunks' candidates, and only k slots and scores per query come back.
  *
  * <p>Threads: searches may run concurrently (each tier has its own stream, scratch and lock; two searches of the same
  * tier take turns); {@link #add}, {@link #remove} and {@link #close} must run alone, as {@link RetrievalEngine} says.

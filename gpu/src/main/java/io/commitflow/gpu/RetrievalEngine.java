@@ -6,7 +6,7 @@ package io.commitflow.gpu;
  * matrix product. Rows live in slots; a removed row's slot is reused.
  *
  * <p>Order is total and the same on every implementation: higher score first, then lower slot. Implementations:
- * {@link CpuEngine}; a CUDA engine (issue 5) must return the same slots, with scores within 1e-3.
+ * {@link CpuEngine} and {@link CudaEngine}, which return the same slots with bit-identical scores.
  *
  * <pre>{@code
  * try (RetrievalEngine e = new CpuEngine(1024)) {
