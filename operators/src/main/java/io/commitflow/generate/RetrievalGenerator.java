@@ -11,7 +11,7 @@ import java.util.Map;
 /**
  * The built-in generator: retrieves the repository's nearest earlier commits and adapts one of their subjects.
  * <ol>
- * <li>Choose: among the {@value #K} nearest neighbours, the description that agrees most with the others
+ * <li>Choose: among the {@value ExemplarRanker#K} nearest neighbours, the description that agrees most with the others
  * (expected B-Norm against them, weighted by similarity — a minimum-Bayes-risk choice), plus a bonus for its own
  * similarity.</li>
  * <li>Edit: a word of that description naming one of its commit's changed files, which this diff does not change,
@@ -28,29 +28,19 @@ import java.util.Map;
 public final class RetrievalGenerator implements java.io.Serializable {
     private static final long serialVersionUID = 1L;
     public static final String BACKEND = "retrieval";
-    static final int K = 10;
-    /** Agreement is measured against the most similar neighbours only. */
-    static final int CONSENSUS_NEIGHBOURS = 10;
-
-    /** How the exemplar is chosen: weights of the diff's word-by-word match and of agreement, and how many neighbours. */
-    public record Weights(int k, int kBag, double diff, double consensus, double fit, double shape)
-            implements java.io.Serializable {}
-
-    public static final Weights DEFAULT_WEIGHTS = new Weights(K, 5, 1.0, 0.5, 0.5, 0.3);
-
-    private final Weights weights;
+    private final ExemplarRanker.Weights weights;
 
     public RetrievalGenerator() {
-        this(DEFAULT_WEIGHTS);
+        this(ExemplarRanker.DEFAULT_WEIGHTS);
     }
 
-    public RetrievalGenerator(Weights weights) {
+    public RetrievalGenerator(ExemplarRanker.Weights weights) {
         this.weights = weights;
     }
 
     private final TemplateGenerator fallback = new TemplateGenerator();
 
-    public Weights weights() {
+    public ExemplarRanker.Weights weights() {
         return weights;
     }
 
@@ -90,7 +80,7 @@ public final class RetrievalGenerator implements java.io.Serializable {
                     template.type());
             return new Draft(s.render(), template.body(), typeOf(s, template), s.scope(), BACKEND, 0, List.of());
         }
-        int best = choose(nn, features.signature(), features.versionShape(), weights);
+        int best = ExemplarRanker.choose(nn, features.signature(), features.versionShape(), weights);
         RepoKnowledge.Neighbor pick = nn.get(best);
         Subject base = Subject.parse(pick.commit().subject());
         String description = editVersion(edit(base.description(), pick.commit().files(), files),
@@ -110,94 +100,6 @@ public final class RetrievalGenerator implements java.io.Serializable {
 
     private static String typeOf(Subject s, Draft template) {
         return s.type().isEmpty() ? template.type() : s.type();
-    }
-
-    /**
-     * The index of the neighbour to adapt: its cosine similarity, plus how closely its diff matches this one word by
-     * word (BLEU between the diffs, NNGen's re-ranking), plus how much its description agrees with the other
-     * neighbours' (expected B-Norm, weighted by similarity: a minimum-Bayes-risk term).
-     */
-    static int choose(List<RepoKnowledge.Neighbor> nn, int[] signature, String versionShape, Weights weights) {
-        List<Integer> ours = boxed(signature);
-        java.util.Set<Integer> ourWords = new java.util.HashSet<>(ours);
-        List<List<String>> tokens = new ArrayList<>();
-        List<Bleu.Counts<String>> counted = new ArrayList<>();
-        double[] w = new double[nn.size()];
-        if (nn.size() == 1) {
-            return 0;
-        }
-        for (int i = 0; i < nn.size(); i++) {
-            tokens.add(MessageTokens.of(Subject.parse(nn.get(i).commit().subject()).description()));
-            counted.add(Bleu.Counts.of(tokens.get(i)));
-            double s = Math.max(0, nn.get(i).score());
-            w[i] = s * s;
-        }
-        SignatureBleu diffBleu = new SignatureBleu(signature);
-        int best = 0;
-        double bestScore = Double.NEGATIVE_INFINITY;
-        for (int i = 0; i < nn.size(); i++) {
-            double agree = 0;
-            double total = 0;
-            for (int j = 0; j < Math.min(nn.size(), CONSENSUS_NEIGHBOURS); j++) {
-                if (i != j) {
-                    agree += w[j] * Bleu.sentence(counted.get(i), counted.get(j));
-                    total += w[j];
-                }
-            }
-            double diffMatch = diffBleu.against(nn.get(i).commit().signature());
-            double fit = fit(tokens.get(i), ourWords, nn.get(i).commit().signature());
-            double score = nn.get(i).score() + weights.diff() * diffMatch
-                    + weights.consensus() * (total == 0 ? 0 : agree / total) + weights.fit() * fit + weights.shape() * shapeMatch(versionShape, nn.get(i).commit().versionShape());
-            if (score > bestScore + 1e-12) {
-                bestScore = score;
-                best = i;
-            }
-        }
-        return best;
-    }
-
-    /**
-     * How well a description fits this diff: +1 for each of its words that this diff contains, -1 for each that its
-     * own diff contained and this one does not (it names something this change does not touch), over its words.
-     */
-    static double fit(List<String> description, java.util.Set<Integer> ourWords, int[] theirSignature) {
-        java.util.Set<Integer> theirs = null;
-        int words = 0;
-        double score = 0;
-        for (String w : description) {
-            if (w.length() < 3 || !Character.isLetterOrDigit(w.charAt(0))) {
-                continue;
-            }
-            words++;
-            int h = DiffTokens.wordHash(w);
-            if (ourWords.contains(h)) {
-                score += 1;
-            } else {
-                if (theirs == null) {
-                    theirs = new java.util.HashSet<>(boxed(theirSignature));
-                }
-                if (theirs.contains(h)) {
-                    score -= 1;
-                }
-            }
-        }
-        return words == 0 ? 0 : score / words;
-    }
-
-    /** +1 when both diffs move to the same kind of version (both snapshots, both releases), -1 when they differ. */
-    static int shapeMatch(String ours, String theirs) {
-        if (ours == null || theirs == null) {
-            return 0;
-        }
-        return ours.equals(theirs) ? 1 : -1;
-    }
-
-    private static List<Integer> boxed(int[] xs) {
-        List<Integer> out = new ArrayList<>(xs.length);
-        for (int x : xs) {
-            out.add(x);
-        }
-        return out;
     }
 
     /** A version number in the description ({@code 1.18.10}, {@code v29}) becomes the one this diff introduces. */

@@ -47,20 +47,6 @@ class RetrievalGeneratorTest {
     }
 
     @Test
-    void findsNewVersionsOfADiff() {
-        String patch = "--- a/pom.xml\n+++ b/pom.xml\n-<v>1.18.10</v>\n+<v>1.18.11</v>\n context 2.0.0\n+<w>3.1-SNAPSHOT</w>\n";
-        assertThat(DiffTokens.newVersions(patch)).containsExactly("1.18.11", "3.1-SNAPSHOT");
-        assertThat(DiffTokens.versionShape(patch)).isEmpty();
-        assertThat(DiffTokens.versionShape("+<v>2.0.0-RC1</v>\n")).isEqualTo("RC");
-        assertThat(DiffTokens.versionShape("+ no versions here\n")).isNull();
-        assertThat(RetrievalGenerator.shapeMatch("SNAPSHOT", "SNAPSHOT")).isEqualTo(1);
-        assertThat(RetrievalGenerator.shapeMatch("SNAPSHOT", "")).isEqualTo(-1);
-        assertThat(RetrievalGenerator.shapeMatch(null, "")).isZero();
-        assertThat(DiffTokens.words("parseCommitEvent_v2")).containsExactly("parse", "commit", "event", "v2");
-        assertThat(DiffTokens.words("HTTPServerError")).containsExactly("http", "server", "error");
-    }
-
-    @Test
     void writesGitsRevertMessageForAnExactUndo() {
         try (CpuEngine engine = new CpuEngine(FeatureSpace.DEFAULT_DIMENSION)) {
             RepoKnowledge memory = RepoKnowledge.fresh(engine, 0, 100);
