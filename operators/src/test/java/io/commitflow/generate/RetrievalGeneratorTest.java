@@ -24,29 +24,6 @@ class RetrievalGeneratorTest {
     }
 
     @Test
-    void editsNamesAndVersionsOfTheExemplar() {
-        assertThat(RetrievalGenerator.edit("Fix race in PackWriter", List.of("PackWriter"), List.of("RefUpdate")))
-                .isEqualTo("Fix race in RefUpdate");
-        assertThat(RetrievalGenerator.edit("Fix race in PackWriter", List.of("PackWriter"), List.of("PackWriter", "X")))
-                .as("a name this diff changes too stays").isEqualTo("Fix race in PackWriter");
-        assertThat(RetrievalGenerator.editVersion("Update jetty to 12.0.19", List.of("12.0.21"))).isEqualTo("Update jetty to 12.0.21");
-        assertThat(RetrievalGenerator.editVersion("update dependency vite to v5", List.of("6.2.0"))).isEqualTo("update dependency vite to v6");
-        assertThat(RetrievalGenerator.editVersion("Bump 1.2 -> 1.3", List.of("2.0"))).as("ambiguous").isEqualTo("Bump 1.2 -> 1.3");
-        assertThat(RetrievalGenerator.editVersion("Start building against Spring WS 5.0.0 snapshots", List.of("5.0.1-SNAPSHOT")))
-                .as("the exemplar's version has no qualifier: neither does the edit")
-                .isEqualTo("Start building against Spring WS 5.0.1 snapshots");
-        assertThat(RetrievalGenerator.editVersion("Upgrade to Netty 4.1.99.Final", List.of("4.1.100.Final")))
-                .isEqualTo("Upgrade to Netty 4.1.100.Final");
-    }
-
-    @Test
-    void writesTheImperativeMood() {
-        assertThat(RetrievalGenerator.imperative("Fixed the parser")).isEqualTo("Fix the parser");
-        assertThat(RetrievalGenerator.imperative("adds a test")).isEqualTo("add a test");
-        assertThat(RetrievalGenerator.imperative("Polish")).isEqualTo("Polish");
-    }
-
-    @Test
     void writesGitsRevertMessageForAnExactUndo() {
         try (CpuEngine engine = new CpuEngine(FeatureSpace.DEFAULT_DIMENSION)) {
             RepoKnowledge memory = RepoKnowledge.fresh(engine, 0, 100);
