@@ -11,7 +11,7 @@ import java.util.regex.Pattern;
  * diffs changed (file names, new versions). Out: the same subject whose description has the exemplar's file names
  * replaced by this diff's main file ({@link #edit}), its version by this diff's ({@link #editVersion}), and its first
  * word in the imperative mood ({@link #imperative}): with {@code RefUpdate} changed, {@code "Fixed race in
- * PackWriter"} becomes {@code "Fix race in RefUpdate"}. Its form (tags, type, area) is left as it was.
+ * PackWriter"} becomes {@code "Fix race in RefUpdate"}. Its form (tags, type, area) is left to {@link StyleApplier}.
  */
 public final class SubjectEditor {
     private static final Pattern VERSION_WORD =
