@@ -33,10 +33,10 @@ public final class StyleApplier {
         String scope = "";
         String area = "";
         if (style.usesConventional()) {
-            // the exemplar's type and scope fit its description; the neighbours (near in paths, so in scope)
-            // overrule them only by a clear majority
-            type = keepOrVote(nn, Subject::type, s.type().isEmpty() ? fallbackType : s.type());
-            scope = keepOrVote(nn, Subject::scope, s.scope());
+            // the neighbours are near in paths, so in scope: their vote, which counts the exemplar too, decides;
+            // the exemplar's own type and scope stand when no neighbour has any weight
+            type = vote(nn, Subject::type, s.type().isEmpty() ? fallbackType : s.type());
+            scope = vote(nn, Subject::scope, s.scope());
             if (!scope.isEmpty() && style.conventional > 0 && 2 * style.scopeIsFile > style.conventional && !files.isEmpty()) {
                 scope = files.get(0);
             }
@@ -137,18 +137,6 @@ public final class StyleApplier {
         }
         return false;
     }
-
-    /** The exemplar's value, unless the neighbours' vote for another has at least {@value #OVERRULE} more weight. */
-    private static String keepOrVote(List<RepoKnowledge.Neighbor> nn, Function<Subject, String> field, String own) {
-        String winner = vote(nn, field, own);
-        if (winner.equals(own)) {
-            return own;
-        }
-        return share(nn, x -> field.apply(x).equals(winner)) - share(nn, x -> field.apply(x).equals(own)) >= OVERRULE
-                ? winner : own;
-    }
-
-    static final double OVERRULE = 0.0;
 
     /** The value the neighbours vote for, weighted by similarity; {@code fallback} when none votes. */
     private static String vote(List<RepoKnowledge.Neighbor> nn, Function<Subject, String> field, String fallback) {
