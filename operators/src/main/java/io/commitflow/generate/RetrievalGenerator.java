@@ -43,21 +43,22 @@ public final class RetrievalGenerator implements java.io.Serializable {
     /** A draft from the memory as it is now: every learned row is visible. */
     public Draft generate(DiffedCommit diff, DiffFeatures features, RepoKnowledge memory, float[] query) {
         RepoKnowledge.Window window = memory.window();
+        Conventions conventions = memory.model().style.conventions();
         if (memory.reverted(features.lines(), diff.commit().ts(), window) == null) {
             List<RepoKnowledge.Neighbor> nn = memory.neighbors(query, memory.bag(features.signature()), weights.k(),
                     weights.kBag(), diff.commit().ts(), window);
-            return compose(diff, features, memory, window, memory.model().style, nn);
+            return compose(diff, features, memory, window, conventions, nn);
         }
-        return compose(diff, features, memory, window, memory.model().style, List.of());
+        return compose(diff, features, memory, window, conventions, List.of());
     }
 
     /**
      * A draft from neighbours found already (by {@link RepoKnowledge#neighbors}, alone or in a batch), seeing only
-     * the rows in {@code window} and the repository's {@code style} as it was when the request was made: the same
-     * request gives the same draft however late it is answered.
+     * the rows in {@code window} and the repository's {@code conventions} as they were when the request was made: the
+     * same request gives the same draft however late it is answered.
      */
     public Draft compose(DiffedCommit diff, DiffFeatures features, RepoKnowledge memory, RepoKnowledge.Window window,
-                         RepoStyle style, List<RepoKnowledge.Neighbor> neighbours) {
+                         Conventions conventions, List<RepoKnowledge.Neighbor> neighbours) {
         long notAfter = diff.commit().ts();
         IndexedCommit reverted = memory.reverted(features.lines(), notAfter, window);
         if (reverted != null) {
@@ -84,7 +85,7 @@ public final class RetrievalGenerator implements java.io.Serializable {
                     features.newVersions());
             exemplars = exemplars(pick, nn);
         }
-        Subject s = StyleApplier.styled(edited, nn, style, files, StyleApplier.mainIsSource(diff),
+        Subject s = StyleApplier.styled(edited, nn, conventions, files, StyleApplier.mainIsSource(diff),
                 memory.latest(notAfter, window), template.type());
         String type = s.type().isEmpty() ? template.type() : s.type();
         float score = nn.isEmpty() ? 0 : nn.get(0).score();

@@ -13,7 +13,7 @@ import java.util.function.Predicate;
 
 /**
  * Writes an edited subject in the repository's own form. In: the subject, the neighbours it was chosen from, the
- * repository's style counted from its history, this diff's file names and the repository's previous commit. Out: the
+ * repository's {@link Conventions}, this diff's file names and the repository's previous commit. Out: the
  * subject with the conventional type and scope, {@code area: } prefix (the changed file's name where the history
  * does that), bracket tags, capitalisation and trailing period that the neighbours vote for and the history counts.
  * <p>A ticket id is reused only from the repository's previous commit when it touched the same files; otherwise,
@@ -27,36 +27,36 @@ public final class StyleApplier {
     private StyleApplier() {}
 
     /** Applies the repository's conventions to a subject. */
-    static Subject styled(Subject s, List<RepoKnowledge.Neighbor> nn, RepoStyle style, List<String> files,
+    static Subject styled(Subject s, List<RepoKnowledge.Neighbor> nn, Conventions conventions, List<String> files,
                           boolean mainIsSource, IndexedCommit previous, String fallbackType) {
         String type = "";
         String scope = "";
         String area = "";
-        if (style.usesConventional()) {
+        if (conventions.usesConventional()) {
             // the neighbours are near in paths, so in scope: their vote, which counts the exemplar too, decides;
             // the exemplar's own type and scope stand when no neighbour has any weight
             type = vote(nn, Subject::type, s.type().isEmpty() ? fallbackType : s.type());
             scope = vote(nn, Subject::scope, s.scope());
-            if (!scope.isEmpty() && style.conventional > 0 && 2 * style.scopeIsFile > style.conventional && !files.isEmpty()) {
+            if (!scope.isEmpty() && conventions.scopeIsUsuallyFile() && !files.isEmpty()) {
                 scope = files.get(0);
             }
             if (type.isEmpty()) {
                 type = fallbackType;
             }
-        } else if (style.usesArea() && (nn.isEmpty() || share(nn, x -> !x.area().isEmpty()) >= 0.5)) {
+        } else if (conventions.usesArea() && (nn.isEmpty() || share(nn, x -> !x.area().isEmpty()) >= 0.5)) {
             // the history names the area after the changed source file: RevWalk.java → "RevWalk: "
-            boolean byFile = style.area > 0 && 2 * style.areaIsFile >= style.area && mainIsSource;
+            boolean byFile = conventions.areaIsUsuallyFile() && mainIsSource;
             area = byFile && !files.isEmpty() ? mainCodeFile(files) : vote(nn, Subject::area, s.area());
         }
         String ticket = "";
         boolean plain = false;
         Subject form = s;
-        if (style.share(style.tagged) >= 0.5 && s.tags().isEmpty() && !s.plainTicket() && !nn.isEmpty()) {
+        if (conventions.mostlyTagged() && s.tags().isEmpty() && !s.plainTicket() && !nn.isEmpty()) {
             // the exemplar lacks the tags nearly every subject here has: take the form the neighbours vote for
             String voted = vote(nn, x -> String.join("][", x.tags()), "");
             form = voted.isEmpty() ? s : Subject.parse("[" + voted + "] x");
         }
-        if (style.share(style.ticketed) >= 0.3) {
+        if (conventions.writesTickets()) {
             Subject prev = previous == null ? null : Subject.parse(previous.subject());
             if (prev != null && !prev.ticket().isEmpty() && shares(previous.files(), files)) {
                 // the previous commit touched the same files under a ticket: most likely the same work
@@ -69,7 +69,7 @@ public final class StyleApplier {
             }
         }
         List<String> tags = new ArrayList<>();
-        if (style.share(style.tagged) >= 0.3) {
+        if (conventions.writesTags()) {
             if (!ticket.isEmpty() && !plain) {
                 tags.add(ticket);
             }
@@ -80,10 +80,10 @@ public final class StyleApplier {
             }
         }
         String d = s.description();
-        if (!d.isEmpty() && style.total > 0) {
-            d = style.capitalizes() ? Character.toUpperCase(d.charAt(0)) + d.substring(1)
+        if (!d.isEmpty() && conventions.hasHistory()) {
+            d = conventions.capitalizes() ? Character.toUpperCase(d.charAt(0)) + d.substring(1)
                     : Character.toLowerCase(d.charAt(0)) + d.substring(1);
-            boolean period = style.period * 2 > style.total;
+            boolean period = conventions.endsWithPeriod();
             if (period && !d.endsWith(".")) {
                 d = d + ".";
             } else if (!period && d.endsWith(".")) {

@@ -106,7 +106,7 @@ final class Answerer {
                                 w.k(), w.kBag(), r.diff().commit().ts());
                         prompts.set(i, exemplars(neighbours));
                         results.set(i, suggestion(r.diff(), generator.compose(r.diff(), features(r), memory, r.window(),
-                                r.style(), neighbours), "miss", now));
+                                r.conventions(), neighbours), "miss", now));
                     }
                 } catch (RuntimeException e) {
                     results.set(i, e);
@@ -161,7 +161,7 @@ final class Answerer {
         float[] query = r.query(index.engine().dimension());
         List<RepoKnowledge.Neighbor> nn = memory.scan(query, memory.bag(r.signature()), w.k(), w.kBag(),
                 r.diff().commit().ts(), r.window());
-        return suggestion(r.diff(), generator.compose(r.diff(), features(r), memory, r.window(), r.style(), nn), "miss",
+        return suggestion(r.diff(), generator.compose(r.diff(), features(r), memory, r.window(), r.conventions(), nn), "miss",
                 System.currentTimeMillis());
     }
 
