@@ -25,6 +25,7 @@ public final class RetrievalGenerator implements java.io.Serializable {
     private static final long serialVersionUID = 1L;
     public static final String BACKEND = "retrieval";
     private final ExemplarRanker.Weights weights;
+    private final TemplateGenerator fallback = new TemplateGenerator();
 
     public RetrievalGenerator() {
         this(ExemplarRanker.DEFAULT_WEIGHTS);
@@ -33,8 +34,6 @@ public final class RetrievalGenerator implements java.io.Serializable {
     public RetrievalGenerator(ExemplarRanker.Weights weights) {
         this.weights = weights;
     }
-
-    private final TemplateGenerator fallback = new TemplateGenerator();
 
     public ExemplarRanker.Weights weights() {
         return weights;

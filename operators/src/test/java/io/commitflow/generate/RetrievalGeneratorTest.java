@@ -11,8 +11,6 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class RetrievalGeneratorTest {
-    private final RetrievalGenerator generator = new RetrievalGenerator();
-
     private static Draft run(RepoKnowledge memory, DiffedCommit d) {
         DiffFeatures f = DiffFeatures.of(d);
         return new RetrievalGenerator().generate(d, f, memory, memory.vector(f.terms()));
