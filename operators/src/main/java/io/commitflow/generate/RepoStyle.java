@@ -7,48 +7,31 @@ import java.util.Map;
 /**
  * How one repository writes its subjects, counted from its history: conventional commits, bracket tags and
  * tickets, {@code area: } prefixes (and whether the area is usually a changed file's name), capitalisation,
- * trailing periods, pull-request suffixes. Part of the repository's model state; the maps keep their 64 most
- * frequent keys.
+ * trailing periods, pull-request suffixes. In: each learned commit's subject and changed file names
+ * ({@link #learn}). Out: the answers a generator needs ({@link #conventions()}) and a sentence for an LLM's prompt
+ * ({@link #describe()}). Part of the repository's model state; the maps keep their 64 most frequent keys.
  */
 public final class RepoStyle {
     static final int MAX_KEYS = 64;
 
-    public int total;
-    public int conventional;
-    public int tagged;
-    public int ticketed;
-    public int plainTicket;
-    public int area;
-    public int areaIsFile;
-    public int scopeIsFile;
-    public int capitalized;
-    public int period;
-    public int pullRequest;
-    public long descriptionChars;
-    public Map<String, Integer> types = new HashMap<>();
-    public Map<String, Integer> tags = new HashMap<>();
-    public Map<String, Integer> ticketKeys = new HashMap<>();
+    private int total;
+    private int conventional;
+    private int tagged;
+    private int ticketed;
+    private int plainTicket;
+    private int area;
+    private int areaIsFile;
+    private int scopeIsFile;
+    private int capitalized;
+    private int period;
+    private int pullRequest;
+    private long descriptionChars;
+    private Map<String, Integer> types = new HashMap<>();
+    private Map<String, Integer> tags = new HashMap<>();
+    private Map<String, Integer> ticketKeys = new HashMap<>();
 
-    /** A copy, for a request that must not see later learning. */
-    public RepoStyle copy() {
-        RepoStyle c = new RepoStyle();
-        c.total = total;
-        c.conventional = conventional;
-        c.tagged = tagged;
-        c.ticketed = ticketed;
-        c.plainTicket = plainTicket;
-        c.area = area;
-        c.areaIsFile = areaIsFile;
-        c.scopeIsFile = scopeIsFile;
-        c.capitalized = capitalized;
-        c.period = period;
-        c.pullRequest = pullRequest;
-        c.descriptionChars = descriptionChars;
-        c.types = new HashMap<>(types);
-        c.tags = new HashMap<>(tags);
-        c.ticketKeys = new HashMap<>(ticketKeys);
-        return c;
-    }
+    /** An empty style, before any commit is learned; also what Flink's POJO serializer restores into. */
+    public RepoStyle() {}
 
     public void learn(Subject s, List<String> fileNames) {
         total++;
@@ -103,20 +86,17 @@ public final class RepoStyle {
         return false;
     }
 
-    double share(int count) {
+    /** The answers {@link StyleApplier} needs, from the counts as they are now. */
+    public Conventions conventions() {
+        return new Conventions(total > 0,
+                share(conventional) >= 0.3, conventional > 0 && 2 * scopeIsFile > conventional,
+                share(area) >= 0.3, area > 0 && 2 * areaIsFile >= area,
+                share(tagged) >= 0.5, share(tagged) >= 0.3, share(ticketed) >= 0.3,
+                capitalized * 2 >= Math.max(1, total), period * 2 > total);
+    }
+
+    private double share(int count) {
         return total == 0 ? 0 : (double) count / total;
-    }
-
-    boolean usesConventional() {
-        return share(conventional) >= 0.3;
-    }
-
-    boolean usesArea() {
-        return share(area) >= 0.3;
-    }
-
-    boolean capitalizes() {
-        return capitalized * 2 >= Math.max(1, total);
     }
 
     private static void bump(Map<String, Integer> m, String key) {
@@ -139,20 +119,69 @@ public final class RepoStyle {
         if (total == 0) {
             return "No earlier commits yet.";
         }
+        Conventions c = conventions();
         List<String> parts = new java.util.ArrayList<>();
-        if (usesConventional()) {
+        if (c.usesConventional()) {
             List<String> top = types.entrySet().stream()
                     .sorted(Map.Entry.<String, Integer>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
                     .limit(5).map(Map.Entry::getKey).toList();
             parts.add("conventional commits (type(scope): description; types " + String.join(", ", top) + ")");
-        } else if (usesArea()) {
+        } else if (c.usesArea()) {
             parts.add("subjects start with the area changed, then a colon");
         }
-        if (share(ticketed) >= 0.3) {
+        if (c.writesTickets()) {
             parts.add("subjects carry a ticket id");
         }
-        parts.add(capitalizes() ? "the description starts with a capital letter" : "the description starts in lower case");
-        parts.add(period * 2 > total ? "subjects end with a period" : "no period at the end");
+        parts.add(c.capitalizes() ? "the description starts with a capital letter" : "the description starts in lower case");
+        parts.add(c.endsWithPeriod() ? "subjects end with a period" : "no period at the end");
         return "Conventions: " + String.join("; ", parts) + ".";
     }
+
+    // Getters and setters for Flink's POJO serializer only (RepoStyle is state inside RepoModel): each is named after
+    // its field, so the serializer's field list, and with it every savepoint, stays as it was with public fields.
+    // Code asks conventions() or describe() instead.
+    public int getTotal() { return total; }
+    public void setTotal(int total) { this.total = total; }
+
+    public int getConventional() { return conventional; }
+    public void setConventional(int conventional) { this.conventional = conventional; }
+
+    public int getTagged() { return tagged; }
+    public void setTagged(int tagged) { this.tagged = tagged; }
+
+    public int getTicketed() { return ticketed; }
+    public void setTicketed(int ticketed) { this.ticketed = ticketed; }
+
+    public int getPlainTicket() { return plainTicket; }
+    public void setPlainTicket(int plainTicket) { this.plainTicket = plainTicket; }
+
+    public int getArea() { return area; }
+    public void setArea(int area) { this.area = area; }
+
+    public int getAreaIsFile() { return areaIsFile; }
+    public void setAreaIsFile(int areaIsFile) { this.areaIsFile = areaIsFile; }
+
+    public int getScopeIsFile() { return scopeIsFile; }
+    public void setScopeIsFile(int scopeIsFile) { this.scopeIsFile = scopeIsFile; }
+
+    public int getCapitalized() { return capitalized; }
+    public void setCapitalized(int capitalized) { this.capitalized = capitalized; }
+
+    public int getPeriod() { return period; }
+    public void setPeriod(int period) { this.period = period; }
+
+    public int getPullRequest() { return pullRequest; }
+    public void setPullRequest(int pullRequest) { this.pullRequest = pullRequest; }
+
+    public long getDescriptionChars() { return descriptionChars; }
+    public void setDescriptionChars(long descriptionChars) { this.descriptionChars = descriptionChars; }
+
+    public Map<String, Integer> getTypes() { return types; }
+    public void setTypes(Map<String, Integer> types) { this.types = types; }
+
+    public Map<String, Integer> getTags() { return tags; }
+    public void setTags(Map<String, Integer> tags) { this.tags = tags; }
+
+    public Map<String, Integer> getTicketKeys() { return ticketKeys; }
+    public void setTicketKeys(Map<String, Integer> ticketKeys) { this.ticketKeys = ticketKeys; }
 }

@@ -3,75 +3,61 @@ package io.commitflow.generate;
 import io.commitflow.git.DiffedCommit;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 
 /**
  * The built-in generator: retrieves the repository's nearest earlier commits and adapts one of their subjects.
+ * In: a diff, its features and the repository's knowledge (rows and style). Out: a {@link Draft} naming the
+ * exemplars it was written from.
  * <ol>
- * <li>Choose: among the {@value #K} nearest neighbours, the description that agrees most with the others
- * (expected B-Norm against them, weighted by similarity — a minimum-Bayes-risk choice), plus a bonus for its own
- * similarity.</li>
- * <li>Edit: a word of that description naming one of its commit's changed files, which this diff does not change,
- * becomes the name of this diff's most-changed file.</li>
- * <li>Style: the repository's own form — conventional type and scope, {@code area: } prefix (the changed file's
- * name where the history does that), bracket tags, capitalisation, trailing period — voted by the neighbours and
- * counted from the history. A ticket id is reused only from the repository's previous commit when it touched the
- * same files; otherwise, where the history writes tickets, the form is kept with a placeholder number
- * ({@code [FLINK-XXXXX]}) for the author to fill in: never an invented number.</li>
+ * <li>Choose ({@link ExemplarRanker}): among the {@value ExemplarRanker#K} nearest neighbours, the description that
+ * agrees most with the others and fits this diff best.</li>
+ * <li>Edit ({@link SubjectEditor}): the exemplar's file names and version become this diff's, its first word
+ * imperative.</li>
+ * <li>Style ({@link StyleApplier}): the repository's own form — type and scope, {@code area: }, tags and tickets,
+ * capitalisation, trailing period — voted by the neighbours and counted from the history.</li>
  * </ol>
- * A diff that exactly undoes an earlier commit gets git's revert message. Deterministic: the same diff and the
- * same memory give the same draft.
+ * A diff that exactly undoes an earlier commit gets git's revert message; with no neighbours the
+ * {@link TemplateGenerator}'s subject is styled instead. Deterministic: the same diff and the same memory give the
+ * same draft.
  */
 public final class RetrievalGenerator implements java.io.Serializable {
     private static final long serialVersionUID = 1L;
     public static final String BACKEND = "retrieval";
-    static final int K = 10;
-    /** Agreement is measured against the most similar neighbours only. */
-    static final int CONSENSUS_NEIGHBOURS = 10;
-
-    /** How the exemplar is chosen: weights of the diff's word-by-word match and of agreement, and how many neighbours. */
-    public record Weights(int k, int kBag, double diff, double consensus, double fit, double shape)
-            implements java.io.Serializable {}
-
-    public static final Weights DEFAULT_WEIGHTS = new Weights(K, 5, 1.0, 0.5, 0.5, 0.3);
-
-    private final Weights weights;
+    private final ExemplarRanker.Weights weights;
+    private final TemplateGenerator fallback = new TemplateGenerator();
 
     public RetrievalGenerator() {
-        this(DEFAULT_WEIGHTS);
+        this(ExemplarRanker.DEFAULT_WEIGHTS);
     }
 
-    public RetrievalGenerator(Weights weights) {
+    public RetrievalGenerator(ExemplarRanker.Weights weights) {
         this.weights = weights;
     }
 
-    private final TemplateGenerator fallback = new TemplateGenerator();
-
-    public Weights weights() {
+    public ExemplarRanker.Weights weights() {
         return weights;
     }
 
     /** A draft from the memory as it is now: every learned row is visible. */
     public Draft generate(DiffedCommit diff, DiffFeatures features, RepoKnowledge memory, float[] query) {
         RepoKnowledge.Window window = memory.window();
+        Conventions conventions = memory.model().style.conventions();
         if (memory.reverted(features.lines(), diff.commit().ts(), window) == null) {
             List<RepoKnowledge.Neighbor> nn = memory.neighbors(query, memory.bag(features.signature()), weights.k(),
                     weights.kBag(), diff.commit().ts(), window);
-            return compose(diff, features, memory, window, memory.model().style, nn);
+            return compose(diff, features, memory, window, conventions, nn);
         }
-        return compose(diff, features, memory, window, memory.model().style, List.of());
+        return compose(diff, features, memory, window, conventions, List.of());
     }
 
     /**
      * A draft from neighbours found already (by {@link RepoKnowledge#neighbors}, alone or in a batch), seeing only
-     * the rows in {@code window} and the repository's {@code style} as it was when the request was made: the same
-     * request gives the same draft however late it is answered.
+     * the rows in {@code window} and the repository's {@code conventions} as they were when the request was made: the
+     * same request gives the same draft however late it is answered.
      */
     public Draft compose(DiffedCommit diff, DiffFeatures features, RepoKnowledge memory, RepoKnowledge.Window window,
-                         RepoStyle style, List<RepoKnowledge.Neighbor> neighbours) {
+                         Conventions conventions, List<RepoKnowledge.Neighbor> neighbours) {
         long notAfter = diff.commit().ts();
         IndexedCommit reverted = memory.reverted(features.lines(), notAfter, window);
         if (reverted != null) {
@@ -85,18 +71,28 @@ public final class RetrievalGenerator implements java.io.Serializable {
         nn.removeIf(n -> n.commit().merge() != merge); // "Merge …" subjects describe merges only
         List<String> files = RepoKnowledge.fileNames(diff);
         Draft template = fallback.generate(diff);
+        Subject edited;
+        List<String> exemplars;
         if (nn.isEmpty()) {
-            Subject s = styled(Subject.parse(template.subject()), nn, style, files, mainIsSource(diff), memory.latest(notAfter, window),
-                    template.type());
-            return new Draft(s.render(), template.body(), typeOf(s, template), s.scope(), BACKEND, 0, List.of());
+            Subject t = Subject.parse(template.subject());
+            edited = t.withDescription(SubjectEditor.imperative(t.description()));
+            exemplars = List.of();
+        } else {
+            RepoKnowledge.Neighbor pick = nn.get(ExemplarRanker.choose(nn, features.signature(),
+                    features.versionShape(), weights));
+            edited = SubjectEditor.adapt(Subject.parse(pick.commit().subject()), pick.commit().files(), files,
+                    features.newVersions());
+            exemplars = exemplars(pick, nn);
         }
-        int best = choose(nn, features.signature(), features.versionShape(), weights);
-        RepoKnowledge.Neighbor pick = nn.get(best);
-        Subject base = Subject.parse(pick.commit().subject());
-        String description = editVersion(edit(base.description(), pick.commit().files(), files),
-                features.newVersions());
-        Subject s = styled(base.withDescription(description), nn, style, files, mainIsSource(diff), memory.latest(notAfter, window),
-                template.type());
+        Subject s = StyleApplier.styled(edited, nn, conventions, files, StyleApplier.mainIsSource(diff),
+                memory.latest(notAfter, window), template.type());
+        String type = s.type().isEmpty() ? template.type() : s.type();
+        float score = nn.isEmpty() ? 0 : nn.get(0).score();
+        return new Draft(s.render(), template.body(), type, s.scope(), BACKEND, score, exemplars);
+    }
+
+    /** The exemplar first, then the most similar other neighbours: three commits in all at most. */
+    private static List<String> exemplars(RepoKnowledge.Neighbor pick, List<RepoKnowledge.Neighbor> nn) {
         List<String> exemplars = new ArrayList<>();
         exemplars.add(pick.commit().sha());
         for (RepoKnowledge.Neighbor n : nn) {
@@ -104,333 +100,6 @@ public final class RetrievalGenerator implements java.io.Serializable {
                 exemplars.add(n.commit().sha());
             }
         }
-        return new Draft(s.render(), template.body(), typeOf(s, template), s.scope(), BACKEND, nn.get(0).score(),
-                List.copyOf(exemplars));
-    }
-
-    private static String typeOf(Subject s, Draft template) {
-        return s.type().isEmpty() ? template.type() : s.type();
-    }
-
-    /**
-     * The index of the neighbour to adapt: its cosine similarity, plus how closely its diff matches this one word by
-     * word (BLEU between the diffs, NNGen's re-ranking), plus how much its description agrees with the other
-     * neighbours' (expected B-Norm, weighted by similarity: a minimum-Bayes-risk term).
-     */
-    static int choose(List<RepoKnowledge.Neighbor> nn, int[] signature, String versionShape, Weights weights) {
-        List<Integer> ours = boxed(signature);
-        java.util.Set<Integer> ourWords = new java.util.HashSet<>(ours);
-        List<List<String>> tokens = new ArrayList<>();
-        List<Bleu.Counts<String>> counted = new ArrayList<>();
-        double[] w = new double[nn.size()];
-        if (nn.size() == 1) {
-            return 0;
-        }
-        for (int i = 0; i < nn.size(); i++) {
-            tokens.add(MessageTokens.of(Subject.parse(nn.get(i).commit().subject()).description()));
-            counted.add(Bleu.Counts.of(tokens.get(i)));
-            double s = Math.max(0, nn.get(i).score());
-            w[i] = s * s;
-        }
-        SignatureBleu diffBleu = new SignatureBleu(signature);
-        int best = 0;
-        double bestScore = Double.NEGATIVE_INFINITY;
-        for (int i = 0; i < nn.size(); i++) {
-            double agree = 0;
-            double total = 0;
-            for (int j = 0; j < Math.min(nn.size(), CONSENSUS_NEIGHBOURS); j++) {
-                if (i != j) {
-                    agree += w[j] * Bleu.sentence(counted.get(i), counted.get(j));
-                    total += w[j];
-                }
-            }
-            double diffMatch = diffBleu.against(nn.get(i).commit().signature());
-            double fit = fit(tokens.get(i), ourWords, nn.get(i).commit().signature());
-            double score = nn.get(i).score() + weights.diff() * diffMatch
-                    + weights.consensus() * (total == 0 ? 0 : agree / total) + weights.fit() * fit + weights.shape() * shapeMatch(versionShape, nn.get(i).commit().versionShape());
-            if (score > bestScore + 1e-12) {
-                bestScore = score;
-                best = i;
-            }
-        }
-        return best;
-    }
-
-    /**
-     * How well a description fits this diff: +1 for each of its words that this diff contains, -1 for each that its
-     * own diff contained and this one does not (it names something this change does not touch), over its words.
-     */
-    static double fit(List<String> description, java.util.Set<Integer> ourWords, int[] theirSignature) {
-        java.util.Set<Integer> theirs = null;
-        int words = 0;
-        double score = 0;
-        for (String w : description) {
-            if (w.length() < 3 || !Character.isLetterOrDigit(w.charAt(0))) {
-                continue;
-            }
-            words++;
-            int h = DiffTokens.wordHash(w);
-            if (ourWords.contains(h)) {
-                score += 1;
-            } else {
-                if (theirs == null) {
-                    theirs = new java.util.HashSet<>(boxed(theirSignature));
-                }
-                if (theirs.contains(h)) {
-                    score -= 1;
-                }
-            }
-        }
-        return words == 0 ? 0 : score / words;
-    }
-
-    /** +1 when both diffs move to the same kind of version (both snapshots, both releases), -1 when they differ. */
-    static int shapeMatch(String ours, String theirs) {
-        if (ours == null || theirs == null) {
-            return 0;
-        }
-        return ours.equals(theirs) ? 1 : -1;
-    }
-
-    private static List<Integer> boxed(int[] xs) {
-        List<Integer> out = new ArrayList<>(xs.length);
-        for (int x : xs) {
-            out.add(x);
-        }
-        return out;
-    }
-
-    /** A version number in the description ({@code 1.18.10}, {@code v29}) becomes the one this diff introduces. */
-    static String editVersion(String description, List<String> newVersions) {
-        if (newVersions.isEmpty()) {
-            return description;
-        }
-        java.util.regex.Matcher m = VERSION_WORD.matcher(description);
-        if (!m.find()) {
-            return description;
-        }
-        String old = m.group();
-        String fresh = newVersions.get(0);
-        if (!hasQualifier(old)) {
-            fresh = fresh.replaceFirst("[-.][A-Za-z][\\w.]*$", ""); // "5.0.0 snapshots" stays in that form: 5.0.1
-        }
-        String replacement = old.startsWith("v") && !old.contains(".") ? "v" + fresh.split("\\.")[0]
-                : (old.startsWith("v") ? "v" : "") + fresh;
-        if (m.find()) {
-            return description; // several versions: which one changed is not clear
-        }
-        return description.replace(old, replacement);
-    }
-
-    private static boolean hasQualifier(String version) {
-        return version.matches(".*\\d[-.][A-Za-z].*");
-    }
-
-    private static final java.util.regex.Pattern VERSION_WORD =
-            java.util.regex.Pattern.compile("(?<![\\w.])v?\\d+(?:\\.\\d+)+(?:[-.][A-Za-z][\\w.]*)?(?![\\w.])|(?<![\\w.])v\\d+(?![\\w.])");
-
-    /** Replaces words naming the exemplar's changed files, which this diff does not change, by this diff's main file. */
-    static String edit(String description, List<String> theirFiles, List<String> ourFiles) {
-        if (ourFiles.isEmpty()) {
-            return description;
-        }
-        String main = ourFiles.get(0);
-        StringBuilder out = new StringBuilder();
-        int i = 0;
-        int n = description.length();
-        while (i < n) {
-            char c = description.charAt(i);
-            if (Character.isLetterOrDigit(c) || c == '_') {
-                int j = i;
-                while (j < n && (Character.isLetterOrDigit(description.charAt(j)) || description.charAt(j) == '_')) {
-                    j++;
-                }
-                String word = description.substring(i, j);
-                boolean theirs = RepoStyle.matchesFile(word, theirFiles) && !RepoStyle.matchesFile(word, ourFiles);
-                out.append(theirs && word.length() > 3 ? main : word);
-                i = j;
-            } else {
-                out.append(c);
-                i++;
-            }
-        }
-        return out.toString();
-    }
-
-    /** Applies the repository's conventions to a subject. */
-    static Subject styled(Subject s, List<RepoKnowledge.Neighbor> nn, RepoStyle style, List<String> files,
-                          boolean mainIsSource, IndexedCommit previous, String fallbackType) {
-        String type = "";
-        String scope = "";
-        String area = "";
-        if (style.usesConventional()) {
-            // the exemplar's type and scope fit its description; the neighbours (near in paths, so in scope)
-            // overrule them only by a clear majority
-            type = keepOrVote(nn, Subject::type, s.type().isEmpty() ? fallbackType : s.type());
-            scope = keepOrVote(nn, Subject::scope, s.scope());
-            if (!scope.isEmpty() && style.conventional > 0 && 2 * style.scopeIsFile > style.conventional && !files.isEmpty()) {
-                scope = files.get(0);
-            }
-            if (type.isEmpty()) {
-                type = fallbackType;
-            }
-        } else if (style.usesArea() && (nn.isEmpty() || share(nn, x -> !x.area().isEmpty()) >= 0.5)) {
-            // the history names the area after the changed source file: RevWalk.java → "RevWalk: "
-            boolean byFile = style.area > 0 && 2 * style.areaIsFile >= style.area && mainIsSource;
-            area = byFile && !files.isEmpty() ? mainCodeFile(files) : vote(nn, Subject::area, s.area());
-        }
-        String ticket = "";
-        boolean plain = false;
-        Subject form = s;
-        if (style.share(style.tagged) >= 0.5 && s.tags().isEmpty() && !s.plainTicket() && !nn.isEmpty()) {
-            // the exemplar lacks the tags nearly every subject here has: take the form the neighbours vote for
-            String voted = vote(nn, x -> String.join("][", x.tags()), "");
-            form = voted.isEmpty() ? s : Subject.parse("[" + voted + "] x");
-        }
-        if (style.share(style.ticketed) >= 0.3) {
-            Subject prev = previous == null ? null : Subject.parse(previous.subject());
-            if (prev != null && !prev.ticket().isEmpty() && shares(previous.files(), files)) {
-                // the previous commit touched the same files under a ticket: most likely the same work
-                ticket = prev.ticket();
-                plain = prev.plainTicket();
-            } else if (!form.ticket().isEmpty()) {
-                // the repository's ticket form, the number left for the author: never an invented one
-                ticket = form.ticket().substring(0, form.ticket().indexOf('-') + 1) + TICKET_PLACEHOLDER;
-                plain = form.plainTicket();
-            }
-        }
-        List<String> tags = new ArrayList<>();
-        if (style.share(style.tagged) >= 0.3) {
-            if (!ticket.isEmpty() && !plain) {
-                tags.add(ticket);
-            }
-            for (String t : form.tags()) {
-                if (!t.equals(form.ticket())) {
-                    tags.add(t); // the exemplar's own tags ([hotfix], [docs], [autoscaler]) fit its description
-                }
-            }
-        }
-        String d = imperative(s.description());
-        if (!d.isEmpty() && style.total > 0) {
-            d = style.capitalizes() ? Character.toUpperCase(d.charAt(0)) + d.substring(1)
-                    : Character.toLowerCase(d.charAt(0)) + d.substring(1);
-            boolean period = style.period * 2 > style.total;
-            if (period && !d.endsWith(".")) {
-                d = d + ".";
-            } else if (!period && d.endsWith(".")) {
-                d = d.substring(0, d.length() - 1);
-            }
-        }
-        return new Subject(List.copyOf(tags), ticket, plain && !ticket.isEmpty(), type, scope, false, area, d, false);
-    }
-
-    /** The most-changed file that is not a test, when there is one: the class under test names the change. */
-    static String mainCodeFile(List<String> files) {
-        for (String f : files) {
-            if (!f.endsWith("Test") && !f.endsWith("Tests") && !f.endsWith("IT") && !f.endsWith("ITCase")) {
-                return f;
-            }
-        }
-        return files.get(0);
-    }
-
-    /** Is the diff's most-changed file source code (not a build file, a manifest or docs)? */
-    static boolean mainIsSource(DiffedCommit d) {
-        return d.files().stream()
-                .max(java.util.Comparator.comparingInt((io.commitflow.git.FileChange f) -> f.added() + f.deleted())
-                        .thenComparing(io.commitflow.git.FileChange::path, java.util.Comparator.reverseOrder()))
-                .map(f -> {
-                    PathKind k = PathKind.of(f.path());
-                    return k == PathKind.SOURCE || k == PathKind.TEST;
-                })
-                .orElse(false);
-    }
-
-    /** The similarity-weighted share of neighbours whose subject has {@code property}. */
-    private static double share(List<RepoKnowledge.Neighbor> nn, java.util.function.Predicate<Subject> property) {
-        double yes = 0;
-        double all = 0;
-        for (RepoKnowledge.Neighbor n : nn) {
-            double w = Math.max(0, n.score());
-            all += w;
-            if (property.test(Subject.parse(n.commit().subject()))) {
-                yes += w;
-            }
-        }
-        return all == 0 ? 0 : yes / all;
-    }
-
-    private static boolean shares(List<String> a, List<String> b) {
-        for (String x : a) {
-            if (b.contains(x)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** The exemplar's value, unless the neighbours' vote for another has at least {@value #OVERRULE} more weight. */
-    private static String keepOrVote(List<RepoKnowledge.Neighbor> nn, java.util.function.Function<Subject, String> field,
-                                     String own) {
-        String winner = vote(nn, field, own);
-        if (winner.equals(own)) {
-            return own;
-        }
-        return share(nn, x -> field.apply(x).equals(winner)) - share(nn, x -> field.apply(x).equals(own)) >= OVERRULE
-                ? winner : own;
-    }
-
-    static final double OVERRULE = 0.0;
-    /** Stands for the ticket number in a suggested {@code [FLINK-XXXXX]}: the author knows it, the history does not. */
-    public static final String TICKET_PLACEHOLDER = "XXXXX";
-
-    /** The value the neighbours vote for, weighted by similarity; {@code fallback} when none votes. */
-    private static String vote(List<RepoKnowledge.Neighbor> nn, java.util.function.Function<Subject, String> field,
-                               String fallback) {
-        Map<String, Double> votes = new HashMap<>();
-        for (RepoKnowledge.Neighbor n : nn) {
-            String v = field.apply(Subject.parse(n.commit().subject()));
-            votes.merge(v, (double) Math.max(0, n.score()), Double::sum);
-        }
-        String best = null;
-        double bestVotes = 0;
-        for (var e : votes.entrySet()) {
-            if (e.getValue() > bestVotes + 1e-12 || (Math.abs(e.getValue() - bestVotes) <= 1e-12 && best != null
-                    && e.getKey().compareTo(best) < 0)) {
-                best = e.getKey();
-                bestVotes = e.getValue();
-            }
-        }
-        return best == null ? fallback : best;
-    }
-
-    private static final Map<String, String> VERBS = Map.ofEntries(
-            Map.entry("added", "add"), Map.entry("adds", "add"), Map.entry("adding", "add"),
-            Map.entry("fixed", "fix"), Map.entry("fixes", "fix"), Map.entry("fixing", "fix"),
-            Map.entry("removed", "remove"), Map.entry("removes", "remove"), Map.entry("removing", "remove"),
-            Map.entry("updated", "update"), Map.entry("updates", "update"), Map.entry("updating", "update"),
-            Map.entry("changed", "change"), Map.entry("changes", "change"), Map.entry("changing", "change"),
-            Map.entry("improved", "improve"), Map.entry("improves", "improve"), Map.entry("improving", "improve"),
-            Map.entry("implemented", "implement"), Map.entry("implements", "implement"),
-            Map.entry("moved", "move"), Map.entry("moves", "move"), Map.entry("renamed", "rename"),
-            Map.entry("renames", "rename"), Map.entry("refactored", "refactor"), Map.entry("refactors", "refactor"),
-            Map.entry("bumped", "bump"), Map.entry("bumps", "bump"), Map.entry("deleted", "delete"),
-            Map.entry("deletes", "delete"), Map.entry("cleaned", "clean"), Map.entry("cleans", "clean"),
-            Map.entry("made", "make"), Map.entry("makes", "make"), Map.entry("used", "use"), Map.entry("uses", "use"),
-            Map.entry("allowed", "allow"), Map.entry("allows", "allow"), Map.entry("introduced", "introduce"),
-            Map.entry("introduces", "introduce"), Map.entry("replaced", "replace"), Map.entry("replaces", "replace"),
-            Map.entry("reverted", "revert"), Map.entry("reverts", "revert"), Map.entry("supported", "support"),
-            Map.entry("supports", "support"));
-
-    /** The description in the imperative mood: its first word, if a known verb form, becomes the base form. */
-    static String imperative(String d) {
-        int sp = d.indexOf(' ');
-        String first = sp < 0 ? d : d.substring(0, sp);
-        String base = VERBS.get(first.toLowerCase(Locale.ROOT));
-        if (base == null) {
-            return d;
-        }
-        String fixed = Character.isUpperCase(first.charAt(0)) ? Character.toUpperCase(base.charAt(0)) + base.substring(1) : base;
-        return fixed + (sp < 0 ? "" : d.substring(sp));
+        return List.copyOf(exemplars);
     }
 }

@@ -4,6 +4,7 @@ import io.commitflow.event.CommitEvent;
 import io.commitflow.event.Suggestion;
 import io.commitflow.generate.DiffFeatures;
 import io.commitflow.generate.Draft;
+import io.commitflow.generate.ExemplarRanker;
 import io.commitflow.generate.RepoKnowledge;
 import io.commitflow.generate.RetrievalGenerator;
 import io.commitflow.git.DiffedCommit;
@@ -57,7 +58,7 @@ final class Answerer {
     /** Answers a batch under the index's read lock. */
     Outcome answer(Tier tier, List<SuggestRequest> batch) {
         int dim = index.engine().dimension();
-        RetrievalGenerator.Weights w = generator.weights();
+        ExemplarRanker.Weights w = generator.weights();
         List<Object> results = new ArrayList<>(batch.size());
         List<List<io.commitflow.llm.Prompts.Exemplar>> prompts = new ArrayList<>(batch.size());
         for (int i = 0; i < batch.size(); i++) {
@@ -105,7 +106,7 @@ final class Answerer {
                                 w.k(), w.kBag(), r.diff().commit().ts());
                         prompts.set(i, exemplars(neighbours));
                         results.set(i, suggestion(r.diff(), generator.compose(r.diff(), features(r), memory, r.window(),
-                                r.style(), neighbours), "miss", now));
+                                r.conventions(), neighbours), "miss", now));
                     }
                 } catch (RuntimeException e) {
                     results.set(i, e);
@@ -156,11 +157,11 @@ final class Answerer {
         if (memory == null) {
             throw notIndexed(r.repo());
         }
-        RetrievalGenerator.Weights w = generator.weights();
+        ExemplarRanker.Weights w = generator.weights();
         float[] query = r.query(index.engine().dimension());
         List<RepoKnowledge.Neighbor> nn = memory.scan(query, memory.bag(r.signature()), w.k(), w.kBag(),
                 r.diff().commit().ts(), r.window());
-        return suggestion(r.diff(), generator.compose(r.diff(), features(r), memory, r.window(), r.style(), nn), "miss",
+        return suggestion(r.diff(), generator.compose(r.diff(), features(r), memory, r.window(), r.conventions(), nn), "miss",
                 System.currentTimeMillis());
     }
 

@@ -10,7 +10,6 @@ import io.commitflow.generate.FeatureSpace;
 import io.commitflow.generate.IndexedCommit;
 import io.commitflow.generate.RepoKnowledge;
 import io.commitflow.generate.RepoModel;
-import io.commitflow.generate.RepoStyle;
 import io.commitflow.generate.Subject;
 import io.commitflow.git.DiffedCommit;
 import org.apache.flink.api.common.functions.OpenContext;
@@ -172,7 +171,7 @@ public class IndexCommits extends KeyedProcessFunction<String, DiffedCommit, Sug
                     prefix = pp.text();
                 }
                 out.collect(new SuggestRequest(diff, features.signature(), features.lines(), features.newVersions(),
-                        sparse.index(), sparse.value(), w.from(), w.to(), memory.model().style.copy(),
+                        sparse.index(), sparse.value(), w.from(), w.to(), memory.model().style.conventions(),
                         settings.tierOf(diff.commit().tenant()).label(), prefix, reused));
             }
             String message = diff.commit().message();

@@ -1,7 +1,7 @@
 package io.commitflow.suggest;
 
+import io.commitflow.generate.Conventions;
 import io.commitflow.generate.RepoKnowledge;
-import io.commitflow.generate.RepoStyle;
 import io.commitflow.git.DiffedCommit;
 
 import java.util.List;
@@ -19,13 +19,13 @@ import java.util.List;
  * @param queryValue  … and their values (under the repository's IDF when the request was made)
  * @param windowFrom  the repository's rows this request may see: running numbers from (inclusive)
  * @param windowTo    … to (exclusive)
- * @param style       the repository's style counts when the request was made
+ * @param conventions the repository's conventions when the request was made
  * @param tier        the tenant's priority tier ({@code gold}, {@code silver}, {@code bronze})
  * @param prefix      for a tenant with an LLM: the repository's stable prompt prefix from the prompt cache; else empty
  * @param prefixReused the same prefix went with the repository's previous request (the server likely holds it)
  */
 public record SuggestRequest(DiffedCommit diff, int[] signature, long[] lines, List<String> newVersions,
-                             int[] queryIndex, float[] queryValue, long windowFrom, long windowTo, RepoStyle style,
+                             int[] queryIndex, float[] queryValue, long windowFrom, long windowTo, Conventions conventions,
                              String tier, String prefix, boolean prefixReused) {
 
     public RepoKnowledge.Window window() {

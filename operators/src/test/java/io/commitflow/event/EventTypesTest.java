@@ -51,8 +51,8 @@ class EventTypesTest {
         serializer.serialize(m, out);
         var copy = serializer.deserialize(new DataInputDeserializer(out.getSharedBuffer(), 0, out.length()));
         assertThat(copy.features).isEqualTo(m.features);
-        assertThat(copy.style.types).isEqualTo(m.style.types);
-        assertThat(copy.style.conventional).isEqualTo(1);
+        assertThat(copy.style.getTypes()).isEqualTo(m.style.getTypes());
+        assertThat(copy.style.getConventional()).isEqualTo(1);
         assertThat(copy.nextSeq).isEqualTo(5);
     }
 

@@ -11,8 +11,6 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class RetrievalGeneratorTest {
-    private final RetrievalGenerator generator = new RetrievalGenerator();
-
     private static Draft run(RepoKnowledge memory, DiffedCommit d) {
         DiffFeatures f = DiffFeatures.of(d);
         return new RetrievalGenerator().generate(d, f, memory, memory.vector(f.terms()));
@@ -21,43 +19,6 @@ class RetrievalGeneratorTest {
     private static void learn(RepoKnowledge memory, DiffedCommit d) {
         DiffFeatures f = DiffFeatures.of(d);
         memory.learn(d, f, memory.vector(f.terms()), d.commit().message());
-    }
-
-    @Test
-    void editsNamesAndVersionsOfTheExemplar() {
-        assertThat(RetrievalGenerator.edit("Fix race in PackWriter", List.of("PackWriter"), List.of("RefUpdate")))
-                .isEqualTo("Fix race in RefUpdate");
-        assertThat(RetrievalGenerator.edit("Fix race in PackWriter", List.of("PackWriter"), List.of("PackWriter", "X")))
-                .as("a name this diff changes too stays").isEqualTo("Fix race in PackWriter");
-        assertThat(RetrievalGenerator.editVersion("Update jetty to 12.0.19", List.of("12.0.21"))).isEqualTo("Update jetty to 12.0.21");
-        assertThat(RetrievalGenerator.editVersion("update dependency vite to v5", List.of("6.2.0"))).isEqualTo("update dependency vite to v6");
-        assertThat(RetrievalGenerator.editVersion("Bump 1.2 -> 1.3", List.of("2.0"))).as("ambiguous").isEqualTo("Bump 1.2 -> 1.3");
-        assertThat(RetrievalGenerator.editVersion("Start building against Spring WS 5.0.0 snapshots", List.of("5.0.1-SNAPSHOT")))
-                .as("the exemplar's version has no qualifier: neither does the edit")
-                .isEqualTo("Start building against Spring WS 5.0.1 snapshots");
-        assertThat(RetrievalGenerator.editVersion("Upgrade to Netty 4.1.99.Final", List.of("4.1.100.Final")))
-                .isEqualTo("Upgrade to Netty 4.1.100.Final");
-    }
-
-    @Test
-    void writesTheImperativeMood() {
-        assertThat(RetrievalGenerator.imperative("Fixed the parser")).isEqualTo("Fix the parser");
-        assertThat(RetrievalGenerator.imperative("adds a test")).isEqualTo("add a test");
-        assertThat(RetrievalGenerator.imperative("Polish")).isEqualTo("Polish");
-    }
-
-    @Test
-    void findsNewVersionsOfADiff() {
-        String patch = "--- a/pom.xml\n+++ b/pom.xml\n-<v>1.18.10</v>\n+<v>1.18.11</v>\n context 2.0.0\n+<w>3.1-SNAPSHOT</w>\n";
-        assertThat(DiffTokens.newVersions(patch)).containsExactly("1.18.11", "3.1-SNAPSHOT");
-        assertThat(DiffTokens.versionShape(patch)).isEmpty();
-        assertThat(DiffTokens.versionShape("+<v>2.0.0-RC1</v>\n")).isEqualTo("RC");
-        assertThat(DiffTokens.versionShape("+ no versions here\n")).isNull();
-        assertThat(RetrievalGenerator.shapeMatch("SNAPSHOT", "SNAPSHOT")).isEqualTo(1);
-        assertThat(RetrievalGenerator.shapeMatch("SNAPSHOT", "")).isEqualTo(-1);
-        assertThat(RetrievalGenerator.shapeMatch(null, "")).isZero();
-        assertThat(DiffTokens.words("parseCommitEvent_v2")).containsExactly("parse", "commit", "event", "v2");
-        assertThat(DiffTokens.words("HTTPServerError")).containsExactly("http", "server", "error");
     }
 
     @Test

@@ -1,0 +1,21 @@
+package io.commitflow.generate;
+
+/**
+ * How a repository writes its subjects, as answers to the questions that writing one asks; made by
+ * {@link RepoStyle#conventions()} from the counts of its history at one moment and read by {@link StyleApplier}.
+ * Immutable and small, so a request can carry the answers of the moment it was made.
+ *
+ * @param hasHistory         at least one commit has been learned
+ * @param usesConventional   at least 30% of subjects are conventional commits ({@code fix(core): …})
+ * @param scopeIsUsuallyFile more than half of the conventional subjects are scoped by a changed file's name
+ * @param usesArea           at least 30% of subjects start with an {@code area: } that is no conventional type
+ * @param areaIsUsuallyFile  at least half of those areas are a changed file's name
+ * @param mostlyTagged       at least half of subjects start with bracket tags ({@code [hotfix]})
+ * @param writesTags         at least 30% of subjects start with bracket tags
+ * @param writesTickets      at least 30% of subjects carry a ticket id ({@code FLINK-1234})
+ * @param capitalizes        at least half of descriptions start with a capital letter
+ * @param endsWithPeriod     more than half of subjects end with a period
+ */
+public record Conventions(boolean hasHistory, boolean usesConventional, boolean scopeIsUsuallyFile, boolean usesArea,
+                          boolean areaIsUsuallyFile, boolean mostlyTagged, boolean writesTags, boolean writesTickets,
+                          boolean capitalizes, boolean endsWithPeriod) {}

@@ -1,0 +1,159 @@
+package io.commitflow.generate;
+
+import io.commitflow.git.DiffedCommit;
+import io.commitflow.git.FileChange;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.function.Predicate;
+
+/**
+ * Writes an edited subject in the repository's own form. In: the subject, the neighbours it was chosen from, the
+ * repository's {@link Conventions}, this diff's file names and the repository's previous commit. Out: the
+ * subject with the conventional type and scope, {@code area: } prefix (the changed file's name where the history
+ * does that), bracket tags, capitalisation and trailing period that the neighbours vote for and the history counts.
+ * <p>A ticket id is reused only from the repository's previous commit when it touched the same files; otherwise,
+ * where the history writes tickets, the form is kept with a placeholder number ({@code [FLINK-XXXXX]}) for the
+ * author to fill in: never an invented number.
+ */
+public final class StyleApplier {
+    /** Stands for the ticket number in a suggested {@code [FLINK-XXXXX]}: the author knows it, the history does not. */
+    public static final String TICKET_PLACEHOLDER = "XXXXX";
+
+    private StyleApplier() {}
+
+    /** Applies the repository's conventions to a subject. */
+    static Subject styled(Subject s, List<RepoKnowledge.Neighbor> nn, Conventions conventions, List<String> files,
+                          boolean mainIsSource, IndexedCommit previous, String fallbackType) {
+        String type = "";
+        String scope = "";
+        String area = "";
+        if (conventions.usesConventional()) {
+            // the neighbours are near in paths, so in scope: their vote, which counts the exemplar too, decides;
+            // the exemplar's own type and scope stand when no neighbour has any weight
+            type = vote(nn, Subject::type, s.type().isEmpty() ? fallbackType : s.type());
+            scope = vote(nn, Subject::scope, s.scope());
+            if (!scope.isEmpty() && conventions.scopeIsUsuallyFile() && !files.isEmpty()) {
+                scope = files.get(0);
+            }
+            if (type.isEmpty()) {
+                type = fallbackType;
+            }
+        } else if (conventions.usesArea() && (nn.isEmpty() || share(nn, x -> !x.area().isEmpty()) >= 0.5)) {
+            // the history names the area after the changed source file: RevWalk.java → "RevWalk: "
+            boolean byFile = conventions.areaIsUsuallyFile() && mainIsSource;
+            area = byFile && !files.isEmpty() ? mainCodeFile(files) : vote(nn, Subject::area, s.area());
+        }
+        String ticket = "";
+        boolean plain = false;
+        Subject form = s;
+        if (conventions.mostlyTagged() && s.tags().isEmpty() && !s.plainTicket() && !nn.isEmpty()) {
+            // the exemplar lacks the tags nearly every subject here has: take the form the neighbours vote for
+            String voted = vote(nn, x -> String.join("][", x.tags()), "");
+            form = voted.isEmpty() ? s : Subject.parse("[" + voted + "] x");
+        }
+        if (conventions.writesTickets()) {
+            Subject prev = previous == null ? null : Subject.parse(previous.subject());
+            if (prev != null && !prev.ticket().isEmpty() && shares(previous.files(), files)) {
+                // the previous commit touched the same files under a ticket: most likely the same work
+                ticket = prev.ticket();
+                plain = prev.plainTicket();
+            } else if (!form.ticket().isEmpty()) {
+                // the repository's ticket form, the number left for the author: never an invented one
+                ticket = form.ticket().substring(0, form.ticket().indexOf('-') + 1) + TICKET_PLACEHOLDER;
+                plain = form.plainTicket();
+            }
+        }
+        List<String> tags = new ArrayList<>();
+        if (conventions.writesTags()) {
+            if (!ticket.isEmpty() && !plain) {
+                tags.add(ticket);
+            }
+            for (String t : form.tags()) {
+                if (!t.equals(form.ticket())) {
+                    tags.add(t); // the exemplar's own tags ([hotfix], [docs], [autoscaler]) fit its description
+                }
+            }
+        }
+        String d = s.description();
+        if (!d.isEmpty() && conventions.hasHistory()) {
+            d = conventions.capitalizes() ? Character.toUpperCase(d.charAt(0)) + d.substring(1)
+                    : Character.toLowerCase(d.charAt(0)) + d.substring(1);
+            boolean period = conventions.endsWithPeriod();
+            if (period && !d.endsWith(".")) {
+                d = d + ".";
+            } else if (!period && d.endsWith(".")) {
+                d = d.substring(0, d.length() - 1);
+            }
+        }
+        return new Subject(List.copyOf(tags), ticket, plain && !ticket.isEmpty(), type, scope, false, area, d, false);
+    }
+
+    /** The most-changed file that is not a test, when there is one: the class under test names the change. */
+    static String mainCodeFile(List<String> files) {
+        for (String f : files) {
+            if (!f.endsWith("Test") && !f.endsWith("Tests") && !f.endsWith("IT") && !f.endsWith("ITCase")) {
+                return f;
+            }
+        }
+        return files.get(0);
+    }
+
+    /** Is the diff's most-changed file source code (not a build file, a manifest or docs)? */
+    static boolean mainIsSource(DiffedCommit d) {
+        return d.files().stream()
+                .max(Comparator.comparingInt((FileChange f) -> f.added() + f.deleted())
+                        .thenComparing(FileChange::path, Comparator.reverseOrder()))
+                .map(f -> {
+                    PathKind k = PathKind.of(f.path());
+                    return k == PathKind.SOURCE || k == PathKind.TEST;
+                })
+                .orElse(false);
+    }
+
+    /** The similarity-weighted share of neighbours whose subject has {@code property}. */
+    private static double share(List<RepoKnowledge.Neighbor> nn, Predicate<Subject> property) {
+        double yes = 0;
+        double all = 0;
+        for (RepoKnowledge.Neighbor n : nn) {
+            double w = Math.max(0, n.score());
+            all += w;
+            if (property.test(Subject.parse(n.commit().subject()))) {
+                yes += w;
+            }
+        }
+        return all == 0 ? 0 : yes / all;
+    }
+
+    private static boolean shares(List<String> a, List<String> b) {
+        for (String x : a) {
+            if (b.contains(x)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The value the neighbours vote for, weighted by similarity; {@code fallback} when none votes. */
+    private static String vote(List<RepoKnowledge.Neighbor> nn, Function<Subject, String> field, String fallback) {
+        Map<String, Double> votes = new HashMap<>();
+        for (RepoKnowledge.Neighbor n : nn) {
+            String v = field.apply(Subject.parse(n.commit().subject()));
+            votes.merge(v, (double) Math.max(0, n.score()), Double::sum);
+        }
+        String best = null;
+        double bestVotes = 0;
+        for (var e : votes.entrySet()) {
+            if (e.getValue() > bestVotes + 1e-12 || (Math.abs(e.getValue() - bestVotes) <= 1e-12 && best != null
+                    && e.getKey().compareTo(best) < 0)) {
+                best = e.getKey();
+                bestVotes = e.getValue();
+            }
+        }
+        return best == null ? fallback : best;
+    }
+}

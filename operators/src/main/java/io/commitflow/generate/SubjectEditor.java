@@ -1,0 +1,111 @@
+package io.commitflow.generate;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Changes the exemplar's description so that it speaks of this diff. In: the exemplar's subject and what the two
+ * diffs changed (file names, new versions). Out: the same subject whose description has the exemplar's file names
+ * replaced by this diff's main file ({@link #edit}), its version by this diff's ({@link #editVersion}), and its first
+ * word in the imperative mood ({@link #imperative}): with {@code RefUpdate} changed, {@code "Fixed race in
+ * PackWriter"} becomes {@code "Fix race in RefUpdate"}. Its form (tags, type, area) is left to {@link StyleApplier}.
+ */
+public final class SubjectEditor {
+    private static final Pattern VERSION_WORD =
+            Pattern.compile("(?<![\\w.])v?\\d+(?:\\.\\d+)+(?:[-.][A-Za-z][\\w.]*)?(?![\\w.])|(?<![\\w.])v\\d+(?![\\w.])");
+
+    private static final Map<String, String> VERBS = Map.ofEntries(
+            Map.entry("added", "add"), Map.entry("adds", "add"), Map.entry("adding", "add"),
+            Map.entry("fixed", "fix"), Map.entry("fixes", "fix"), Map.entry("fixing", "fix"),
+            Map.entry("removed", "remove"), Map.entry("removes", "remove"), Map.entry("removing", "remove"),
+            Map.entry("updated", "update"), Map.entry("updates", "update"), Map.entry("updating", "update"),
+            Map.entry("changed", "change"), Map.entry("changes", "change"), Map.entry("changing", "change"),
+            Map.entry("improved", "improve"), Map.entry("improves", "improve"), Map.entry("improving", "improve"),
+            Map.entry("implemented", "implement"), Map.entry("implements", "implement"),
+            Map.entry("moved", "move"), Map.entry("moves", "move"), Map.entry("renamed", "rename"),
+            Map.entry("renames", "rename"), Map.entry("refactored", "refactor"), Map.entry("refactors", "refactor"),
+            Map.entry("bumped", "bump"), Map.entry("bumps", "bump"), Map.entry("deleted", "delete"),
+            Map.entry("deletes", "delete"), Map.entry("cleaned", "clean"), Map.entry("cleans", "clean"),
+            Map.entry("made", "make"), Map.entry("makes", "make"), Map.entry("used", "use"), Map.entry("uses", "use"),
+            Map.entry("allowed", "allow"), Map.entry("allows", "allow"), Map.entry("introduced", "introduce"),
+            Map.entry("introduces", "introduce"), Map.entry("replaced", "replace"), Map.entry("replaces", "replace"),
+            Map.entry("reverted", "revert"), Map.entry("reverts", "revert"), Map.entry("supported", "support"),
+            Map.entry("supports", "support"));
+
+    private SubjectEditor() {}
+
+    /** The exemplar's subject with its description edited for this diff: file names, version, imperative mood. */
+    static Subject adapt(Subject exemplar, List<String> theirFiles, List<String> ourFiles, List<String> newVersions) {
+        return exemplar.withDescription(imperative(editVersion(edit(exemplar.description(), theirFiles, ourFiles),
+                newVersions)));
+    }
+
+    /** Replaces words naming the exemplar's changed files, which this diff does not change, by this diff's main file. */
+    static String edit(String description, List<String> theirFiles, List<String> ourFiles) {
+        if (ourFiles.isEmpty()) {
+            return description;
+        }
+        String main = ourFiles.get(0);
+        StringBuilder out = new StringBuilder();
+        int i = 0;
+        int n = description.length();
+        while (i < n) {
+            char c = description.charAt(i);
+            if (Character.isLetterOrDigit(c) || c == '_') {
+                int j = i;
+                while (j < n && (Character.isLetterOrDigit(description.charAt(j)) || description.charAt(j) == '_')) {
+                    j++;
+                }
+                String word = description.substring(i, j);
+                boolean theirs = RepoStyle.matchesFile(word, theirFiles) && !RepoStyle.matchesFile(word, ourFiles);
+                out.append(theirs && word.length() > 3 ? main : word);
+                i = j;
+            } else {
+                out.append(c);
+                i++;
+            }
+        }
+        return out.toString();
+    }
+
+    /** A version number in the description ({@code 1.18.10}, {@code v29}) becomes the one this diff introduces. */
+    static String editVersion(String description, List<String> newVersions) {
+        if (newVersions.isEmpty()) {
+            return description;
+        }
+        Matcher m = VERSION_WORD.matcher(description);
+        if (!m.find()) {
+            return description;
+        }
+        String old = m.group();
+        String fresh = newVersions.get(0);
+        if (!hasQualifier(old)) {
+            fresh = fresh.replaceFirst("[-.][A-Za-z][\\w.]*$", ""); // "5.0.0 snapshots" stays in that form: 5.0.1
+        }
+        String replacement = old.startsWith("v") && !old.contains(".") ? "v" + fresh.split("\\.")[0]
+                : (old.startsWith("v") ? "v" : "") + fresh;
+        if (m.find()) {
+            return description; // several versions: which one changed is not clear
+        }
+        return description.replace(old, replacement);
+    }
+
+    private static boolean hasQualifier(String version) {
+        return version.matches(".*\\d[-.][A-Za-z].*");
+    }
+
+    /** The description in the imperative mood: its first word, if a known verb form, becomes the base form. */
+    static String imperative(String d) {
+        int sp = d.indexOf(' ');
+        String first = sp < 0 ? d : d.substring(0, sp);
+        String base = VERBS.get(first.toLowerCase(Locale.ROOT));
+        if (base == null) {
+            return d;
+        }
+        String fixed = Character.isUpperCase(first.charAt(0)) ? Character.toUpperCase(base.charAt(0)) + base.substring(1) : base;
+        return fixed + (sp < 0 ? "" : d.substring(sp));
+    }
+}

@@ -1,0 +1,72 @@
+package io.commitflow.generate;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** {@link RepoStyle#conventions()} at the edges of its thresholds, over histories of ten commits. */
+class ConventionsTest {
+    /** Ten commits changing {@code Pack}: {@code count} with {@code subject}, the rest {@code "Fix it"}. */
+    private static Conventions of(int count, String subject) {
+        RepoStyle style = new RepoStyle();
+        for (int i = 0; i < 10; i++) {
+            style.learn(Subject.parse(i < count ? subject : "Fix it"), List.of("Pack"));
+        }
+        return style.conventions();
+    }
+
+    @Test
+    void writesTicketsFromThreeInTen() {
+        assertThat(of(3, "FLINK-1: Fix it").writesTickets()).isTrue();
+        assertThat(of(2, "FLINK-1: Fix it").writesTickets()).isFalse();
+        assertThat(of(3, "FLINK-1: Fix it").writesTags()).as("a plain ticket is no tag").isFalse();
+    }
+
+    @Test
+    void writesTagsFromThreeInTenAndIsMostlyTaggedFromHalf() {
+        assertThat(of(3, "[hotfix] Fix it").writesTags()).isTrue();
+        assertThat(of(2, "[hotfix] Fix it").writesTags()).isFalse();
+        assertThat(of(5, "[hotfix] Fix it").mostlyTagged()).isTrue();
+        assertThat(of(4, "[hotfix] Fix it").mostlyTagged()).isFalse();
+    }
+
+    @Test
+    void usesConventionalCommitsAndAreasFromThreeInTen() {
+        assertThat(of(3, "fix(core): fix it").usesConventional()).isTrue();
+        assertThat(of(2, "fix(core): fix it").usesConventional()).isFalse();
+        assertThat(of(3, "RevWalk: Fix it").usesArea()).isTrue();
+        assertThat(of(2, "RevWalk: Fix it").usesArea()).isFalse();
+    }
+
+    @Test
+    void scopeIsUsuallyAFileByMoreThanHalfAndAreaByHalf() {
+        RepoStyle style = new RepoStyle();
+        style.learn(Subject.parse("fix(Pack): fix it"), List.of("Pack"));
+        style.learn(Subject.parse("fix(core): fix it"), List.of("Pack"));
+        style.learn(Subject.parse("Pack: Fix it"), List.of("Pack"));
+        style.learn(Subject.parse("core: Fix it"), List.of("Pack"));
+        assertThat(style.conventions().scopeIsUsuallyFile()).as("one of two").isFalse();
+        assertThat(style.conventions().areaIsUsuallyFile()).as("one of two").isTrue();
+        style.learn(Subject.parse("fix(pack): fix it"), List.of("Pack"));
+        style.learn(Subject.parse("core: Fix it"), List.of("Pack"));
+        assertThat(style.conventions().scopeIsUsuallyFile()).as("two of three").isTrue();
+        assertThat(style.conventions().areaIsUsuallyFile()).as("one of three").isFalse();
+    }
+
+    @Test
+    void capitalizesFromHalfAndEndsWithAPeriodFromMoreThanHalf() {
+        assertThat(of(5, "fix it").capitalizes()).as("five of ten in capitals").isTrue();
+        assertThat(of(6, "fix it").capitalizes()).as("four of ten").isFalse();
+        assertThat(of(6, "Fix it.").endsWithPeriod()).isTrue();
+        assertThat(of(5, "Fix it.").endsWithPeriod()).isFalse();
+    }
+
+    @Test
+    void answersNoWithoutHistory() {
+        assertThat(new RepoStyle().conventions()).isEqualTo(
+                new Conventions(false, false, false, false, false, false, false, false, false, false));
+        assertThat(of(0, "").hasHistory()).isTrue();
+    }
+}

@@ -1,0 +1,22 @@
+package io.commitflow.generate;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class DiffTokensTest {
+    @Test
+    void findsNewVersionsOfADiff() {
+        String patch = "--- a/pom.xml\n+++ b/pom.xml\n-<v>1.18.10</v>\n+<v>1.18.11</v>\n context 2.0.0\n+<w>3.1-SNAPSHOT</w>\n";
+        assertThat(DiffTokens.newVersions(patch)).containsExactly("1.18.11", "3.1-SNAPSHOT");
+        assertThat(DiffTokens.versionShape(patch)).isEmpty();
+        assertThat(DiffTokens.versionShape("+<v>2.0.0-RC1</v>\n")).isEqualTo("RC");
+        assertThat(DiffTokens.versionShape("+ no versions here\n")).isNull();
+    }
+
+    @Test
+    void splitsIdentifiersIntoWords() {
+        assertThat(DiffTokens.words("parseCommitEvent_v2")).containsExactly("parse", "commit", "event", "v2");
+        assertThat(DiffTokens.words("HTTPServerError")).containsExactly("http", "server", "error");
+    }
+}

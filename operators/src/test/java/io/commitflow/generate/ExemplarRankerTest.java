@@ -1,0 +1,49 @@
+package io.commitflow.generate;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class ExemplarRankerTest {
+    private static final ExemplarRanker.Weights SIMILARITY_ONLY = new ExemplarRanker.Weights(10, 5, 0, 0, 0, 0);
+
+    private static RepoKnowledge.Neighbor neighbour(String subject, float score) {
+        return new RepoKnowledge.Neighbor(new IndexedCommit(0, "a".repeat(40), subject, List.of(), new int[0],
+                new float[0], new int[0], 0, 0, 0, null, false), score);
+    }
+
+    @Test
+    void comparesVersionShapes() {
+        assertThat(ExemplarRanker.shapeMatch("SNAPSHOT", "SNAPSHOT")).isEqualTo(1);
+        assertThat(ExemplarRanker.shapeMatch("SNAPSHOT", "")).isEqualTo(-1);
+        assertThat(ExemplarRanker.shapeMatch(null, "")).isZero();
+    }
+
+    @Test
+    void fitRewardsWordsOfThisDiffAndPenalisesWordsOnlyOfTheirs() {
+        Set<Integer> ours = Set.of(DiffTokens.wordHash("retry"));
+        int[] theirs = {DiffTokens.wordHash("walker")};
+        assertThat(ExemplarRanker.fit(List.of("retry", "packs"), ours, theirs)).isEqualTo(0.5);
+        assertThat(ExemplarRanker.fit(List.of("retry", "walker"), ours, theirs)).isZero();
+        assertThat(ExemplarRanker.fit(List.of("in", "(", "of"), ours, theirs)).as("no word of three letters").isZero();
+    }
+
+    @Test
+    void choosesTheMostSimilarNeighbourWhenOnlySimilarityCounts() {
+        List<RepoKnowledge.Neighbor> nn = List.of(neighbour("Update docs", 0.9f), neighbour("Fix race", 0.8f));
+        assertThat(ExemplarRanker.choose(nn, new int[0], null, SIMILARITY_ONLY)).isZero();
+        assertThat(ExemplarRanker.choose(List.of(neighbour("Fix race", 0.1f)), new int[0], null,
+                ExemplarRanker.DEFAULT_WEIGHTS)).isZero();
+    }
+
+    @Test
+    void prefersADescriptionTheOtherNeighboursAgreeWith() {
+        List<RepoKnowledge.Neighbor> nn = List.of(neighbour("Update the docs", 0.6f),
+                neighbour("Fix race in pack writer", 0.5f), neighbour("Fix race in pack writer thread", 0.5f));
+        ExemplarRanker.Weights consensus = new ExemplarRanker.Weights(10, 5, 0, 1, 0, 0);
+        assertThat(ExemplarRanker.choose(nn, new int[0], null, consensus)).isNotZero();
+    }
+}

@@ -1,0 +1,79 @@
+package io.commitflow.generate;
+
+import org.apache.flink.api.common.serialization.SerializerConfigImpl;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeutils.TypeSerializer;
+import org.apache.flink.api.java.typeutils.PojoTypeInfo;
+import org.apache.flink.core.memory.DataInputDeserializer;
+import org.apache.flink.core.memory.DataOutputSerializer;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class RepoStyleTest {
+    private static <T> T roundTrip(Class<T> type, T value) throws Exception {
+        TypeInformation<T> info = TypeInformation.of(type);
+        assertThat(info).isInstanceOf(PojoTypeInfo.class);
+        SerializerConfigImpl config = new SerializerConfigImpl();
+        config.setGenericTypes(false); // as pipeline.generic-types: false does
+        TypeSerializer<T> serializer = info.createSerializer(config);
+        DataOutputSerializer out = new DataOutputSerializer(64);
+        serializer.serialize(value, out);
+        return serializer.deserialize(new DataInputDeserializer(out.getSharedBuffer(), 0, out.length()));
+    }
+
+    private static RepoStyle learned() {
+        RepoStyle style = new RepoStyle();
+        style.learn(Subject.parse("[FLINK-1][runtime] fix(Pack): retry packs. (#12)"), List.of("Pack"));
+        style.learn(Subject.parse("KAFKA-2: RevWalk: Free flags"), List.of("RevWalk"));
+        style.learn(Subject.parse("feat: add walks"), List.of("Walk"));
+        return style;
+    }
+
+    @Test
+    void keepsItsSerializerFieldsAsWhenTheyWerePublic() {
+        var info = (PojoTypeInfo<RepoStyle>) TypeInformation.of(RepoStyle.class);
+        List<String> fields = new java.util.ArrayList<>();
+        for (int i = 0; i < info.getArity(); i++) {
+            fields.add(info.getPojoFieldAt(i).getField().getName());
+        }
+        assertThat(fields).containsExactlyInAnyOrder("total", "conventional", "tagged", "ticketed", "plainTicket",
+                "area", "areaIsFile", "scopeIsFile", "capitalized", "period", "pullRequest", "descriptionChars",
+                "types", "tags", "ticketKeys");
+        assertThat(TypeInformation.of(RepoModel.class)).isInstanceOf(PojoTypeInfo.class);
+    }
+
+    @Test
+    void roundTripsWithItsCountsInsideTheModel() throws Exception {
+        RepoModel model = new RepoModel(8);
+        model.style = learned();
+        RepoStyle copy = roundTrip(RepoModel.class, model).style;
+        RepoStyle style = model.style;
+        assertThat(copy.getTotal()).isEqualTo(3);
+        assertThat(copy.getTicketed()).isEqualTo(2);
+        assertThat(copy.getPlainTicket()).isEqualTo(1);
+        assertThat(copy.getPullRequest()).isEqualTo(1);
+        assertThat(copy.getDescriptionChars()).isEqualTo(style.getDescriptionChars());
+        assertThat(copy.getTypes()).isEqualTo(style.getTypes()).containsOnlyKeys("fix", "feat");
+        assertThat(copy.getTags()).isEqualTo(style.getTags()).containsOnlyKeys("runtime");
+        assertThat(copy.getTicketKeys()).isEqualTo(style.getTicketKeys()).containsOnlyKeys("FLINK", "KAFKA");
+        assertThat(copy.conventions()).isEqualTo(style.conventions());
+        assertThat(copy.describe()).isEqualTo(style.describe());
+    }
+
+    @Test
+    void conventionsTravelAsAPojo() throws Exception {
+        Conventions c = learned().conventions();
+        assertThat(roundTrip(Conventions.class, c)).isEqualTo(c);
+    }
+
+    @Test
+    void describesTheConventionsForAPrompt() {
+        assertThat(new RepoStyle().describe()).isEqualTo("No earlier commits yet.");
+        assertThat(learned().describe()).isEqualTo("Conventions: conventional commits (type(scope): description; "
+                + "types feat, fix); subjects carry a ticket id; the description starts in lower case; "
+                + "no period at the end.");
+    }
+}

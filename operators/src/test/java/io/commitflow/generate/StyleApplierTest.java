@@ -1,0 +1,73 @@
+package io.commitflow.generate;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class StyleApplierTest {
+    private static RepoKnowledge.Neighbor neighbour(String subject, float score) {
+        return new RepoKnowledge.Neighbor(commit(subject, List.of()), score);
+    }
+
+    private static IndexedCommit commit(String subject, List<String> files) {
+        return new IndexedCommit(0, "a".repeat(40), subject, files, new int[0], new float[0], new int[0], 0, 0, 0,
+                null, false);
+    }
+
+    /** The conventions of a history of these subjects, each changing the files {@code files}. */
+    private static Conventions conventionsOf(List<String> files, String... subjects) {
+        RepoStyle style = new RepoStyle();
+        for (String s : subjects) {
+            style.learn(Subject.parse(s), files);
+        }
+        return style.conventions();
+    }
+
+    private static String styled(String subject, List<RepoKnowledge.Neighbor> nn, Conventions conventions,
+                                 List<String> files, IndexedCommit previous) {
+        return StyleApplier.styled(Subject.parse(subject), nn, conventions, files, true, previous, "chore").render();
+    }
+
+    @Test
+    void namesTheAreaAfterTheMainCodeFile() {
+        Conventions conventions = conventionsOf(List.of("RevWalk"), "RevWalk: Free flags", "RevWalk: Reset state");
+        assertThat(styled("fix the walker", List.of(), conventions, List.of("PackWriterTest", "PackWriter"), null))
+                .isEqualTo("PackWriter: Fix the walker");
+        assertThat(StyleApplier.mainCodeFile(List.of("WidgetIT", "WidgetTests"))).as("only tests")
+                .isEqualTo("WidgetIT");
+    }
+
+    @Test
+    void takesTheTypeTheNeighboursVoteFor() {
+        Conventions conventions = conventionsOf(List.of("Pack"), "fix(core): retry packs", "feat(core): add packs");
+        List<RepoKnowledge.Neighbor> nn = List.of(neighbour("feat(core): add packs", 0.6f),
+                neighbour("fix(core): retry packs", 0.5f), neighbour("fix(core): close packs", 0.5f));
+        assertThat(styled("feat(core): add walks", nn, conventions, List.of("Walk"), null))
+                .isEqualTo("fix(core): add walks");
+        assertThat(styled("feat(core): add walks", nn.subList(0, 2), conventions, List.of("Walk"), null))
+                .as("the exemplar's own type when it weighs most").isEqualTo("feat(core): add walks");
+    }
+
+    @Test
+    void keepsTheTicketFormWithAPlaceholderUnlessThePreviousCommitIsTheSameWork() {
+        Conventions conventions = conventionsOf(List.of("Scheduler"), "[FLINK-100][runtime] Plan slots lazily",
+                "[FLINK-200] Take it");
+        List<RepoKnowledge.Neighbor> nn = List.of(neighbour("[FLINK-100][runtime] Plan slots lazily", 0.5f));
+        assertThat(styled("[FLINK-100][runtime] Plan slots lazily", nn, conventions, List.of("Scheduler"), null))
+                .isEqualTo("[FLINK-XXXXX][runtime] Plan slots lazily");
+        IndexedCommit previous = commit("[FLINK-300] Plan slots", List.of("Scheduler"));
+        assertThat(styled("[FLINK-100][runtime] Plan slots lazily", nn, conventions, List.of("Scheduler"), previous))
+                .isEqualTo("[FLINK-300][runtime] Plan slots lazily");
+    }
+
+    @Test
+    void writesTheRepositorysCaseAndPeriod() {
+        Conventions conventions = conventionsOf(List.of("Parser"), "fix the parser.", "add a lexer.",
+                "Drop the old one");
+        assertThat(styled("Add tests", List.of(), conventions, List.of("Parser"), null)).isEqualTo("add tests.");
+        assertThat(styled("Add tests.", List.of(), new RepoStyle().conventions(), List.of("Parser"), null))
+                .as("no history: as written").isEqualTo("Add tests.");
+    }
+}
