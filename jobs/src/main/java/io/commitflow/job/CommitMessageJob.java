@@ -12,12 +12,7 @@ import io.commitflow.git.DiffedCommit;
 import io.commitflow.push.ExpandPushes;
 import io.commitflow.sla.SlaPipeline;
 import io.commitflow.sla.SlaRecord;
-import io.commitflow.suggest.IndexCommits;
-import io.commitflow.suggest.IndexOperator;
-import io.commitflow.suggest.SuggestAsync;
-import io.commitflow.suggest.SuggestRequest;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.streaming.api.datastream.AsyncDataStream;
+import io.commitflow.suggest.SuggestStage;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.source.Source;
@@ -25,21 +20,17 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
-import java.util.concurrent.TimeUnit;
-
 /**
- * commitflow's job: Kafka events → parse and validate → expand pushes → dedup (repo, sha) → diff → index (keyed by
- * repository: state, online learning, result cache by patch-id) → suggest (async I/O: micro-batched retrieval on
- * the GPU or CPU engine, then the built-in generator) → suggestions topic; every reject → dead-letter topic; both →
- * SLA windows per tenant and backend → SLA topic and Prometheus gauges.
+ * commitflow's job: Kafka events → parse and validate → expand pushes → dedup (repo, sha) → diff → suggest (keyed by
+ * repository: result cache by patch-id, micro-batched retrieval on the GPU or CPU engine, the built-in generator or a
+ * tenant's LLM, online learning) → suggestions topic; every reject → dead-letter topic; both → SLA windows per
+ * tenant and backend → SLA topic and Prometheus gauges.
  *
  * <p>Submit the shaded jar to a cluster: {@code flink run jobs/target/commitflow-job.jar --bootstrap kafka:9092
  * --mirror-root /srv/mirrors}. Tests and the demo call {@link #build} with their own source and sinks.
  */
 public final class CommitMessageJob {
     public static final String NAME = "commitflow";
-    /** The name the index and suggest halves share their task's retrieval index by. */
-    static final String SUGGEST = "suggest";
 
     private CommitMessageJob() {}
 
@@ -52,7 +43,7 @@ public final class CommitMessageJob {
         env.execute(NAME);
     }
 
-    /** Wires the pipeline between {@code source} and the two sinks. Every stateful operator has a uid. */
+    /** Wires the pipeline between {@code source} and the three sinks. Every stateful operator has a uid. */
     public static void build(StreamExecutionEnvironment env, Source<RawRecord, ?, ?> source,
                              Sink<Suggestion> suggestions, Sink<DeadLetter> deadLetters, Sink<SlaRecord> sla,
                              PipelineSettings s) {
@@ -73,18 +64,8 @@ public final class CommitMessageJob {
         SingleOutputStreamOperator<DiffedCommit> diffed = unique
                 .process(new DiffCommits(s.mirrorRoot(), s.budget())).uid("diff").name("diff (JGit)");
 
-        // index and suggest run chained in one task: they share the task's retrieval index (TaskIndex)
-        SingleOutputStreamOperator<SuggestRequest> requests = diffed.keyBy(IndexCommits.KEY)
-                .transform("index (state, learning, result cache)", TypeInformation.of(SuggestRequest.class),
-                        new IndexOperator(new IndexCommits(SUGGEST, s.cacheTtl(), s.maxHistoryPerRepo(), s.async())))
-                .uid("suggest");
-        DataStream<Suggestion> answered = AsyncDataStream.unorderedWait(requests, new SuggestAsync(SUGGEST, s.async()),
-                        s.async().timeout().toMillis(), TimeUnit.MILLISECONDS, s.async().capacity())
-                .uid("suggest-async").name("suggest (async: batched retrieval, generator)");
-        // a suggestion's Kafka timestamp is the moment it was made (records otherwise keep their event's timestamp)
-        DataStream<Suggestion> out = answered.union(requests.getSideOutput(IndexCommits.CACHE_HITS))
-                .assignTimestampsAndWatermarks(WatermarkStrategy.<Suggestion>noWatermarks().withTimestampAssigner(new MadeAt()))
-                .uid("suggestion-time").name("timestamp: when made");
+        // suggestions carry the moment they were made as their timestamp (the SLA windows and the sink use it)
+        DataStream<Suggestion> out = SuggestStage.attach(diffed, s.suggest());
         out.sinkTo(suggestions).uid("sink-suggestions").name("kafka: suggestions");
 
         DataStream<DeadLetter> rejected = parsed.getSideOutput(DeadLetters.TAG)
@@ -93,15 +74,5 @@ public final class CommitMessageJob {
 
         SlaPipeline.attach(out, rejected, s.sla())
                 .sinkTo(sla).uid("sink-sla").name("kafka: SLA windows");
-    }
-
-    /** When a suggestion was made: its event's Kafka timestamp plus its latency. */
-    static final class MadeAt implements org.apache.flink.api.common.eventtime.SerializableTimestampAssigner<Suggestion> {
-        private static final long serialVersionUID = 1L;
-
-        @Override
-        public long extractTimestamp(Suggestion s, long previous) {
-            return s.kafkaTs() + s.latencyMs();
-        }
     }
 }

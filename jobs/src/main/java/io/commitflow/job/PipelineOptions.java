@@ -1,12 +1,10 @@
 package io.commitflow.job;
 
-import io.commitflow.cache.CompressedCache;
 import io.commitflow.dedup.DedupCommits;
 import io.commitflow.event.EventParser;
 import io.commitflow.gpu.EngineMode;
 import io.commitflow.gpu.Tier;
-import io.commitflow.suggest.AsyncSettings;
-import io.commitflow.suggest.IndexCommits;
+import io.commitflow.suggest.SuggestSettings;
 import io.commitflow.git.DiffBudget;
 import io.commitflow.push.RetryPolicy;
 import picocli.CommandLine.Model.CommandSpec;
@@ -58,45 +56,45 @@ public class PipelineOptions {
 
     @Option(names = "--cache-ttl", defaultValue = "24h", converter = DurationConverter.class, paramLabel = "DURATION",
             description = "How long the result cache keeps a suggestion for a patch-id (default: ${DEFAULT-VALUE}).")
-    Duration cacheTtl = CompressedCache.DEFAULT_TTL;
+    Duration cacheTtl = SuggestSettings.DEFAULT.cacheTtl();
 
     @Option(names = "--max-history-per-repo", paramLabel = "N",
             description = "Earlier commits per repository the generator keeps to learn from; the oldest go first "
                     + "(default: 10000; about 8 KiB of task memory each).")
-    int maxHistoryPerRepo = IndexCommits.DEFAULT_MAX_ROWS;
+    int maxHistoryPerRepo = SuggestSettings.DEFAULT.maxRows();
 
     @Option(names = "--engine", defaultValue = "auto", paramLabel = "auto|cpu|cuda",
             description = "Retrieval engine: auto takes CUDA where a GPU and its driver load, else the CPU; cuda fails "
                     + "when there is none (default: ${DEFAULT-VALUE}).")
-    String engine = AsyncSettings.DEFAULT.engine().label();
+    String engine = SuggestSettings.DEFAULT.engine().label();
 
     @Option(names = "--device-budget", defaultValue = "8192", paramLabel = "MIB",
             description = "Device memory one task's CUDA engine may use, in MiB (default: ${DEFAULT-VALUE}).")
-    long deviceBudgetMiB = AsyncSettings.DEFAULT.deviceBudgetMiB();
+    long deviceBudgetMiB = SuggestSettings.DEFAULT.deviceBudgetMiB();
 
     @Option(names = "--batch-max", defaultValue = "256", paramLabel = "N",
             description = "Most requests in one engine call (default: ${DEFAULT-VALUE}).")
-    int batchMax = AsyncSettings.DEFAULT.maxBatch();
+    int batchMax = SuggestSettings.DEFAULT.maxBatch();
 
     @Option(names = "--batch-wait", defaultValue = "5ms", converter = DurationConverter.class, paramLabel = "DURATION",
             description = "How long a request waits for its batch to fill (default: ${DEFAULT-VALUE}).")
-    Duration batchWait = AsyncSettings.DEFAULT.maxWait();
+    Duration batchWait = SuggestSettings.DEFAULT.maxWait();
 
     @Option(names = "--suggest-workers", defaultValue = "2", paramLabel = "N",
             description = "Threads per task answering batches (default: ${DEFAULT-VALUE}).")
-    int suggestWorkers = AsyncSettings.DEFAULT.workers();
+    int suggestWorkers = SuggestSettings.DEFAULT.workers();
 
     @Option(names = "--async-timeout", defaultValue = "5s", converter = DurationConverter.class, paramLabel = "DURATION",
             description = "After this a request is answered by the exact CPU scan instead (default: ${DEFAULT-VALUE}).")
-    Duration asyncTimeout = AsyncSettings.DEFAULT.timeout();
+    Duration asyncTimeout = SuggestSettings.DEFAULT.timeout();
 
     @Option(names = "--async-capacity", defaultValue = "1024", paramLabel = "N",
             description = "Requests in flight per task; beyond it the job back-pressures (default: ${DEFAULT-VALUE}).")
-    int asyncCapacity = AsyncSettings.DEFAULT.capacity();
+    int asyncCapacity = SuggestSettings.DEFAULT.capacity();
 
     @Option(names = "--engine-retries", defaultValue = "2", paramLabel = "N",
             description = "Retries of a failed engine call before the CPU scan answers (default: ${DEFAULT-VALUE}).")
-    int engineRetries = AsyncSettings.DEFAULT.retries();
+    int engineRetries = SuggestSettings.DEFAULT.retries();
 
     @Option(names = "--tenant-tier", split = ",", paramLabel = "TENANT=TIER",
             description = "A tenant's priority tier: gold, silver or bronze (repeat or separate with commas; "
@@ -121,30 +119,19 @@ public class PipelineOptions {
             }
             root = mirrorRoot.toAbsolutePath().normalize().toString();
         }
-        if (dedupTtl.isNegative() || dedupTtl.isZero()) {
-            throw new ParameterException(spec.commandLine(), "--dedup-ttl must be positive");
-        }
-        if (maxEventBytes < 1 || maxFiles < 1 || maxLines < 1 || maxPatchBytes < 1 || maxBlobBytes < 1 || maxHistoryPerRepo < 1) {
-            throw new ParameterException(spec.commandLine(), "the --max-* limits must be positive");
-        }
-        if (cacheTtl.isNegative() || cacheTtl.isZero()) {
-            throw new ParameterException(spec.commandLine(), "--cache-ttl must be positive");
-        }
-        if (pushRetryMaxWait.isNegative()) {
-            throw new ParameterException(spec.commandLine(), "--push-retry-max-wait must not be negative");
-        }
         Map<String, Tier> tiers = TenantValues.parse(spec, "--tenant-tier", "TIER", tenantTiers, Tier::parse);
         Map<String, io.commitflow.llm.LlmSettings> llmByTenant = TenantValues.parse(spec, "--llm", "KIND:MODEL@URL", llm,
                 v -> io.commitflow.llm.LlmSettings.parse(v.trim()));
-        AsyncSettings async;
         try {
-            async = new AsyncSettings(EngineMode.parse(engine), deviceBudgetMiB, batchMax, batchWait, suggestWorkers, asyncTimeout,
-                    asyncCapacity, engineRetries, tiers, Tier.SILVER, llmByTenant);
+            // each settings record checks its own values
+            SuggestSettings suggest = new SuggestSettings(EngineMode.parse(engine), deviceBudgetMiB, batchMax, batchWait,
+                    suggestWorkers, asyncTimeout, asyncCapacity, engineRetries, tiers, Tier.SILVER, llmByTenant,
+                    maxHistoryPerRepo, cacheTtl);
+            RetryPolicy retry = new RetryPolicy(RetryPolicy.DEFAULT.initial(), RetryPolicy.DEFAULT.maxDelay(), pushRetryMaxWait);
+            return new PipelineSettings(root, dedupTtl, maxEventBytes,
+                    new DiffBudget(maxFiles, maxLines, maxPatchBytes, maxBlobBytes), retry, suggest, sla.toSettings());
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
-        RetryPolicy retry = new RetryPolicy(RetryPolicy.DEFAULT.initial(), RetryPolicy.DEFAULT.maxDelay(), pushRetryMaxWait);
-        return new PipelineSettings(root, dedupTtl, maxEventBytes, new DiffBudget(maxFiles, maxLines, maxPatchBytes, maxBlobBytes),
-                retry, cacheTtl, maxHistoryPerRepo, async, sla.toSettings());
     }
 }

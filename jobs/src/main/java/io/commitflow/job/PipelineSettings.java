@@ -1,11 +1,9 @@
 package io.commitflow.job;
 
-import io.commitflow.cache.CompressedCache;
 import io.commitflow.dedup.DedupCommits;
 import io.commitflow.event.EventParser;
 import io.commitflow.sla.SlaSettings;
-import io.commitflow.suggest.AsyncSettings;
-import io.commitflow.suggest.IndexCommits;
+import io.commitflow.suggest.SuggestSettings;
 import io.commitflow.git.DiffBudget;
 import io.commitflow.push.RetryPolicy;
 
@@ -20,26 +18,32 @@ import java.time.Duration;
  * @param maxEventBytes records larger than this are dead letters
  * @param budget        per-commit diff limits
  * @param pushRetry     how long a push waits for its commits to reach the mirror
- * @param cacheTtl      how long the result cache keeps a suggestion
- * @param maxHistoryPerRepo how many earlier commits per repository the generator keeps (the oldest go first)
- * @param async         the suggest stage's engine, batching, timeout and tenant tiers
+ * @param suggest       the suggest stage: engine, batching, timeout, tenant tiers and LLMs, history, caches
  * @param sla           the SLA windows
  */
 public record PipelineSettings(String mirrorRoot, Duration dedupTtl, int maxEventBytes, DiffBudget budget,
-                               RetryPolicy pushRetry, Duration cacheTtl, int maxHistoryPerRepo, AsyncSettings async,
-                               SlaSettings sla)
+                               RetryPolicy pushRetry, SuggestSettings suggest, SlaSettings sla)
         implements Serializable {
+
+    public PipelineSettings {
+        if (dedupTtl.isNegative() || dedupTtl.isZero()) {
+            throw new IllegalArgumentException("the dedup TTL must be positive: " + dedupTtl);
+        }
+        if (maxEventBytes < 1) {
+            throw new IllegalArgumentException("the largest event must be at least 1 byte: " + maxEventBytes);
+        }
+    }
 
     public static PipelineSettings defaults(String mirrorRoot) {
         return new PipelineSettings(mirrorRoot, DedupCommits.DEFAULT_TTL, EventParser.DEFAULT_MAX_EVENT_BYTES,
-                DiffBudget.DEFAULT, RetryPolicy.DEFAULT, CompressedCache.DEFAULT_TTL, IndexCommits.DEFAULT_MAX_ROWS, AsyncSettings.DEFAULT, SlaSettings.DEFAULT);
+                DiffBudget.DEFAULT, RetryPolicy.DEFAULT, SuggestSettings.DEFAULT, SlaSettings.DEFAULT);
     }
 
-    public PipelineSettings withAsync(AsyncSettings a) {
-        return new PipelineSettings(mirrorRoot, dedupTtl, maxEventBytes, budget, pushRetry, cacheTtl, maxHistoryPerRepo, a, sla);
+    public PipelineSettings withSuggest(SuggestSettings a) {
+        return new PipelineSettings(mirrorRoot, dedupTtl, maxEventBytes, budget, pushRetry, a, sla);
     }
 
     public PipelineSettings withSla(SlaSettings s) {
-        return new PipelineSettings(mirrorRoot, dedupTtl, maxEventBytes, budget, pushRetry, cacheTtl, maxHistoryPerRepo, async, s);
+        return new PipelineSettings(mirrorRoot, dedupTtl, maxEventBytes, budget, pushRetry, suggest, s);
     }
 }

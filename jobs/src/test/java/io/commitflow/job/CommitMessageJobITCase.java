@@ -175,8 +175,8 @@ class CommitMessageJobITCase {
     /** A bounded run ends without waiting for pushes whose commits never come: give them up at once. */
     private static PipelineSettings withoutPushRetries(PipelineSettings s) {
         return new PipelineSettings(s.mirrorRoot(), s.dedupTtl(), s.maxEventBytes(), s.budget(),
-                new io.commitflow.push.RetryPolicy(Duration.ofMillis(100), Duration.ofMillis(100), Duration.ZERO), s.cacheTtl(),
-                s.maxHistoryPerRepo(), s.async(), s.sla());
+                new io.commitflow.push.RetryPolicy(Duration.ofMillis(100), Duration.ofMillis(100), Duration.ZERO), s.suggest(),
+                s.sla());
     }
 
     private List<RevCommit> featureBranch(RevCommit base, int n) throws Exception {

@@ -145,7 +145,7 @@ class HostileInputITCase {
         PipelineSettings d = PipelineSettings.defaults(mirrors.toString());
         PipelineSettings s = new PipelineSettings(d.mirrorRoot(), d.dedupTtl(), MAX_EVENT_BYTES, d.budget(),
                 new io.commitflow.push.RetryPolicy(Duration.ofMillis(100), Duration.ofMillis(100), Duration.ZERO),
-                d.cacheTtl(), d.maxHistoryPerRepo(), d.async(), d.sla());
+                d.suggest(), d.sla());
         CommitMessageJob.build(env, KafkaIO.sourceBuilder(k).setBounded(OffsetsInitializer.latest()).build(),
                 KafkaIO.suggestionSink(k), KafkaIO.deadLetterSink(k), KafkaIO.slaSink(k), s);
         env.execute("commitflow-hostile-input");

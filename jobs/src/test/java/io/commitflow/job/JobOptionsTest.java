@@ -70,12 +70,12 @@ class JobOptionsTest {
         var a = JobOptions.parseForCluster("--bootstrap", "k:1", "--engine", "cpu", "--device-budget", "2048",
                 "--batch-max", "64", "--batch-wait", "2ms", "--suggest-workers", "3", "--async-timeout", "800ms",
                 "--async-capacity", "100", "--engine-retries", "0", "--tenant-tier", "acme=gold,bots=BRONZE",
-                "--tenant-tier", "web=silver").pipeline().async();
+                "--tenant-tier", "web=silver", "--max-history-per-repo", "500", "--cache-ttl", "2h").pipeline().suggest();
 
-        assertThat(a).isEqualTo(new io.commitflow.suggest.AsyncSettings(io.commitflow.gpu.EngineMode.CPU, 2048, 64, Duration.ofMillis(2), 3,
-                Duration.ofMillis(800), 100, 0, java.util.Map.of("acme", io.commitflow.gpu.Tier.GOLD,
+        assertThat(a).isEqualTo(new io.commitflow.suggest.SuggestSettings(io.commitflow.gpu.EngineMode.CPU, 2048, 64,
+                Duration.ofMillis(2), 3, Duration.ofMillis(800), 100, 0, java.util.Map.of("acme", io.commitflow.gpu.Tier.GOLD,
                 "bots", io.commitflow.gpu.Tier.BRONZE, "web", io.commitflow.gpu.Tier.SILVER), io.commitflow.gpu.Tier.SILVER,
-                java.util.Map.of()));
+                java.util.Map.of(), 500, Duration.ofHours(2)));
         assertThat(a.tierOf("someone")).isEqualTo(io.commitflow.gpu.Tier.SILVER);
         assertRejected("engine must be auto, cpu or cuda", "--bootstrap", "k:1", "--engine", "tpu");
         assertRejected("--tenant-tier takes TENANT=TIER", "--bootstrap", "k:1", "--tenant-tier", "acme");
@@ -83,7 +83,7 @@ class JobOptionsTest {
         assertRejected("max batch must be at least 1", "--bootstrap", "k:1", "--batch-max", "0");
         assertRejected("timeout must be at least 1 ms", "--bootstrap", "k:1", "--async-timeout", "0s");
         var llm = JobOptions.parseForCluster("--bootstrap", "k:1", "--llm", "acme=openai:qwen@http://vllm:8000",
-                "--llm", "bots=anthropic:claude-x@https://api.anthropic.com").pipeline().async().llm();
+                "--llm", "bots=anthropic:claude-x@https://api.anthropic.com").pipeline().suggest().llm();
         assertThat(llm.get("acme").kind()).isEqualTo("openai");
         assertThat(llm.get("acme").url()).isEqualTo("http://vllm:8000");
         assertThat(llm.get("bots").keyEnv()).isEqualTo("ANTHROPIC_API_KEY");
@@ -108,7 +108,7 @@ class JobOptionsTest {
         assertRejected("--delivery must be exactly-once or at-least-once", "--bootstrap", "k:1", "--delivery", "maybe");
         assertRejected("is not a directory", "--bootstrap", "k:1", "--mirror-root", mirrors.resolve("nope").toString());
         assertRejected("must be positive", "--bootstrap", "k:1", "--max-files", "0");
-        assertRejected("--dedup-ttl must be positive", "--bootstrap", "k:1", "--dedup-ttl", "0s");
+        assertRejected("dedup TTL must be positive", "--bootstrap", "k:1", "--dedup-ttl", "0s");
         assertRejected("Unknown option: '--colour'", "--bootstrap", "k:1", "--colour");
     }
 

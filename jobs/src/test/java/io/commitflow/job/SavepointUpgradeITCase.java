@@ -98,7 +98,7 @@ class SavepointUpgradeITCase {
         env.setParallelism(2);
         PipelineSettings s = PipelineSettings.defaults(mirrors.toString());
         if (changed) {
-            s = s.withAsync(s.async().withBatching(64, Duration.ofMillis(10)));
+            s = s.withSuggest(s.suggest().withBatching(64, Duration.ofMillis(10)));
         }
         CommitMessageJob.build(env, KafkaIO.sourceBuilder(k).build(), KafkaIO.suggestionSink(k), KafkaIO.deadLetterSink(k),
                 KafkaIO.slaSink(k), s);

@@ -2,6 +2,7 @@ package io.commitflow.generate;
 
 import io.commitflow.git.DiffedCommit;
 import io.commitflow.git.FileChange;
+import io.commitflow.gpu.EngineFullException;
 import io.commitflow.gpu.Neighbors;
 import io.commitflow.gpu.RetrievalEngine;
 
@@ -22,6 +23,10 @@ import java.util.TreeMap;
  * same request answered later (after more rows were learned, or replayed after a failover from restored state) sees
  * exactly those rows again. Rows older than {@code maxRows + retainExtra} learned rows are deleted: the extra rows
  * keep the window of a request still in flight complete. Not thread-safe: the caller locks.
+ *
+ * <p>When the engine is full ({@link EngineFullException}: a CUDA engine's device budget), the repository leaves the
+ * engine: its rows stay here and every lookup is answered by {@link #scan}, the exact CPU computation of the
+ * engine's answer. Nothing fails and no row is forgotten; only the speed of this repository's lookups changes.
  */
 public final class RepoKnowledge {
     /** A neighbour and its cosine similarity. */
@@ -51,6 +56,8 @@ public final class RepoKnowledge {
     private final Map<Integer, IndexedCommit> byBagSlot = new HashMap<>();
     /** Rows by their (added, removed) line fingerprints, oldest first: how a revert finds what it reverts. */
     private final Map<List<Long>, List<IndexedCommit>> byLines = new HashMap<>();
+    /** False once the engine had no room for a row: lookups are then answered by {@link #scan}. */
+    private boolean onEngine = true;
 
     private RepoKnowledge(RetrievalEngine engine, int group, RepoModel model, int maxRows, int retainExtra) {
         if (maxRows < 1 || group < 0 || retainExtra < 0) {
@@ -72,12 +79,6 @@ public final class RepoKnowledge {
     /** @param retainExtra rows kept beyond {@code maxRows} for windows of requests in flight */
     public static RepoKnowledge fresh(RetrievalEngine engine, int group, int maxRows, int retainExtra) {
         return new RepoKnowledge(engine, group, new RepoModel(engine.dimension()), maxRows, retainExtra);
-    }
-
-    /** Rebuilds the memory from persisted state (rows in any order). */
-    public static RepoKnowledge restore(RetrievalEngine engine, int group, RepoModel model, Iterable<IndexedCommit> saved,
-                                        int maxRows) {
-        return restore(engine, group, model, saved, maxRows, 0);
     }
 
     /** Rebuilds the memory from persisted state (rows in any order). */
@@ -123,6 +124,9 @@ public final class RepoKnowledge {
         if (rows.isEmpty()) {
             return List.of();
         }
+        if (!onEngine) {
+            return scan(query, bagQuery, k, kBag, notAfter, window);
+        }
         Neighbors[] nn = engine.search(io.commitflow.gpu.Tier.SILVER, new int[] {group, bagGroup()},
                 new long[] {window.from(), window.from()}, new long[] {window.to(), window.to()},
                 new float[][] {query, bagQuery}, engineK(k, kBag));
@@ -135,8 +139,13 @@ public final class RepoKnowledge {
     }
 
     /** The engine group of the bag-of-words rows of this repository. */
-    public int bagGroupId() {
-        return bagGroup();
+    public int bagGroup() {
+        return ~group;
+    }
+
+    /** Whether the repository's rows are in the engine; false once the engine had no room for one of them. */
+    public boolean onEngine() {
+        return onEngine;
     }
 
     /**
@@ -144,8 +153,25 @@ public final class RepoKnowledge {
      * elsewhere, for example in a batch with other repositories' queries).
      */
     public List<Neighbor> neighbors(Neighbors byTfIdf, Neighbors byBag, float[] query, int k, int kBag, long notAfter) {
-        List<Neighbor> out = earlier(byTfIdf, bySlot, notAfter, k);
-        List<Neighbor> bag = earlier(byBag, byBagSlot, notAfter, kBag);
+        return joined(resolve(byTfIdf, bySlot), resolve(byBag, byBagSlot), query, k, kBag, notAfter);
+    }
+
+    /**
+     * The same answer as the engine's, computed here from the rows' sparse vectors: for a request whose engine call
+     * timed out or failed, and for every lookup once the repository has left a full engine. The scores are equal bit
+     * for bit (a sparse dot product skips only zero terms); equal scores are ordered by slot, as the engine orders
+     * them, or by row number off the engine.
+     */
+    public List<Neighbor> scan(float[] query, float[] bagQuery, int k, int kBag, long notAfter, Window window) {
+        int n = engineK(k, kBag);
+        return joined(scanTop(query, window, n, false), scanTop(bagQuery, window, n, true), query, k, kBag, notAfter);
+    }
+
+    /** The TF-IDF neighbours joined by the bag-of-words ones, each with its TF-IDF similarity, best first. */
+    private List<Neighbor> joined(List<Neighbor> byTfIdf, List<Neighbor> byBag, float[] query, int k, int kBag,
+                                 long notAfter) {
+        List<Neighbor> out = earlier(byTfIdf, notAfter, k);
+        List<Neighbor> bag = earlier(byBag, notAfter, kBag);
         java.util.Set<Long> have = new java.util.HashSet<>();
         out.forEach(n -> have.add(n.commit().seq()));
         for (Neighbor b : bag) {
@@ -157,17 +183,18 @@ public final class RepoKnowledge {
         return out;
     }
 
-    /**
-     * The same answer as the engine's, computed here from the rows' sparse vectors: for a request whose engine call
-     * timed out or failed. The scores are equal bit for bit (a sparse dot product skips only zero terms).
-     */
-    public List<Neighbor> scan(float[] query, float[] bagQuery, int k, int kBag, long notAfter, Window window) {
-        int n = engineK(k, kBag);
-        return neighbors(scanTop(query, window, n, false), scanTop(bagQuery, window, n, true), query, k, kBag, notAfter);
+    /** The engine's answer as rows, in the engine's order. */
+    private static List<Neighbor> resolve(Neighbors nn, Map<Integer, IndexedCommit> rowsBySlot) {
+        List<Neighbor> out = new ArrayList<>(nn.size());
+        for (int i = 0; i < nn.size(); i++) {
+            out.add(new Neighbor(rowsBySlot.get(nn.slots()[i]), nn.scores()[i]));
+        }
+        return out;
     }
 
-    private Neighbors scanTop(float[] q, Window window, int n, boolean bag) {
-        record Hit(int slot, float score) {}
+    /** The engine's top {@code n} in {@code window}, computed here, in the engine's order. */
+    private List<Neighbor> scanTop(float[] q, Window window, int n, boolean bag) {
+        record Hit(IndexedCommit row, long order, float score) {}
         List<Hit> hits = new ArrayList<>();
         for (IndexedCommit row : rows.subMap(window.from(), true, window.to(), false).values()) {
             float s;
@@ -177,38 +204,30 @@ public final class RepoKnowledge {
                 for (int i = 0; i < b.length; i++) {
                     s += q[i] * b[i];
                 }
-                hits.add(new Hit(bagSlotOf.get(row.seq()), s));
             } else {
-                hits.add(new Hit(slotOf.get(row.seq()), dot(q, row)));
+                s = dot(q, row);
             }
+            long order = !onEngine ? row.seq() : bag ? bagSlotOf.get(row.seq()) : slotOf.get(row.seq());
+            hits.add(new Hit(row, order, s));
         }
-        hits.sort((a, b) -> a.score() != b.score() ? Float.compare(b.score(), a.score()) : Integer.compare(a.slot(), b.slot()));
-        int m = Math.min(n, hits.size());
-        int[] outSlots = new int[m];
-        float[] outScores = new float[m];
-        for (int i = 0; i < m; i++) {
-            outSlots[i] = hits.get(i).slot();
-            outScores[i] = hits.get(i).score();
+        hits.sort((a, b) -> a.score() != b.score() ? Float.compare(b.score(), a.score()) : Long.compare(a.order(), b.order()));
+        List<Neighbor> out = new ArrayList<>(Math.min(n, hits.size()));
+        for (int i = 0; i < Math.min(n, hits.size()); i++) {
+            out.add(new Neighbor(hits.get(i).row(), hits.get(i).score()));
         }
-        return new Neighbors(outSlots, outScores);
+        return out;
     }
 
-    /** The best {@code k} of an engine answer whose rows are of events not later than {@code notAfter}. */
-    private static List<Neighbor> earlier(Neighbors nn, Map<Integer, IndexedCommit> rowsBySlot, long notAfter, int k) {
+    /** The best {@code k} of ranked rows whose events are not later than {@code notAfter}. */
+    private static List<Neighbor> earlier(List<Neighbor> ranked, long notAfter, int k) {
         List<Neighbor> out = new ArrayList<>();
-        for (int i = 0; i < nn.size(); i++) {
-            IndexedCommit row = rowsBySlot.get(nn.slots()[i]);
-            if (row.ts() <= notAfter) {
-                out.add(new Neighbor(row, nn.scores()[i]));
+        for (Neighbor n : ranked) {
+            if (n.commit().ts() <= notAfter) {
+                out.add(n);
             }
         }
         out.sort(BEST_FIRST);
         return out.size() > k ? new ArrayList<>(out.subList(0, k)) : out;
-    }
-
-    /** The {@code k} nearest earlier commits by TF-IDF alone. */
-    public List<Neighbor> neighbors(float[] query, int k) {
-        return neighbors(query, new float[engine.dimension()], k, 0, Long.MAX_VALUE, window());
     }
 
     private static final Comparator<Neighbor> BEST_FIRST =
@@ -220,11 +239,6 @@ public final class RepoKnowledge {
             s += dense[row.index()[i]] * row.value()[i];
         }
         return s;
-    }
-
-    /** The engine group of the bag-of-words rows: the complement of the TF-IDF group, never another repository's. */
-    private int bagGroup() {
-        return ~group;
     }
 
     public float[] bag(int[] signature) {
@@ -247,12 +261,9 @@ public final class RepoKnowledge {
         List<Long> evicted = new ArrayList<>();
         while (rows.size() > maxRows + retainExtra) {
             long oldest = rows.firstKey();
-            int slot = slotOf.remove(oldest);
-            engine.remove(slot);
-            bySlot.remove(slot);
-            int bagSlot = bagSlotOf.remove(oldest);
-            engine.remove(bagSlot);
-            byBagSlot.remove(bagSlot);
+            if (onEngine) {
+                removeFromEngine(oldest);
+            }
             IndexedCommit gone = rows.remove(oldest);
             List<Long> key = List.of(gone.added(), gone.removed());
             List<IndexedCommit> same = byLines.get(key);
@@ -306,14 +317,48 @@ public final class RepoKnowledge {
     }
 
     private void insert(IndexedCommit row) {
-        int slot = engine.add(group, row.seq(), row.dense(engine.dimension()));
-        int bagSlot = engine.add(bagGroup(), row.seq(), model.features.bag(row.signature()));
+        if (onEngine) {
+            try {
+                placeOnEngine(row);
+            } catch (EngineFullException e) {
+                leaveEngine();
+            }
+        }
         rows.put(row.seq(), row);
+        byLines.computeIfAbsent(List.of(row.added(), row.removed()), x -> new ArrayList<>()).add(row);
+    }
+
+    /** Both of the row's vectors into the engine, or neither. */
+    private void placeOnEngine(IndexedCommit row) {
+        int slot = engine.add(group, row.seq(), row.dense(engine.dimension()));
+        int bagSlot;
+        try {
+            bagSlot = engine.add(bagGroup(), row.seq(), model.features.bag(row.signature()));
+        } catch (RuntimeException e) {
+            engine.remove(slot);
+            throw e;
+        }
         slotOf.put(row.seq(), slot);
         bySlot.put(slot, row);
         bagSlotOf.put(row.seq(), bagSlot);
         byBagSlot.put(bagSlot, row);
-        byLines.computeIfAbsent(List.of(row.added(), row.removed()), x -> new ArrayList<>()).add(row);
+    }
+
+    private void removeFromEngine(long seq) {
+        int slot = slotOf.remove(seq);
+        engine.remove(slot);
+        bySlot.remove(slot);
+        int bagSlot = bagSlotOf.remove(seq);
+        engine.remove(bagSlot);
+        byBagSlot.remove(bagSlot);
+    }
+
+    /** The engine is full: free this repository's slots for the others and answer its lookups by {@link #scan}. */
+    private void leaveEngine() {
+        for (long seq : new ArrayList<>(slotOf.keySet())) {
+            removeFromEngine(seq);
+        }
+        onEngine = false;
     }
 
     /** Changed files' names without extension, most lines changed first, at most eight. */

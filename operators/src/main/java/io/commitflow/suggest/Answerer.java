@@ -1,13 +1,9 @@
 package io.commitflow.suggest;
 
-import io.commitflow.event.CommitEvent;
-import io.commitflow.event.Suggestion;
-import io.commitflow.generate.DiffFeatures;
 import io.commitflow.generate.Draft;
 import io.commitflow.generate.ExemplarRanker;
 import io.commitflow.generate.RepoKnowledge;
 import io.commitflow.generate.RetrievalGenerator;
-import io.commitflow.git.DiffedCommit;
 import io.commitflow.gpu.Neighbors;
 import io.commitflow.gpu.Tier;
 import org.slf4j.Logger;
@@ -15,127 +11,100 @@ import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
- * Answers requests against a {@link TaskIndex}: a batch in one engine call (retried after failures, then the exact
- * CPU scan), or one request by the scan alone. No Flink here: {@link SuggestAsync} runs it in its workers and its
- * timeout, tests call it directly.
+ * Answers requests from a {@link RetrievalIndex}: a batch in one engine call (retried after failures, then the exact
+ * CPU scan), or one request by the scan alone. Each answer is the built-in generator's suggestion from the request's
+ * neighbours. No Flink here: {@link SuggestOperator}'s workers and its timeout call it; tests call it directly.
  */
 final class Answerer {
     private static final Logger LOG = LoggerFactory.getLogger(Answerer.class);
 
-    /**
-     * What a batch came to: per request a suggestion or the error that stopped it, the nearest earlier commits it
-     * was written from (for an LLM's prompt), and how the engine fared.
-     */
-    record Outcome(List<Object> results, List<List<io.commitflow.llm.Prompts.Exemplar>> exemplars, int retries,
-                   boolean scanned) {}
+    /** A batch's answers, in the order of its requests, and how the engine fared: retries, and whether the scan answered. */
+    record Batch(List<Answer> answers, int retries, boolean scanned) {}
 
-    static final int PROMPT_EXEMPLARS = 8;
+    /** The engine's neighbours for each query, or null when every try failed; and the failed tries before it. */
+    private record Search(Neighbors[] neighbours, int retries) {}
 
-    private static List<io.commitflow.llm.Prompts.Exemplar> exemplars(List<RepoKnowledge.Neighbor> nn) {
-        List<io.commitflow.llm.Prompts.Exemplar> out = new ArrayList<>();
-        for (RepoKnowledge.Neighbor n : nn) {
-            if (out.size() == PROMPT_EXEMPLARS) {
-                break;
-            }
-            out.add(new io.commitflow.llm.Prompts.Exemplar(n.commit().subject(), n.commit().files()));
-        }
-        return out;
-    }
-
-    private final TaskIndex index;
+    private final RetrievalIndex index;
     private final RetrievalGenerator generator;
     private final int maxRetries;
 
-    Answerer(TaskIndex index, RetrievalGenerator generator, int maxRetries) {
+    Answerer(RetrievalIndex index, RetrievalGenerator generator, int maxRetries) {
         this.index = index;
         this.generator = generator;
         this.maxRetries = maxRetries;
     }
 
-    /** Answers a batch under the index's read lock. */
-    Outcome answer(Tier tier, List<SuggestRequest> batch) {
-        int dim = index.engine().dimension();
+    /**
+     * Answers a batch under the index's read lock: the requests of repositories on the engine in one engine call of
+     * two queries each (TF-IDF and bag of words), the others by the scan.
+     */
+    Batch answer(Tier tier, List<SuggestRequest> batch) {
         ExemplarRanker.Weights w = generator.weights();
-        List<Object> results = new ArrayList<>(batch.size());
-        List<List<io.commitflow.llm.Prompts.Exemplar>> prompts = new ArrayList<>(batch.size());
-        for (int i = 0; i < batch.size(); i++) {
-            prompts.add(List.of());
-        }
-        index.lock().readLock().lock();
+        index.readLock().lock();
         try {
-            List<Integer> known = new ArrayList<>();
+            // the j-th searched request asks queries 2j (TF-IDF) and 2j + 1 (bag of words); -1: not on the engine
+            int[] place = new int[batch.size()];
+            int n = 0;
             for (int i = 0; i < batch.size(); i++) {
-                String repo = batch.get(i).repo();
-                if (index.repo(repo) == null) {
-                    results.add(notIndexed(repo));
-                } else {
-                    results.add(null);
-                    known.add(i);
-                }
+                place[i] = memoryOf(batch.get(i)).onEngine() ? n++ : -1;
             }
-            int n = known.size();
             int[] groups = new int[2 * n];
             long[] from = new long[2 * n];
             long[] to = new long[2 * n];
             float[][] queries = new float[2 * n][];
-            for (int j = 0; j < n; j++) {
-                SuggestRequest r = batch.get(known.get(j));
-                RepoKnowledge memory = index.repo(r.repo());
-                groups[2 * j] = memory.group();
-                groups[2 * j + 1] = memory.bagGroupId();
-                from[2 * j] = from[2 * j + 1] = r.windowFrom();
-                to[2 * j] = to[2 * j + 1] = r.windowTo();
-                queries[2 * j] = r.query(dim);
-                queries[2 * j + 1] = memory.bag(r.signature());
-            }
-            int[] retries = {0};
-            Neighbors[] nn = n == 0 ? new Neighbors[0] : search(tier, groups, from, to, queries, RepoKnowledge.engineK(w.k(), w.kBag()), retries);
-            long now = System.currentTimeMillis();
-            for (int j = 0; j < n; j++) {
-                int i = known.get(j);
-                SuggestRequest r = batch.get(i);
-                try {
-                    if (nn == null) {
-                        results.set(i, scan(r));
-                    } else {
-                        RepoKnowledge memory = index.repo(r.repo());
-                        List<RepoKnowledge.Neighbor> neighbours = memory.neighbors(nn[2 * j], nn[2 * j + 1], queries[2 * j],
-                                w.k(), w.kBag(), r.diff().commit().ts());
-                        prompts.set(i, exemplars(neighbours));
-                        results.set(i, suggestion(r.diff(), generator.compose(r.diff(), features(r), memory, r.window(),
-                                r.conventions(), neighbours), "miss", now));
-                    }
-                } catch (RuntimeException e) {
-                    results.set(i, e);
+            for (int i = 0; i < batch.size(); i++) {
+                int j = place[i];
+                if (j >= 0) {
+                    SuggestRequest r = batch.get(i);
+                    RepoKnowledge memory = memoryOf(r);
+                    groups[2 * j] = memory.group();
+                    groups[2 * j + 1] = memory.bagGroup();
+                    from[2 * j] = from[2 * j + 1] = r.window().from();
+                    to[2 * j] = to[2 * j + 1] = r.window().to();
+                    queries[2 * j] = r.query();
+                    queries[2 * j + 1] = memory.bag(r.features().signature());
                 }
             }
-            return new Outcome(results, prompts, retries[0], nn == null);
+            Search s = n == 0 ? new Search(new Neighbors[0], 0)
+                    : search(tier, groups, from, to, queries, RepoKnowledge.engineK(w.k(), w.kBag()));
+            List<Answer> answers = new ArrayList<>(batch.size());
+            long now = System.currentTimeMillis();
+            for (int i = 0; i < batch.size(); i++) {
+                SuggestRequest r = batch.get(i);
+                int j = place[i];
+                if (j >= 0 && s.neighbours() != null) {
+                    RepoKnowledge memory = memoryOf(r);
+                    answers.add(write(r, memory, memory.neighbors(s.neighbours()[2 * j], s.neighbours()[2 * j + 1],
+                            r.query(), w.k(), w.kBag(), r.diff().commit().ts()), now));
+                } else {
+                    answers.add(scanLocked(r));
+                }
+            }
+            return new Batch(answers, s.retries(), s.neighbours() == null);
         } finally {
-            index.lock().readLock().unlock();
+            index.readLock().unlock();
         }
     }
 
-    /** The engine's answer, retried after failures (backoff 5 ms × 4ⁿ); null when every try failed. */
-    private Neighbors[] search(Tier tier, int[] groups, long[] from, long[] to, float[][] queries, int k, int[] retries) {
+    /** The engine's answer, retried after failures (backoff 5 ms × 4ⁿ); null neighbours when every try failed. */
+    private Search search(Tier tier, int[] groups, long[] from, long[] to, float[][] queries, int k) {
         long backoff = 5;
         for (int attempt = 0; ; attempt++) {
             try {
-                return index.engine().search(tier, groups, from, to, queries, k);
+                return new Search(index.engine().search(tier, groups, from, to, queries, k), attempt);
             } catch (RuntimeException e) {
                 if (attempt >= maxRetries) {
                     LOG.warn("the {} engine failed {} times; answering {} requests from the CPU scan",
                             index.engine().name(), attempt + 1, queries.length / 2, e);
-                    return null;
+                    return new Search(null, attempt);
                 }
-                retries[0]++;
                 try {
                     Thread.sleep(backoff);
                 } catch (InterruptedException ie) {
                     Thread.currentThread().interrupt();
-                    return null;
+                    return new Search(null, attempt);
                 }
                 backoff *= 4;
             }
@@ -143,42 +112,38 @@ final class Answerer {
     }
 
     /** One request answered by the exact CPU scan over its repository's rows, under the read lock. */
-    Suggestion scanLocked(SuggestRequest r) {
-        index.lock().readLock().lock();
+    Answer scan(SuggestRequest r) {
+        index.readLock().lock();
         try {
-            return scan(r);
+            return scanLocked(r);
         } finally {
-            index.lock().readLock().unlock();
+            index.readLock().unlock();
         }
     }
 
-    private Suggestion scan(SuggestRequest r) {
+    private Answer scanLocked(SuggestRequest r) {
+        ExemplarRanker.Weights w = generator.weights();
+        RepoKnowledge memory = memoryOf(r);
+        List<RepoKnowledge.Neighbor> nn = memory.scan(r.query(), memory.bag(r.features().signature()), w.k(), w.kBag(),
+                r.diff().commit().ts(), r.window());
+        return write(r, memory, nn, System.currentTimeMillis());
+    }
+
+    private Answer write(SuggestRequest r, RepoKnowledge memory, List<RepoKnowledge.Neighbor> nn, long now) {
+        try {
+            Draft d = generator.compose(r.diff(), r.features(), memory, r.window(), r.conventions(), nn);
+            return new Answer.Written(d.suggestion(r.diff(), "miss", now), nn);
+        } catch (RuntimeException e) {
+            return new Answer.Failed(e);
+        }
+    }
+
+    /** A request's repository: in the index since the request was made (it is made after the repository is loaded). */
+    private RepoKnowledge memoryOf(SuggestRequest r) {
         RepoKnowledge memory = index.repo(r.repo());
         if (memory == null) {
-            throw notIndexed(r.repo());
+            throw new IllegalStateException("repository " + r.repo() + " has a request but is not in the index");
         }
-        ExemplarRanker.Weights w = generator.weights();
-        float[] query = r.query(index.engine().dimension());
-        List<RepoKnowledge.Neighbor> nn = memory.scan(query, memory.bag(r.signature()), w.k(), w.kBag(),
-                r.diff().commit().ts(), r.window());
-        return suggestion(r.diff(), generator.compose(r.diff(), features(r), memory, r.window(), r.conventions(), nn), "miss",
-                System.currentTimeMillis());
-    }
-
-    private static IllegalStateException notIndexed(String repo) {
-        return new IllegalStateException("repository " + repo + " is not in this task's retrieval index: the index and "
-                + "suggest operators must run in one task (keep pipeline.operator-chaining enabled)");
-    }
-
-    private static DiffFeatures features(SuggestRequest r) {
-        return new DiffFeatures(Map.of(), r.signature(), r.lines(), r.newVersions());
-    }
-
-    /** The output record; latency runs from the event's Kafka timestamp to {@code now}. */
-    static Suggestion suggestion(DiffedCommit diff, Draft d, String cacheFlag, long now) {
-        CommitEvent c = diff.commit();
-        return new Suggestion(c.repo(), c.sha(), d.subject(), d.body(), d.type(), d.scope(), d.backend(), d.similarity(),
-                d.exemplars(), cacheFlag, Math.max(0, now - c.origin().kafkaTs()), c.traceId(), c.tenant(),
-                diff.truncation(), c.ts(), c.origin().kafkaTs(), "");
+        return memory;
     }
 }

@@ -13,7 +13,8 @@ import java.util.function.Predicate;
  * Coalesces single requests into batches for the engine: a batch is handed to a worker when it holds
  * {@code maxBatch} requests or its oldest request has waited {@code maxWait}. One queue per {@link Tier}; a worker
  * always takes the most urgent tier whose batch is due, so gold requests never wait behind bronze ones, and each batch
- * holds one tier (it runs on that tier's CUDA stream). Workers start serving once {@code gate} opens.
+ * holds one tier (it runs on that tier's CUDA stream). Workers serve from {@link #start()} on: what was submitted
+ * before (requests restored from a checkpoint) is batched in the same order of urgency.
  */
 final class MicroBatcher<T> implements AutoCloseable {
     /** Answers a batch. Must answer every item, also when it fails. */
@@ -21,28 +22,21 @@ final class MicroBatcher<T> implements AutoCloseable {
         void handle(Tier tier, List<T> batch);
     }
 
-    /** Blocks until the batcher may serve, or returns false after the wait to be asked again. */
-    interface Gate {
-        boolean await(long millis) throws InterruptedException;
-    }
-
     private record Item<T>(T value, long enqueuedNanos) {}
 
     private final int maxBatch;
     private final long maxWaitNanos;
     private final Handler<T> handler;
-    private final Gate gate;
     @SuppressWarnings("unchecked")
     private final ArrayDeque<Item<T>>[] queues = new ArrayDeque[Tier.values().length];
     private final List<Thread> workers = new ArrayList<>();
     private volatile boolean closed;
     private int queued;
 
-    MicroBatcher(String name, int workerCount, int maxBatch, long maxWaitNanos, Gate gate, Handler<T> handler) {
+    MicroBatcher(String name, int workerCount, int maxBatch, long maxWaitNanos, Handler<T> handler) {
         this.maxBatch = maxBatch;
         this.maxWaitNanos = maxWaitNanos;
         this.handler = handler;
-        this.gate = gate;
         for (int i = 0; i < queues.length; i++) {
             queues[i] = new ArrayDeque<>();
         }
@@ -50,8 +44,12 @@ final class MicroBatcher<T> implements AutoCloseable {
             Thread t = new Thread(this::work, name + "-" + i);
             t.setDaemon(true);
             workers.add(t);
-            t.start();
         }
+    }
+
+    /** Starts the workers. */
+    void start() {
+        workers.forEach(Thread::start);
     }
 
     void submit(Tier tier, T value) {
@@ -89,9 +87,6 @@ final class MicroBatcher<T> implements AutoCloseable {
 
     private void work() {
         try {
-            while (!closed && !gate.await(200)) {
-                // wait for the index
-            }
             while (!closed) {
                 Tier tier = null;
                 List<T> batch = new ArrayList<>();
@@ -135,7 +130,7 @@ final class MicroBatcher<T> implements AutoCloseable {
         }
     }
 
-    /** Stops the workers; requests still queued are dropped (Flink replays them from its checkpoint). */
+    /** Stops the workers; requests still queued are dropped (they are in the last checkpoint, or came after it). */
     @Override
     public void close() {
         synchronized (queues) {
@@ -146,6 +141,9 @@ final class MicroBatcher<T> implements AutoCloseable {
             t.interrupt();
         }
         for (Thread t : workers) {
+            if (t.getState() == Thread.State.NEW) {
+                continue;
+            }
             try {
                 t.join(5_000);
             } catch (InterruptedException e) {

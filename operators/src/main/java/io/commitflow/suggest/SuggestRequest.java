@@ -1,46 +1,33 @@
 package io.commitflow.suggest;
 
 import io.commitflow.generate.Conventions;
+import io.commitflow.generate.DiffFeatures;
 import io.commitflow.generate.RepoKnowledge;
 import io.commitflow.git.DiffedCommit;
-
-import java.util.List;
+import io.commitflow.gpu.Tier;
+import io.commitflow.llm.PromptPrefixes;
 
 /**
- * What the index stage hands the async suggest stage for one commit: everything the answer depends on, fixed when
- * the request is made, so that the same request gives the same suggestion whenever it is answered — also when
- * Flink replays it from a checkpoint after a failover.
+ * One commit's request for a suggestion, made when the commit reaches the suggest stage and fixed then: everything
+ * the answer depends on, so that the request gives the same suggestion whenever it is answered — by a batch, by the
+ * CPU scan after a timeout, or after a restore (in-flight requests are part of the stage's checkpoint).
  *
  * @param diff        the commit and its diff
- * @param signature   the diff's word signature (the bag-of-words query is made from it)
- * @param lines       fingerprints of its added and removed lines (revert detection)
- * @param newVersions versions the diff introduces
- * @param queryIndex  the TF-IDF query vector, sparse: its non-zero positions
- * @param queryValue  … and their values (under the repository's IDF when the request was made)
- * @param windowFrom  the repository's rows this request may see: running numbers from (inclusive)
- * @param windowTo    … to (exclusive)
- * @param conventions the repository's conventions when the request was made
- * @param tier        the tenant's priority tier ({@code gold}, {@code silver}, {@code bronze})
- * @param prefix      for a tenant with an LLM: the repository's stable prompt prefix from the prompt cache; else empty
- * @param prefixReused the same prefix went with the repository's previous request (the server likely holds it)
+ * @param features    what the generator reads from the diff, computed once
+ * @param query       the TF-IDF query vector under the repository's IDF when the request was made
+ * @param window      the repository's rows the request may see (the newest learned before it)
+ * @param conventions the repository's subject conventions when the request was made
+ * @param tier        the tenant's priority tier
+ * @param prefix      for a tenant with an LLM: the repository's prompt prefix; else {@code null}
  */
-public record SuggestRequest(DiffedCommit diff, int[] signature, long[] lines, List<String> newVersions,
-                             int[] queryIndex, float[] queryValue, long windowFrom, long windowTo, Conventions conventions,
-                             String tier, String prefix, boolean prefixReused) {
-
-    public RepoKnowledge.Window window() {
-        return new RepoKnowledge.Window(windowFrom, windowTo);
-    }
+public record SuggestRequest(DiffedCommit diff, DiffFeatures features, float[] query, RepoKnowledge.Window window,
+                             Conventions conventions, Tier tier, PromptPrefixes.Use prefix) {
 
     public String repo() {
         return diff.commit().repo();
     }
 
-    public float[] query(int dimension) {
-        float[] v = new float[dimension];
-        for (int i = 0; i < queryIndex.length; i++) {
-            v[queryIndex[i]] = queryValue[i];
-        }
-        return v;
+    public String tenant() {
+        return diff.commit().tenant();
     }
 }

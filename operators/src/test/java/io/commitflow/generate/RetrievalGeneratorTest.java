@@ -1,6 +1,6 @@
 package io.commitflow.generate;
 
-import io.commitflow.suggest.SuggestStageTest;
+import io.commitflow.suggest.StageHarness;
 
 import io.commitflow.git.DiffedCommit;
 import io.commitflow.gpu.CpuEngine;
@@ -25,8 +25,8 @@ class RetrievalGeneratorTest {
     void writesGitsRevertMessageForAnExactUndo() {
         try (CpuEngine engine = new CpuEngine(FeatureSpace.DEFAULT_DIMENSION)) {
             RepoKnowledge memory = RepoKnowledge.fresh(engine, 0, 100);
-            learn(memory, SuggestStageTest.change("r", "a".repeat(40), "Widget", "run", "Widget: Retry runs\n", null));
-            DiffedCommit original = SuggestStageTest.change("r", "b".repeat(40), "Widget", "run", "x", null);
+            learn(memory, StageHarness.change("r", "a".repeat(40), "Widget", "run", "Widget: Retry runs\n", null));
+            DiffedCommit original = StageHarness.change("r", "b".repeat(40), "Widget", "run", "x", null);
             String reversed = original.patch().replace("\n-    void", "\nTMP").replace("\n+    void", "\n-    void")
                     .replace("\nTMP", "\n+    void");
             DiffedCommit undo = DiffedCommit.of(original.commit(), original.files(), 1, reversed, "", "mirror", null);
@@ -42,14 +42,14 @@ class RetrievalGeneratorTest {
     void keepsTicketFormsButNeverInventsTheirNumbers() {
         try (CpuEngine engine = new CpuEngine(FeatureSpace.DEFAULT_DIMENSION)) {
             RepoKnowledge memory = RepoKnowledge.fresh(engine, 0, 100);
-            learn(memory, SuggestStageTest.change("r", "1".repeat(40), "Scheduler", "plan", "[FLINK-100][runtime] Plan slots lazily\n", null));
-            learn(memory, SuggestStageTest.change("r", "2".repeat(40), "Checkpoint", "take", "[FLINK-200][state] Take checkpoints async\n", null));
+            learn(memory, StageHarness.change("r", "1".repeat(40), "Scheduler", "plan", "[FLINK-100][runtime] Plan slots lazily\n", null));
+            learn(memory, StageHarness.change("r", "2".repeat(40), "Checkpoint", "take", "[FLINK-200][state] Take checkpoints async\n", null));
 
-            Draft other = run(memory, SuggestStageTest.change("r", "3".repeat(40), "Scheduler", "assign", null, null));
+            Draft other = run(memory, StageHarness.change("r", "3".repeat(40), "Scheduler", "assign", null, null));
             assertThat(other.subject()).startsWith("[FLINK-XXXXX][runtime] ");
 
             // the previous commit touched the same file under a ticket: the same work, the same ticket
-            Draft follow = run(memory, SuggestStageTest.change("r", "4".repeat(40), "Checkpoint", "finish", null, null));
+            Draft follow = run(memory, StageHarness.change("r", "4".repeat(40), "Checkpoint", "finish", null, null));
             assertThat(follow.subject()).startsWith("[FLINK-200]");
         }
     }
@@ -58,13 +58,13 @@ class RetrievalGeneratorTest {
     void takesMergeSubjectsOnlyForMerges() {
         try (CpuEngine engine = new CpuEngine(FeatureSpace.DEFAULT_DIMENSION)) {
             RepoKnowledge memory = RepoKnowledge.fresh(engine, 0, 100);
-            DiffedCommit merge = SuggestStageTest.change("r", "1".repeat(40), "Widget", "run", "Merge branch 'topic'\n", null);
+            DiffedCommit merge = StageHarness.change("r", "1".repeat(40), "Widget", "run", "Merge branch 'topic'\n", null);
             merge = DiffedCommit.of(io.commitflow.event.TestEvents.withParents(merge.commit(), List.of("a".repeat(40), "b".repeat(40))),
                     merge.files(), 1, merge.patch(), "", "mirror", null);
             learn(memory, merge);
-            learn(memory, SuggestStageTest.change("r", "2".repeat(40), "Widget", "walk", "Widget: Retry runs\n", null));
+            learn(memory, StageHarness.change("r", "2".repeat(40), "Widget", "walk", "Widget: Retry runs\n", null));
 
-            Draft d = run(memory, SuggestStageTest.change("r", "3".repeat(40), "Widget", "run", null, null));
+            Draft d = run(memory, StageHarness.change("r", "3".repeat(40), "Widget", "run", null, null));
 
             assertThat(d.subject()).doesNotStartWith("Merge");
             assertThat(d.exemplars()).doesNotContain("1".repeat(40));
@@ -74,7 +74,7 @@ class RetrievalGeneratorTest {
     @Test
     void fallsBackToTheTemplateWithoutHistoryAndIsDeterministic() {
         try (CpuEngine a = new CpuEngine(FeatureSpace.DEFAULT_DIMENSION); CpuEngine b = new CpuEngine(FeatureSpace.DEFAULT_DIMENSION)) {
-            DiffedCommit d = SuggestStageTest.change("r", "5".repeat(40), "Widget", "run", null, null);
+            DiffedCommit d = StageHarness.change("r", "5".repeat(40), "Widget", "run", null, null);
             Draft first = run(RepoKnowledge.fresh(a, 0, 10), d);
             assertThat(first.subject()).isEqualTo("Update Widget");
             assertThat(first.backend()).isEqualTo("retrieval");

@@ -4,18 +4,14 @@ import io.commitflow.event.Suggestion;
 import io.commitflow.testing.CollectSink;
 import io.commitflow.git.DiffedCommit;
 import io.commitflow.gpu.EngineMode;
-import io.commitflow.suggest.AsyncSettings;
-import io.commitflow.suggest.IndexCommits;
-import io.commitflow.suggest.IndexOperator;
-import io.commitflow.suggest.SuggestAsync;
-import io.commitflow.suggest.SuggestRequest;
-import io.commitflow.suggest.SuggestStageTest;
+import io.commitflow.suggest.StageHarness;
+import io.commitflow.suggest.SuggestSettings;
+import io.commitflow.suggest.SuggestStage;
 import io.commitflow.testing.MiniClusters;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.MapFunction;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.lib.NumberSequenceSource;
-import org.apache.flink.streaming.api.datastream.AsyncDataStream;
+import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
@@ -24,7 +20,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -90,15 +85,11 @@ class LlmSuggestITCase {
     private static List<Suggestion> run(LlmSettings llm) throws Exception {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(2);
-        AsyncSettings settings = AsyncSettings.DEFAULT.withEngine(EngineMode.CPU).withTimeout(Duration.ofSeconds(10))
+        SuggestSettings settings = SuggestSettings.DEFAULT.withEngine(EngineMode.CPU).withTimeout(Duration.ofSeconds(10)).withHistory(100)
                 .withLlm(Map.of("default", llm));
-        var requests = env.fromSource(new NumberSequenceSource(0, COMMITS - 1), WatermarkStrategy.noWatermarks(), "n")
-                .setParallelism(1).map(new Commit()).setParallelism(1)
-                .keyBy(IndexCommits.KEY)
-                .transform("index", TypeInformation.of(SuggestRequest.class),
-                        new IndexOperator(new IndexCommits("suggest", Duration.ofHours(1), 100, settings)));
-        AsyncDataStream.unorderedWait(requests, new SuggestAsync("suggest", settings), 10, TimeUnit.SECONDS, 64)
-                .sinkTo(new CollectSink<Suggestion>("llm")).setParallelism(1);
+        DataStream<DiffedCommit> commits = env.fromSource(new NumberSequenceSource(0, COMMITS - 1),
+                WatermarkStrategy.noWatermarks(), "n").setParallelism(1).map(new Commit()).setParallelism(1);
+        SuggestStage.attach(commits, settings).sinkTo(new CollectSink<Suggestion>("llm")).setParallelism(1);
         env.execute("llm");
         return CollectSink.collected("llm");
     }
@@ -107,7 +98,7 @@ class LlmSuggestITCase {
         @Override
         public DiffedCommit map(Long n) {
             int i = n.intValue();
-            return SuggestStageTest.change("repo-" + (i % 2), String.format("%040x", i + 1), "PackWriter", "write" + i,
+            return StageHarness.change("repo-" + (i % 2), String.format("%040x", i + 1), "PackWriter", "write" + i,
                     "PackWriter: Retry write " + i + "\n", null);
         }
     }

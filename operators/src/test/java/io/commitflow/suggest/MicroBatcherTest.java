@@ -5,21 +5,21 @@ import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Batches fill to their size or leave after the wait; gold goes first; nothing is served before the gate opens. */
+/** Batches fill to their size or leave after the wait; gold goes first; nothing is served before the start. */
 class MicroBatcherTest {
     private record Batch(Tier tier, List<Integer> items) {}
 
     @Test
     void aFullBatchLeavesAtOnceAndTheRestAfterTheWait() throws Exception {
         LinkedBlockingQueue<Batch> out = new LinkedBlockingQueue<>();
-        try (var b = new MicroBatcher<Integer>("t", 1, 4, TimeUnit.MILLISECONDS.toNanos(300), ms -> true,
+        try (var b = new MicroBatcher<Integer>("t", 1, 4, TimeUnit.MILLISECONDS.toNanos(300),
                 (tier, items) -> out.add(new Batch(tier, items)))) {
+            b.start();
             for (int i = 0; i < 6; i++) {
                 b.submit(Tier.SILVER, i);
             }
@@ -32,17 +32,15 @@ class MicroBatcherTest {
 
     @Test
     void goldIsServedBeforeSilverAndBronzeAndBatchesKeepOneTier() throws Exception {
-        CountDownLatch open = new CountDownLatch(1);
         LinkedBlockingQueue<Batch> out = new LinkedBlockingQueue<>();
-        try (var b = new MicroBatcher<Integer>("t", 1, 2, 0, ms -> open.await(ms, TimeUnit.MILLISECONDS),
-                (tier, items) -> out.add(new Batch(tier, items)))) {
+        try (var b = new MicroBatcher<Integer>("t", 1, 2, 0, (tier, items) -> out.add(new Batch(tier, items)))) {
             b.submit(Tier.BRONZE, 1);
             b.submit(Tier.SILVER, 2);
             b.submit(Tier.BRONZE, 3);
             b.submit(Tier.GOLD, 4);
             b.submit(Tier.SILVER, 5);
-            assertThat(out.poll(100, TimeUnit.MILLISECONDS)).as("the gate is shut").isNull();
-            open.countDown();
+            assertThat(out.poll(100, TimeUnit.MILLISECONDS)).as("not started").isNull();
+            b.start();
             List<Batch> got = new ArrayList<>();
             for (int i = 0; i < 3; i++) {
                 got.add(out.poll(5, TimeUnit.SECONDS));
@@ -55,8 +53,9 @@ class MicroBatcherTest {
     @Test
     void aRequestTakenBackIsNotServed() throws Exception {
         LinkedBlockingQueue<Batch> out = new LinkedBlockingQueue<>();
-        try (var b = new MicroBatcher<Integer>("t", 1, 10, TimeUnit.MILLISECONDS.toNanos(200), ms -> true,
+        try (var b = new MicroBatcher<Integer>("t", 1, 10, TimeUnit.MILLISECONDS.toNanos(200),
                 (tier, items) -> out.add(new Batch(tier, items)))) {
+            b.start();
             b.submit(Tier.SILVER, 1);
             b.submit(Tier.SILVER, 2);
             assertThat(b.remove(x -> x == 1)).isTrue();

@@ -9,14 +9,12 @@ import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.state.CheckpointListener;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.lib.NumberSequenceSource;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Metric;
 import org.apache.flink.runtime.testutils.InMemoryReporter;
-import org.apache.flink.streaming.api.datastream.AsyncDataStream;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -27,15 +25,14 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The suggest stage on a MiniCluster (RocksDB, checkpoints every 50 ms): a task fails after a checkpoint while
- * requests wait in micro-batches; Flink restores the state and replays the requests that were in flight. Every
- * commit's suggestion must equal the one a run without failures gives.
+ * requests wait in micro-batches; Flink restores the state, and the operator puts the requests that were in flight
+ * at the checkpoint back in flight. Every commit's suggestion must equal the one a run without failures gives.
  */
 class SuggestFailoverITCase {
     private static final int COMMITS = 1500;
@@ -65,7 +62,7 @@ class SuggestFailoverITCase {
     void inFlightRequestsGetTheSameAnswersAfterAFailover() throws Exception {
         Map<String, Suggestion> reference = reference();
 
-        long before = counted("requestsBeforeReady");
+        long before = counted("requestsRestored");
         run("failover", true, Duration.ofSeconds(10));
 
         assertThat(FAILED).as("the failure was injected").isTrue();
@@ -76,7 +73,7 @@ class SuggestFailoverITCase {
                     .isEqualTo(reference.get(s.sha()));
         }
         assertThat(seen).as("every commit answered").hasSize(COMMITS);
-        assertThat(counted("requestsBeforeReady") - before).as("requests replayed from the checkpoint before the index was rebuilt")
+        assertThat(counted("requestsRestored") - before).as("requests in flight at the checkpoint, put back in flight")
                 .isPositive();
     }
 
@@ -97,10 +94,24 @@ class SuggestFailoverITCase {
         assertThat(got).hasSize(COMMITS);
     }
 
+    @Test
+    void aFullEngineBudgetSendsRepositoriesToTheCpuScanAndTheJobKeepsRunning() throws Exception {
+        long before = counted("engineFull");
+
+        // each task's engine holds 200 rows; its two repositories learn about 340 commits each, two rows a commit
+        run("budget", false, Duration.ofSeconds(10), x -> TestEngines.capped(200));
+
+        Map<String, Suggestion> got = new HashMap<>();
+        for (Suggestion s : CollectSink.<Suggestion>collected("budget")) {
+            assertThat(got.put(s.sha(), s)).as("each commit once: the job never failed over").isNull();
+        }
+        assertThat(got).hasSize(COMMITS);
+        assertThat(counted("engineFull") - before).as("repositories that left the full engine").isEqualTo(4);
+    }
+
     /**
-     * A metric's count summed over every task of every run so far: {@code requestsBeforeReady} counts requests that
-     * reached the async function before the index was rebuilt — Flink's replay of in-flight ones (a fresh start has
-     * none: no record arrives before every operator is open).
+     * A metric's count summed over every task of every run so far: {@code requestsRestored} counts requests a
+     * restored checkpoint held in flight (a fresh start has none).
      */
     private static long counted(String metric) {
         long n = 0;
@@ -113,6 +124,11 @@ class SuggestFailoverITCase {
     }
 
     private static JobExecutionResult run(String name, boolean fail, Duration timeout) throws Exception {
+        return run(name, fail, timeout, EngineSource.FROM_SETTINGS);
+    }
+
+    private static JobExecutionResult run(String name, boolean fail, Duration timeout, EngineSource engines)
+            throws Exception {
         FAILED.set(false);
         Configuration conf = new Configuration();
         conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
@@ -123,17 +139,12 @@ class SuggestFailoverITCase {
         env.setParallelism(2);
         env.enableCheckpointing(50);
         // requests wait up to 200 ms for a batch of 64: there are always some in flight at a checkpoint
-        AsyncSettings settings = AsyncSettings.DEFAULT.withEngine(EngineMode.CPU).withBatching(64, Duration.ofMillis(200));
+        SuggestSettings settings = SuggestSettings.DEFAULT.withEngine(EngineMode.CPU).withBatching(64, Duration.ofMillis(200))
+                .withTimeout(timeout).withHistory(100);
         DataStream<DiffedCommit> commits = env.fromSource(new NumberSequenceSource(0, COMMITS - 1),
                         WatermarkStrategy.noWatermarks(), "numbers").setParallelism(1)
                 .map(new Commit()).setParallelism(1);
-        var requests = commits.keyBy(IndexCommits.KEY)
-                .transform("index", TypeInformation.of(SuggestRequest.class),
-                        new IndexOperator(new IndexCommits("suggest", Duration.ofHours(1), 100, settings)))
-                .uid("suggest");
-        DataStream<Suggestion> answered = AsyncDataStream.unorderedWait(requests, new SuggestAsync("suggest", settings),
-                timeout.toMillis(), TimeUnit.MILLISECONDS, 512).uid("suggest-async");
-        answered.union(requests.getSideOutput(IndexCommits.CACHE_HITS))
+        SuggestStage.attach(commits, new SuggestOperatorFactory(settings, engines))
                 .map(new FailOnce(fail)).setParallelism(1)
                 .sinkTo(new CollectSink<Suggestion>(name)).setParallelism(1);
         return env.execute(name);
@@ -155,7 +166,7 @@ class SuggestFailoverITCase {
             String verb = VERBS[(i * 3) % VERBS.length];
             String message = cls + ": " + WHAT[(i / 3) % WHAT.length] + " in " + verb + "\n";
             String patchId = i % 40 == 39 ? String.format("%040x", i % 7) : null;
-            return SuggestStageTest.change("repo-" + (i % 4), String.format("%040x", i), cls, verb + (i % 5),
+            return StageHarness.change("repo-" + (i % 4), String.format("%040x", i), cls, verb + (i % 5),
                     i % 10 == 9 ? null : message, patchId);
         }
     }

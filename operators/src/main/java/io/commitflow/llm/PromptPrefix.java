@@ -1,4 +1,4 @@
-package io.commitflow.cache;
+package io.commitflow.llm;
 
 import net.jpountz.xxhash.XXHashFactory;
 

@@ -1,4 +1,6 @@
-package io.commitflow.cache;
+package io.commitflow.llm;
+
+import io.commitflow.cache.CompressedCache;
 
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.typeinfo.Types;

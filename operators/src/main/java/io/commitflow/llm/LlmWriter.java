@@ -1,0 +1,119 @@
+package io.commitflow.llm;
+
+import io.commitflow.event.Suggestion;
+import io.commitflow.generate.RepoKnowledge;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.MetricGroup;
+
+import java.net.http.HttpClient;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+/**
+ * Has a tenant's LLM rewrite the built-in generator's suggestion from the same exemplars: the repository's prompt
+ * prefix ({@link PromptPrefixes}), then the nearest earlier commits and the diff fitted to the prompt budget. Every
+ * fault ends in the built-in suggestion with the reason in its {@code note}, so the future never fails. One
+ * {@link ResilientBackend} per endpoint (retries, circuit breaker, per-tenant limits), shared by its tenants.
+ *
+ * <p>Metrics: {@code llmAnswers}, {@code llmFallbacks} (counts); {@code kv_reuse_ratio} (gauge, 0–1: reused prefix
+ * tokens / prompt tokens of the last answer — the server's own count where it reports one, else our estimate).
+ */
+public final class LlmWriter implements AutoCloseable {
+    /** The nearest commits a prompt shows beside its prefix. */
+    static final int NEAREST = 8;
+
+    private final Map<String, LlmSettings> settings;
+    private final Map<String, ResilientBackend> byTenant = new HashMap<>();
+    private final Duration deadline;
+    private final Counter answers;
+    private final Counter fallbacks;
+    private volatile double kvReuse;
+
+    /** @param deadline how long a request may take, retries included */
+    public LlmWriter(Map<String, LlmSettings> settings, Duration deadline, MetricGroup metrics) {
+        this.settings = Map.copyOf(settings);
+        this.deadline = deadline;
+        answers = metrics.counter("llmAnswers");
+        fallbacks = metrics.counter("llmFallbacks");
+        metrics.gauge("kv_reuse_ratio", () -> kvReuse);
+        if (!settings.isEmpty()) {
+            HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+            Map<LlmSettings, ResilientBackend> byEndpoint = new HashMap<>();
+            settings.forEach((tenant, s) -> byTenant.put(tenant, byEndpoint.computeIfAbsent(s,
+                    x -> new ResilientBackend(x.create(http, System::getenv), x.breaker(), x.perTenant(),
+                            Duration.ofMillis(100), Duration.ofSeconds(2), tenant.hashCode()))));
+        }
+    }
+
+    public boolean writesFor(String tenant) {
+        return byTenant.containsKey(tenant);
+    }
+
+    /**
+     * The tenant's LLM's message in place of {@code builtIn}'s subject and body, or {@code builtIn} with a note
+     * saying why not.
+     *
+     * @param patch   the commit's diff
+     * @param prefix  the repository's prompt prefix for this request
+     * @param nearest the nearest earlier commits, best first
+     */
+    public CompletableFuture<Suggestion> write(Suggestion builtIn, String patch, PromptPrefixes.Use prefix,
+                                               List<RepoKnowledge.Neighbor> nearest) {
+        ResilientBackend llm = byTenant.get(builtIn.tenant());
+        LlmSettings s = settings.get(builtIn.tenant());
+        List<Prompts.Exemplar> exemplars = exemplars(nearest);
+        int prefixTokens = Prompts.tokens(prefix.text());
+        int room = Math.max(64, s.promptTokens() - prefixTokens - Prompts.tokens(Prompts.user(exemplars, "")));
+        String user = Prompts.user(exemplars, Prompts.fitDiff(patch, room));
+        int promptEstimate = prefixTokens + Prompts.tokens(user);
+        int reusedEstimate = prefix.reused() ? prefixTokens : 0;
+        return llm.complete(builtIn.tenant(), new LlmRequest(prefix.text(), user, s.maxTokens()), deadline)
+                .handle((reply, error) -> {
+                    if (error != null) {
+                        fallbacks.inc();
+                        return builtIn.withNote("llm fallback: " + reason(error));
+                    }
+                    var m = CommitMessages.clean(reply.text());
+                    if (m.isEmpty()) {
+                        fallbacks.inc();
+                        return builtIn.withNote("llm fallback: the reply is not a commit message");
+                    }
+                    answers.inc();
+                    kvReuse = reply.promptTokens() > 0 && reply.cachedTokens() > 0
+                            ? Prompts.kvReuseRatio(reply.cachedTokens(), reply.promptTokens())
+                            : Prompts.kvReuseRatio(reusedEstimate, promptEstimate);
+                    long latency = Math.max(0, System.currentTimeMillis() - builtIn.kafkaTs());
+                    return builtIn.writtenBy(llm.name(), m.get().subject(), m.get().body(), latency);
+                });
+    }
+
+    /** Counts a request its LLM did not answer in time (the CPU scan's suggestion went out instead). */
+    public Suggestion timedOut(Suggestion builtIn) {
+        fallbacks.inc();
+        return builtIn.withNote("llm fallback: no answer within the async timeout");
+    }
+
+    private static List<Prompts.Exemplar> exemplars(List<RepoKnowledge.Neighbor> nearest) {
+        List<Prompts.Exemplar> out = new ArrayList<>();
+        for (RepoKnowledge.Neighbor n : nearest.subList(0, Math.min(NEAREST, nearest.size()))) {
+            out.add(new Prompts.Exemplar(n.commit().subject(), n.commit().files()));
+        }
+        return out;
+    }
+
+    private static String reason(Throwable error) {
+        Throwable e = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        return e instanceof LlmException l ? l.kind() + ": " + l.getMessage() : e.toString();
+    }
+
+    @Override
+    public void close() {
+        new HashSet<>(byTenant.values()).forEach(ResilientBackend::close);
+    }
+}

@@ -1,0 +1,327 @@
+package io.commitflow.suggest;
+
+import io.commitflow.cache.ResultCache;
+import io.commitflow.event.Suggestion;
+import io.commitflow.generate.DiffFeatures;
+import io.commitflow.generate.RepoKnowledge;
+import io.commitflow.generate.RetrievalGenerator;
+import io.commitflow.git.DiffedCommit;
+import io.commitflow.gpu.Tier;
+import io.commitflow.llm.LlmWriter;
+import io.commitflow.llm.PromptPrefixes;
+import org.apache.flink.api.common.functions.RuntimeContext;
+import org.apache.flink.api.common.operators.MailboxExecutor;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.runtime.state.KeyedStateBackend;
+import org.apache.flink.runtime.state.StateSnapshotContext;
+import org.apache.flink.runtime.state.VoidNamespace;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.BoundedOneInput;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.api.operators.StreamOperatorParameters;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.util.FlinkRuntimeException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.stream.Stream;
+
+/**
+ * The suggest stage, keyed by repository: one operator that owns everything a suggestion needs.
+ * <ul>
+ * <li>Keyed state: each repository's model and rows ({@link RepoStore}), result cache ({@link ResultCache}), prompt
+ * prefix ({@link PromptPrefixes}) and, at a checkpoint, its requests in flight ({@link InFlight}).</li>
+ * <li>The task's {@link RetrievalIndex}, built from that state when the task starts: after a restore, at any
+ * parallelism, from exactly the repositories whose key groups the task now owns.</li>
+ * <li>A {@link MicroBatcher} whose workers answer batches on the engine ({@link Answerer}); an answer comes back to
+ * the task thread through the mailbox, as in Flink's own {@code AsyncWaitOperator}, so that only the task thread
+ * touches state and output.</li>
+ * </ul>
+ * The path of one commit: {@link #processElement} looks its patch-id up in the result cache (a hit is answered at
+ * once); else it makes a {@link SuggestRequest} (query vector, row window, conventions, tier, prompt prefix), puts it
+ * in flight and in the batcher; then learns the commit when its real message is known. A worker answers the batch;
+ * a tenant with an LLM has the suggestion rewritten ({@link LlmWriter}); the mailbox emits it. A request past the
+ * timeout is answered by the exact CPU scan in the task thread, with the same suggestion. Suggestions carry the time
+ * they were made as their timestamp. Nothing is shared with other operators, and chaining does not matter.
+ *
+ * <p>Metrics: {@code requests}, {@code commitsLearned}, {@code requestsRestored}, {@code batches},
+ * {@code batchedRequests}, {@code engineRetries}, {@code engineFallbacks}, {@code timeouts}, {@code engineFull}
+ * (counts); {@code inFlightRequests}, {@code queuedRequests}, {@code lastBatchSize}, {@code indexedCommits},
+ * {@code indexedRepositories}, {@code repositoriesOffEngine}, {@code engineIsCuda} (gauges); and those of
+ * {@link ResultCache}, {@link PromptPrefixes} and {@link LlmWriter}.
+ */
+public final class SuggestOperator extends AbstractStreamOperator<Suggestion>
+        implements OneInputStreamOperator<DiffedCommit, Suggestion>, BoundedOneInput {
+    private static final long serialVersionUID = 1L;
+    private static final Logger LOG = LoggerFactory.getLogger(SuggestOperator.class);
+    /** The keyed state holding, per repository, its requests in flight at the last checkpoint. */
+    static final String IN_FLIGHT = "suggest-in-flight";
+
+    private final SuggestSettings settings;
+    private final EngineSource engines;
+    private final transient MailboxExecutor mailbox;
+
+    private transient RepoStore store;
+    private transient ResultCache results;
+    private transient PromptPrefixes prefixes;
+    private transient ListState<SuggestRequest> inFlightState;
+    private transient InFlight inFlight;
+    private transient RetrievalIndex index;
+    private transient Answerer answerer;
+    private transient LlmWriter llm;
+    private transient MicroBatcher<InFlight.Entry> batcher;
+    private transient SuggestMetrics metrics;
+    private transient boolean timerSet;
+
+    SuggestOperator(StreamOperatorParameters<Suggestion> parameters, SuggestSettings settings, EngineSource engines) {
+        super(parameters);
+        this.settings = settings;
+        this.engines = engines;
+        this.mailbox = parameters.getMailboxExecutor();
+    }
+
+    @Override
+    public void open() throws Exception {
+        super.open();
+        RuntimeContext context = getRuntimeContext();
+        store = new RepoStore(context);
+        results = new ResultCache(settings.cacheTtl());
+        results.open(context);
+        prefixes = new PromptPrefixes(settings.cacheTtl());
+        prefixes.open(context);
+        inFlightState = context.getListState(new ListStateDescriptor<>(IN_FLIGHT, TypeInformation.of(SuggestRequest.class)));
+        inFlight = new InFlight();
+        // a request's window must still be whole when it is answered: keep `capacity` rows beyond the history
+        index = new RetrievalIndex(engines.open(settings), settings.maxRows(), settings.capacity());
+        answerer = new Answerer(index, new RetrievalGenerator(), settings.retries());
+        metrics = new SuggestMetrics(getMetricGroup(), index, inFlight);
+        llm = new LlmWriter(settings.llm(), settings.timeout().multipliedBy(8).dividedBy(10), getMetricGroup());
+        batcher = new MicroBatcher<>("commitflow-suggest-" + context.getTaskInfo().getIndexOfThisSubtask(),
+                settings.workers(), settings.maxBatch(), settings.maxWait().toNanos(), this::answer);
+        metrics.queued(batcher::queued);
+        rebuildIndex();
+        resumeInFlight();
+        batcher.start();
+    }
+
+    /** Loads every repository this task owns from keyed state into the index, before the first record. */
+    private void rebuildIndex() throws Exception {
+        long start = System.nanoTime();
+        List<String> repos = keys(RepoStore.MODEL);
+        for (String repo : repos) {
+            setCurrentKey(repo);
+            index.restore(repo, store.model(), store.rows());
+        }
+        if (!repos.isEmpty()) {
+            LOG.info("rebuilt the retrieval index of {} repositories ({} rows, {} off the engine) in {} ms",
+                    repos.size(), index.rows(), index.offEngine(), (System.nanoTime() - start) / 1_000_000);
+        }
+    }
+
+    /** Puts the requests that were in flight at the restored checkpoint back in flight. */
+    private void resumeInFlight() throws Exception {
+        List<SuggestRequest> restored = inFlight.restore(inFlightState, keys(IN_FLIGHT), this::setCurrentKey);
+        for (SuggestRequest r : restored) {
+            index.writeLock().lock();
+            try {
+                index.repoOrNew(r.repo()); // a repository that has learned nothing has no model in state
+            } finally {
+                index.writeLock().unlock();
+            }
+            submit(r);
+        }
+        metrics.restored(restored.size());
+    }
+
+    private List<String> keys(String state) {
+        KeyedStateBackend<String> backend = getKeyedStateBackend();
+        try (Stream<String> keys = backend.getKeys(state, VoidNamespace.INSTANCE)) {
+            return keys.toList();
+        }
+    }
+
+    @Override
+    public void processElement(StreamRecord<DiffedCommit> element) throws Exception {
+        DiffedCommit diff = element.getValue();
+        String repo = diff.commit().repo();
+        if (inFlight.pending() >= settings.capacity()) {
+            while (inFlight.pending() >= settings.capacity()) {
+                mailbox.yield(); // back-pressure: answers and timeouts run meanwhile
+            }
+            setCurrentKey(repo); // as it was before the mails ran
+        }
+        DiffFeatures features = DiffFeatures.of(diff);
+        Suggestion hit = results.lookup(diff, System.currentTimeMillis());
+        String message = diff.commit().message();
+        boolean learns = message != null && !message.isBlank();
+        SuggestRequest request = null;
+        RepoKnowledge.Learned learned = null;
+        RepoKnowledge memory;
+        index.writeLock().lock();
+        try {
+            memory = index.repoOrNew(repo);
+            float[] query = memory.vector(features.terms());
+            if (hit == null) {
+                request = request(diff, features, query, memory);
+            }
+            if (learns) {
+                boolean wasOnEngine = memory.onEngine();
+                learned = memory.learn(diff, features, query, message);
+                if (wasOnEngine && !memory.onEngine()) {
+                    metrics.leftEngine(repo, index.engine().name());
+                }
+            }
+        } finally {
+            index.writeLock().unlock();
+        }
+        if (hit != null) {
+            emit(hit);
+        } else {
+            submit(request);
+        }
+        if (learned != null) {
+            store.save(learned, memory.model());
+            if (hit == null) {
+                results.remember(diff, message);
+            }
+            metrics.learned();
+        }
+    }
+
+    /** The request of a commit arriving now: what it may see and how it is written are fixed here. */
+    private SuggestRequest request(DiffedCommit diff, DiffFeatures features, float[] query, RepoKnowledge memory)
+            throws Exception {
+        RepoKnowledge.Window window = memory.window();
+        String tenant = diff.commit().tenant();
+        PromptPrefixes.Use prefix = llm.writesFor(tenant) ? prefixes.forRequest(memory, window) : null;
+        return new SuggestRequest(diff, features, query, window, memory.model().style.conventions(),
+                settings.tierOf(tenant), prefix);
+    }
+
+    private void submit(SuggestRequest request) {
+        long deadline = getProcessingTimeService().getCurrentProcessingTime() + settings.timeout().toMillis();
+        InFlight.Entry e = inFlight.add(request, deadline);
+        metrics.requested();
+        batcher.submit(request.tier(), e);
+        setTimer();
+    }
+
+    /** One timer at a time, at the oldest pending request's deadline. */
+    private void setTimer() {
+        long next = inFlight.nextDeadline();
+        if (!timerSet && next != Long.MAX_VALUE) {
+            timerSet = true;
+            getProcessingTimeService().registerTimer(next, this::onTimer);
+        }
+    }
+
+    private void onTimer(long time) {
+        timerSet = false;
+        for (InFlight.Entry e : inFlight.expired(time)) {
+            timeOut(e);
+        }
+        setTimer();
+    }
+
+    /** Too slow: answered here, in the task thread, by the exact CPU scan (a late batch answer is then ignored). */
+    private void timeOut(InFlight.Entry e) {
+        metrics.timedOut();
+        batcher.remove(x -> x == e);
+        Answer a = answerer.scan(e.request);
+        if (a instanceof Answer.Written w && byLlm(e.request)) {
+            a = new Answer.Written(llm.timedOut(w.suggestion()), w.neighbours());
+        }
+        finish(e, a);
+    }
+
+    /** A worker's batch: one engine call, then each answer back through the mailbox (an LLM tenant's once written). */
+    private void answer(Tier tier, List<InFlight.Entry> batch) {
+        List<Answer> answers;
+        try {
+            Answerer.Batch b = answerer.answer(tier, batch.stream().map(e -> e.request).toList());
+            metrics.batch(batch.size(), b.retries(), b.scanned());
+            answers = b.answers();
+        } catch (RuntimeException ex) {
+            answers = batch.stream().<Answer>map(e -> new Answer.Failed(ex)).toList();
+        }
+        List<InFlight.Entry> entries = new ArrayList<>();
+        List<Answer> ready = new ArrayList<>();
+        for (int i = 0; i < batch.size(); i++) {
+            InFlight.Entry e = batch.get(i);
+            if (answers.get(i) instanceof Answer.Written w && byLlm(e.request)) {
+                llm.write(w.suggestion(), e.request.diff().patch(), e.request.prefix(), w.neighbours())
+                        .thenAccept(s -> mail(() -> finish(e, new Answer.Written(s, w.neighbours()))));
+            } else {
+                entries.add(e);
+                ready.add(answers.get(i));
+            }
+        }
+        mail(() -> {
+            for (int i = 0; i < entries.size(); i++) {
+                finish(entries.get(i), ready.get(i));
+            }
+        });
+    }
+
+    /** The tenant's LLM writes this request's message (it was made with the repository's prompt prefix). */
+    private boolean byLlm(SuggestRequest r) {
+        return r.prefix() != null && llm.writesFor(r.tenant());
+    }
+
+    private void mail(Runnable action) {
+        try {
+            mailbox.execute(action::run, "suggest: answers");
+        } catch (RejectedExecutionException closing) {
+            // the task is going down: these requests are in its last checkpoint, or came after it and are replayed
+        }
+    }
+
+    /** In the task thread: the request's answer goes out, unless it was answered already. */
+    private void finish(InFlight.Entry e, Answer a) {
+        if (!inFlight.complete(e)) {
+            return;
+        }
+        if (a instanceof Answer.Failed f) {
+            throw new FlinkRuntimeException("the suggestion for " + e.request.repo() + " "
+                    + e.request.diff().commit().sha() + " failed", f.cause());
+        }
+        emit(((Answer.Written) a).suggestion());
+    }
+
+    private void emit(Suggestion s) {
+        output.collect(new StreamRecord<>(s, s.kafkaTs() + s.latencyMs()));
+    }
+
+    @Override
+    public void snapshotState(StateSnapshotContext context) throws Exception {
+        super.snapshotState(context);
+        inFlight.snapshot(inFlightState, this::setCurrentKey);
+    }
+
+    /** At the end of a bounded input, every request in flight is answered before the operator finishes. */
+    @Override
+    public void endInput() throws Exception {
+        while (inFlight.pending() > 0) {
+            mailbox.yield();
+        }
+    }
+
+    @Override
+    public void close() throws Exception {
+        if (batcher != null) {
+            batcher.close();
+        }
+        if (llm != null) {
+            llm.close();
+        }
+        if (index != null) {
+            index.close();
+        }
+        super.close();
+    }
+}

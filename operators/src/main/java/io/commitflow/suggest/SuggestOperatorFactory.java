@@ -1,0 +1,38 @@
+package io.commitflow.suggest;
+
+import io.commitflow.event.Suggestion;
+import io.commitflow.git.DiffedCommit;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperatorFactory;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperatorFactory;
+import org.apache.flink.streaming.api.operators.StreamOperator;
+import org.apache.flink.streaming.api.operators.StreamOperatorParameters;
+
+/** Makes each task's {@link SuggestOperator}, with the task's mailbox (as Flink's async operator gets it). */
+public final class SuggestOperatorFactory extends AbstractStreamOperatorFactory<Suggestion>
+        implements OneInputStreamOperatorFactory<DiffedCommit, Suggestion> {
+    private static final long serialVersionUID = 1L;
+
+    private final SuggestSettings settings;
+    private final EngineSource engines;
+
+    public SuggestOperatorFactory(SuggestSettings settings) {
+        this(settings, EngineSource.FROM_SETTINGS);
+    }
+
+    public SuggestOperatorFactory(SuggestSettings settings, EngineSource engines) {
+        this.settings = settings;
+        this.engines = engines;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public <T extends StreamOperator<Suggestion>> T createStreamOperator(StreamOperatorParameters<Suggestion> parameters) {
+        return (T) new SuggestOperator(parameters, settings, engines);
+    }
+
+    @Override
+    @SuppressWarnings("rawtypes")
+    public Class<? extends StreamOperator> getStreamOperatorClass(ClassLoader classLoader) {
+        return SuggestOperator.class;
+    }
+}

@@ -1,0 +1,101 @@
+package io.commitflow.suggest;
+
+import io.commitflow.event.CommitEvent;
+import io.commitflow.event.Suggestion;
+import io.commitflow.event.TestEvents;
+import io.commitflow.git.DiffedCommit;
+import io.commitflow.git.FileChange;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
+import org.apache.flink.streaming.runtime.tasks.mailbox.Mail;
+import org.apache.flink.streaming.runtime.tasks.mailbox.TaskMailbox;
+import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One {@link SuggestOperator} in Flink's keyed test harness, on RocksDB. The test thread is the task thread: it runs
+ * the mails the operator's workers send back ({@link #awaitOutputs}) and moves processing time ({@link #expire}).
+ */
+public final class StageHarness implements AutoCloseable {
+    public final KeyedOneInputStreamOperatorTestHarness<String, DiffedCommit, Suggestion> harness;
+
+    public StageHarness(SuggestSettings settings) throws Exception {
+        this(new SuggestOperatorFactory(settings));
+    }
+
+    public StageHarness(SuggestOperatorFactory factory) throws Exception {
+        harness = new KeyedOneInputStreamOperatorTestHarness<>(factory, SuggestStage.BY_REPO, Types.STRING);
+        harness.setStateBackend(new EmbeddedRocksDBStateBackend());
+    }
+
+    public StageHarness open() throws Exception {
+        harness.open();
+        harness.setStateTtlProcessingTime(0);
+        return this;
+    }
+
+    public StageHarness restore(OperatorSubtaskState snapshot) throws Exception {
+        harness.initializeState(snapshot);
+        return open();
+    }
+
+    /** The commit's suggestion, once its answer is back. */
+    public Suggestion suggest(DiffedCommit d) throws Exception {
+        int before = outputs().size();
+        send(d);
+        return awaitOutputs(before + 1).get(before);
+    }
+
+    public void send(DiffedCommit d) throws Exception {
+        harness.processElement(d, d.commit().origin().kafkaTs());
+    }
+
+    public List<Suggestion> outputs() {
+        return harness.extractOutputValues();
+    }
+
+    /** Runs the operator's mails until it has emitted {@code n} suggestions in all (at most 20 s). */
+    public List<Suggestion> awaitOutputs(int n) throws Exception {
+        TaskMailbox mailbox = harness.getTaskMailbox();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (outputs().size() < n) {
+            Optional<Mail> mail = mailbox.tryTake(TaskMailbox.MIN_PRIORITY);
+            if (mail.isPresent()) {
+                mail.get().run();
+            } else if (System.nanoTime() > deadline) {
+                throw new AssertionError("waited 20 s for " + n + " suggestions, have " + outputs().size());
+            } else {
+                Thread.sleep(1);
+            }
+        }
+        return outputs();
+    }
+
+    /** Moves processing time past every request's timeout: the CPU scan answers what is still in flight. */
+    public void expire() throws Exception {
+        harness.setProcessingTime(Long.MAX_VALUE / 2);
+    }
+
+    public OperatorSubtaskState snapshot(long id) throws Exception {
+        return harness.snapshot(id, id);
+    }
+
+    @Override
+    public void close() throws Exception {
+        harness.close();
+    }
+
+    /** A one-file change of {@code cls} in a Java source tree, with its real message (null: none), event time 1 s. */
+    public static DiffedCommit change(String repo, String sha, String cls, String method, String message, String patchId) {
+        CommitEvent c = TestEvents.withMessage(TestEvents.commit(repo, sha), message);
+        String path = "src/main/java/org/example/" + cls + ".java";
+        String patch = "diff --git a/" + path + " b/" + path + "\n--- a/" + path + "\n+++ b/" + path + "\n@@ -1,3 +1,3 @@\n"
+                + " class " + cls + " {\n-    void " + method + "() { return; }\n+    void " + method + "(int retries) { retry(retries); }\n }\n";
+        return DiffedCommit.of(c, List.of(new FileChange("MODIFY", path, path, false, 1, 1, 0, "100644", "100644")), 1, patch,
+                "", "mirror", patchId);
+    }
+}

@@ -1,0 +1,225 @@
+package io.commitflow.suggest;
+
+import io.commitflow.event.Suggestion;
+import io.commitflow.git.DiffedCommit;
+import io.commitflow.gpu.EngineMode;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static io.commitflow.suggest.StageHarness.change;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The suggest operator in Flink's keyed harness on RocksDB: result cache, retrieval from what it learned, bounded
+ * memory, and the same answer however and whenever a request is answered — by a batch, by the CPU scan after its
+ * timeout, after a restore with the request in flight, or after the engine failed.
+ */
+class SuggestOperatorTest {
+    static final SuggestSettings CPU = SuggestSettings.DEFAULT.withEngine(EngineMode.CPU).withHistory(100);
+    /** Batches never fill and never time out: requests stay in flight until their own timeout hands them to the scan. */
+    static final SuggestSettings HELD = CPU.withBatching(10_000, Duration.ofHours(1)).withTimeout(Duration.ofHours(1));
+
+    private static final String[][] HISTORY = {
+        {"PackWriter", "writePack", "PackWriter: Retry writing the pack"},
+        {"RefUpdate", "update", "RefUpdate: Retry locking the ref"},
+        {"DirCache", "lock", "DirCache: Retry taking the lock"},
+        {"PackWriter", "writeIndex", "PackWriter: Write the index in one pass"},
+        {"Config", "load", "Config: Load included files once"},
+    };
+
+    private static DiffedCommit learned(int i) {
+        return change("app", String.valueOf((char) ('a' + i)).repeat(40), HISTORY[i][0], HISTORY[i][1],
+                HISTORY[i][2] + "\n", null);
+    }
+
+    private static DiffedCommit query(String cls, String method) {
+        return change("app", "f".repeat(40), cls, method, null, null);
+    }
+
+    private static void assertSame(Suggestion actual, Suggestion expected) {
+        assertThat(actual).usingRecursiveComparison().ignoringFields("latencyMs").isEqualTo(expected);
+    }
+
+    @Test
+    void learnsTheRepositorysStyleAndReusesItsNearestSubject() throws Exception {
+        try (StageHarness s = new StageHarness(CPU).open()) {
+            for (int i = 0; i < 3; i++) {
+                s.suggest(learned(i));
+            }
+            Suggestion out = s.suggest(query("PackWriter", "writeIndex"));
+
+            assertThat(out.backend()).isEqualTo("retrieval");
+            assertThat(out.subject()).startsWith("PackWriter: Retry");
+            assertThat(out.similarity()).isGreaterThan(0.3);
+            assertThat(out.exemplars()).first().isEqualTo("a".repeat(40));
+            assertThat(out.cache()).isEqualTo("miss");
+        }
+    }
+
+    @Test
+    void givesACherryPickTheOriginalsMessage() throws Exception {
+        try (StageHarness s = new StageHarness(CPU).open()) {
+            s.suggest(change("app", "a".repeat(40), "Widget", "run", "Widget: Handle retries\n\nRetry twice.\n", "9".repeat(40)));
+            Suggestion pick = s.suggest(change("app", "b".repeat(40), "Widget", "run", null, "9".repeat(40)));
+
+            assertThat(pick.cache()).isEqualTo("hit");
+            assertThat(pick.backend()).isEqualTo("cache");
+            assertThat(pick.subject()).isEqualTo("Widget: Handle retries");
+            assertThat(pick.body()).isEqualTo("Retry twice.");
+            assertThat(pick.exemplars()).containsExactly("a".repeat(40));
+            assertThat(s.suggest(change("fork", "c".repeat(40), "Widget", "run", null, "9".repeat(40))).cache())
+                    .as("another repository's cache is its own").isEqualTo("miss");
+        }
+    }
+
+    @Test
+    void forgetsCachedSuggestionsAfterTheTtl() throws Exception {
+        try (StageHarness s = new StageHarness(CPU).open()) {
+            s.suggest(change("app", "a".repeat(40), "Widget", "run", "x\n", "9".repeat(40)));
+            s.harness.setStateTtlProcessingTime(CPU.cacheTtl().toMillis() + 1);
+
+            assertThat(s.suggest(change("app", "b".repeat(40), "Widget", "run", null, "9".repeat(40))).cache()).isEqualTo("miss");
+        }
+    }
+
+    @Test
+    void keepsAtMostItsHistoryForgettingTheOldestFirst() throws Exception {
+        try (StageHarness s = new StageHarness(CPU.withHistory(2)).open()) {
+            s.suggest(change("app", "a".repeat(40), "Alpha", "one", "Alpha: First\n", null));
+            s.suggest(change("app", "b".repeat(40), "Beta", "two", "Beta: Second\n", null));
+            s.suggest(change("app", "c".repeat(40), "Gamma", "three", "Gamma: Third\n", null));
+
+            Suggestion out = s.suggest(change("app", "d".repeat(40), "Alpha", "one", null, null));
+
+            assertThat(out.exemplars()).doesNotContain("a".repeat(40)).contains("b".repeat(40), "c".repeat(40));
+        }
+    }
+
+    @Test
+    void answersTheSameAfterRestoringFromACheckpoint() throws Exception {
+        OperatorSubtaskState snapshot;
+        Suggestion live;
+        try (StageHarness s = new StageHarness(CPU).open()) {
+            s.suggest(learned(0));
+            s.suggest(learned(1));
+            snapshot = s.snapshot(1);
+            live = s.suggest(query("PackWriter", "writeIndex"));
+        }
+        try (StageHarness restored = new StageHarness(CPU).restore(snapshot)) {
+            assertSame(restored.suggest(query("PackWriter", "writeIndex")), live);
+        }
+    }
+
+    @Test
+    void aRequestAnsweredLateSeesOnlyTheRowsOfItsWindow() throws Exception {
+        DiffedCommit later = change("app", "e".repeat(40), "PackWriter", "writeIndex", "PackWriter: Speed up writing the index\n", null);
+        Suggestion atOnce;
+        try (StageHarness s = new StageHarness(CPU).open()) {
+            s.suggest(learned(0));
+            s.suggest(learned(1));
+            atOnce = s.suggest(query("PackWriter", "writeIndex"));
+        }
+        try (StageHarness s = new StageHarness(HELD).open()) {
+            s.send(learned(0));
+            s.send(learned(1));
+            s.send(query("PackWriter", "writeIndex"));
+            // a later commit, nearer to the request than anything before it, is learned while the request waits
+            s.send(later);
+            s.expire();
+            List<Suggestion> out = s.awaitOutputs(4);
+
+            Suggestion late = out.stream().filter(x -> x.sha().equals("f".repeat(40))).findFirst().orElseThrow();
+            assertSame(late, atOnce);
+            assertThat(late.exemplars()).doesNotContain("e".repeat(40));
+        }
+    }
+
+    @Test
+    void theCpuScanAfterATimeoutAnswersAsTheEngineDoes() throws Exception {
+        List<Suggestion> byEngine = new ArrayList<>();
+        List<Suggestion> byScan;
+        try (StageHarness s = new StageHarness(CPU).open()) {
+            for (int i = 0; i < HISTORY.length; i++) {
+                s.suggest(learned(i));
+            }
+            for (String[] h : HISTORY) {
+                byEngine.add(s.suggest(query(h[0], h[1] + "Again")));
+            }
+        }
+        try (StageHarness s = new StageHarness(HELD).open()) {
+            for (int i = 0; i < HISTORY.length; i++) {
+                s.send(learned(i));
+            }
+            for (String[] h : HISTORY) {
+                s.send(query(h[0], h[1] + "Again"));
+            }
+            s.expire();
+            byScan = s.awaitOutputs(2 * HISTORY.length).subList(HISTORY.length, 2 * HISTORY.length);
+        }
+        assertThat(byScan).hasSize(HISTORY.length);
+        for (int i = 0; i < HISTORY.length; i++) {
+            assertSame(byScan.get(i), byEngine.get(i));
+        }
+    }
+
+    @Test
+    void requestsInFlightAtACheckpointAreAnsweredAfterRestoreAsIfNothingHappened() throws Exception {
+        List<DiffedCommit> commits = List.of(learned(0), change("lib", "b".repeat(40), "RefUpdate", "update",
+                "RefUpdate: Retry locking the ref\n", null), learned(3), query("PackWriter", "writeIndex"));
+        List<Suggestion> reference = new ArrayList<>();
+        try (StageHarness s = new StageHarness(CPU).open()) {
+            for (DiffedCommit c : commits) {
+                reference.add(s.suggest(c));
+            }
+        }
+        OperatorSubtaskState snapshot;
+        try (StageHarness s = new StageHarness(HELD).open()) {
+            for (DiffedCommit c : commits) {
+                s.send(c);
+            }
+            snapshot = s.snapshot(1);
+            assertThat(s.outputs()).as("all four still in flight at the checkpoint").isEmpty();
+        }
+        try (StageHarness restored = new StageHarness(CPU).restore(snapshot)) {
+            List<Suggestion> out = restored.awaitOutputs(commits.size());
+            for (Suggestion expected : reference) {
+                assertSame(out.stream().filter(x -> x.sha().equals(expected.sha())).findFirst().orElseThrow(), expected);
+            }
+            // the restored requests were written at the checkpoint and are forgotten at the next one
+            restored.snapshot(2);
+        }
+    }
+
+    /** The flaky engine's faults to come, and those it made: static, as the engine is made in the operator. */
+    static final AtomicInteger FAILURES = new AtomicInteger();
+    static final AtomicInteger FAILED = new AtomicInteger();
+
+    @Test
+    void aFailingEngineIsRetriedThenTheCpuScanAnswersTheSame() throws Exception {
+        Suggestion expected;
+        try (StageHarness s = new StageHarness(CPU).open()) {
+            s.suggest(learned(0));
+            s.suggest(learned(1));
+            expected = s.suggest(query("PackWriter", "writeIndex"));
+        }
+        SuggestOperatorFactory factory = new SuggestOperatorFactory(CPU.withBatching(1, Duration.ZERO), x -> TestEngines.flaky(FAILURES, FAILED));
+        try (StageHarness s = new StageHarness(factory).open()) {
+            FAILURES.set(0);
+            s.suggest(learned(0));
+            s.suggest(learned(1));
+            FAILED.set(0);
+            FAILURES.set(2);
+            assertSame(s.suggest(query("PackWriter", "writeIndex")), expected);
+            assertThat(FAILED).as("two failures, then the engine answered").hasValue(2);
+
+            FAILURES.set(3);
+            assertSame(s.suggest(query("PackWriter", "writeIndex")), expected);
+            assertThat(FAILED).as("three more failures: the retries are spent and the CPU scan answers").hasValue(5);
+        }
+    }
+}

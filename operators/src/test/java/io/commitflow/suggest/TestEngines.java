@@ -1,0 +1,90 @@
+package io.commitflow.suggest;
+
+import io.commitflow.generate.FeatureSpace;
+import io.commitflow.gpu.CpuEngine;
+import io.commitflow.gpu.EngineFullException;
+import io.commitflow.gpu.Neighbors;
+import io.commitflow.gpu.RetrievalEngine;
+import io.commitflow.gpu.Tier;
+
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** CPU engines with a fault of a real device: searches that fail, a budget that fills. */
+final class TestEngines {
+    private TestEngines() {}
+
+    /** A CPU engine whose searches fail while {@code failures} is positive, each failure counting it down. */
+    static RetrievalEngine flaky(AtomicInteger failures, AtomicInteger failed) {
+        return new Delegating(new CpuEngine(FeatureSpace.DEFAULT_DIMENSION)) {
+            @Override
+            public Neighbors[] search(Tier tier, int[] groups, long[] from, long[] to, float[][] queries, int k) {
+                if (failures.getAndDecrement() > 0) {
+                    failed.incrementAndGet();
+                    throw new IllegalStateException("CUDA_ERROR_LAUNCH_FAILED (injected)");
+                }
+                return super.search(tier, groups, from, to, queries, k);
+            }
+        };
+    }
+
+    /** A CPU engine that holds at most {@code rows} rows, as a device budget does, and says so as a CUDA engine does. */
+    static RetrievalEngine capped(int rows) {
+        return new Delegating(new CpuEngine(FeatureSpace.DEFAULT_DIMENSION)) {
+            @Override
+            public int add(int group, long stamp, float[] vector) {
+                if (size() >= rows) {
+                    throw new EngineFullException("the test's budget of " + rows + " rows is full");
+                }
+                return super.add(group, stamp, vector);
+            }
+
+            @Override
+            public long capacity() {
+                return rows;
+            }
+        };
+    }
+
+    private static class Delegating implements RetrievalEngine {
+        private final RetrievalEngine inner;
+
+        Delegating(RetrievalEngine inner) {
+            this.inner = inner;
+        }
+
+        @Override
+        public String name() {
+            return inner.name();
+        }
+
+        @Override
+        public int dimension() {
+            return inner.dimension();
+        }
+
+        @Override
+        public int size() {
+            return inner.size();
+        }
+
+        @Override
+        public int add(int group, long stamp, float[] vector) {
+            return inner.add(group, stamp, vector);
+        }
+
+        @Override
+        public void remove(int slot) {
+            inner.remove(slot);
+        }
+
+        @Override
+        public Neighbors[] search(Tier tier, int[] groups, long[] from, long[] to, float[][] queries, int k) {
+            return inner.search(tier, groups, from, to, queries, k);
+        }
+
+        @Override
+        public void close() {
+            inner.close();
+        }
+    }
+}
