@@ -25,7 +25,7 @@ public final class Commitflow implements Runnable {
     }
 
     static CommandLine commandLine() {
-        CommandLine cli = new CommandLine(new Commitflow());
+        CommandLine cli = new CommandLine(new Commitflow()).setDefaultValueProvider(new io.commitflow.job.OptionDefaults());
         cli.setExecutionExceptionHandler((e, cmd, parsed) -> {
             if (e instanceof UserError) {
                 cmd.getErr().println("commitflow " + cmd.getCommandName() + ": " + e.getMessage());

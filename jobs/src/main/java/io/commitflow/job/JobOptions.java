@@ -27,7 +27,7 @@ public final class JobOptions {
      */
     public static JobParameters parseForCluster(String... args) {
         JobOptions options = new JobOptions();
-        CommandLine cli = new CommandLine(options);
+        CommandLine cli = new CommandLine(options).setDefaultValueProvider(new OptionDefaults());
         try {
             cli.parseArgs(args);
             if (cli.isUsageHelpRequested() || cli.isVersionHelpRequested()) {

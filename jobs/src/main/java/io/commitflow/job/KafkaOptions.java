@@ -12,6 +12,8 @@ import java.util.Map;
 
 /** The job's Kafka options, shared by {@code commitflow job} and the cluster entry point. */
 public class KafkaOptions {
+    private static final KafkaSettings DEFAULTS = KafkaSettings.defaults("");
+
     @Spec(Spec.Target.MIXEE)
     CommandSpec spec;
 
@@ -19,45 +21,45 @@ public class KafkaOptions {
             description = "Kafka bootstrap servers.")
     String bootstrap;
 
-    @Option(names = "--events-topic", defaultValue = KafkaSettings.EVENTS_TOPIC, paramLabel = "TOPIC",
+    @Option(names = "--events-topic", paramLabel = "TOPIC",
             description = "Topic with push and commit events (default: ${DEFAULT-VALUE}).")
-    String eventsTopic;
+    String eventsTopic = DEFAULTS.eventsTopic();
 
-    @Option(names = "--suggestions-topic", defaultValue = KafkaSettings.SUGGESTIONS_TOPIC, paramLabel = "TOPIC",
+    @Option(names = "--suggestions-topic", paramLabel = "TOPIC",
             description = "Topic the suggestions go to (default: ${DEFAULT-VALUE}).")
-    String suggestionsTopic;
+    String suggestionsTopic = DEFAULTS.suggestionsTopic();
 
-    @Option(names = "--dlq-topic", defaultValue = KafkaSettings.DLQ_TOPIC, paramLabel = "TOPIC",
+    @Option(names = "--dlq-topic", paramLabel = "TOPIC",
             description = "Dead-letter topic for rejected records, with reasons (default: ${DEFAULT-VALUE}).")
-    String dlqTopic;
+    String dlqTopic = DEFAULTS.deadLetterTopic();
 
-    @Option(names = "--sla-topic", defaultValue = KafkaSettings.SLA_TOPIC, paramLabel = "TOPIC",
+    @Option(names = "--sla-topic", paramLabel = "TOPIC",
             description = "Topic the SLA windows, spikes and late samples go to, JSON with a kind field "
                     + "(default: ${DEFAULT-VALUE}).")
-    String slaTopic;
+    String slaTopic = DEFAULTS.slaTopic();
 
-    @Option(names = "--group-id", defaultValue = "commitflow", paramLabel = "ID",
+    @Option(names = "--group-id", paramLabel = "ID",
             description = "Kafka consumer group of the source (default: ${DEFAULT-VALUE}).")
-    String groupId;
+    String groupId = DEFAULTS.groupId();
 
-    @Option(names = "--start-from", defaultValue = "earliest", paramLabel = "earliest|latest",
+    @Option(names = "--start-from", paramLabel = "earliest|latest",
             description = "Where a group without committed offsets starts (default: ${DEFAULT-VALUE}).")
-    String startFrom;
+    String startFrom = OptionDefaults.all().get("--start-from");
 
-    @Option(names = "--delivery", defaultValue = "exactly-once", paramLabel = "exactly-once|at-least-once",
+    @Option(names = "--delivery", paramLabel = "exactly-once|at-least-once",
             description = "Delivery guarantee of the output topics (default: ${DEFAULT-VALUE}). Readers of an "
                     + "exactly-once topic must use isolation.level=read_committed.")
-    String delivery;
+    String delivery = OptionDefaults.all().get("--delivery");
 
-    @Option(names = "--transactional-id-prefix", defaultValue = "commitflow", paramLabel = "PREFIX",
+    @Option(names = "--transactional-id-prefix", paramLabel = "PREFIX",
             description = "Prefix of the sinks' Kafka transactional ids; unique per job on a cluster (default: ${DEFAULT-VALUE}).")
-    String transactionalIdPrefix;
+    String transactionalIdPrefix = DEFAULTS.transactionalIdPrefix();
 
-    @Option(names = "--transaction-timeout", defaultValue = "10m", paramLabel = "DURATION",
+    @Option(names = "--transaction-timeout", paramLabel = "DURATION",
             converter = DurationConverter.class,
             description = "Kafka transaction timeout of the sinks: above the checkpoint interval, at most the broker's "
                     + "transaction.max.timeout.ms (15m by default) (default: ${DEFAULT-VALUE}).")
-    Duration transactionTimeout;
+    Duration transactionTimeout = DEFAULTS.transactionTimeout();
 
     @Option(names = {"-X", "--kafka-property"}, paramLabel = "KEY=VALUE",
             description = "Extra Kafka client property for source and sinks, e.g. security.protocol=SASL_SSL. Repeatable.")

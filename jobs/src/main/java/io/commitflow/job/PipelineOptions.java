@@ -28,71 +28,71 @@ public class PipelineOptions {
                     + "inline patch can be described.")
     Path mirrorRoot;
 
-    @Option(names = "--dedup-ttl", defaultValue = "24h", converter = DurationConverter.class, paramLabel = "DURATION",
+    @Option(names = "--dedup-ttl", converter = DurationConverter.class, paramLabel = "DURATION",
             description = "How long a delivered commit is remembered, so that a redelivery is dropped (default: ${DEFAULT-VALUE}).")
     Duration dedupTtl = DedupCommits.DEFAULT_TTL;
 
     @Option(names = "--max-event-bytes", paramLabel = "BYTES",
-            description = "Larger records go to the DLQ unparsed (default: 4194304).")
+            description = "Larger records go to the DLQ unparsed (default: ${DEFAULT-VALUE}).")
     int maxEventBytes = EventParser.DEFAULT_MAX_EVENT_BYTES;
 
-    @Option(names = "--max-files", paramLabel = "N", description = "Files described per commit (default: 300).")
+    @Option(names = "--max-files", paramLabel = "N", description = "Files described per commit (default: ${DEFAULT-VALUE}).")
     int maxFiles = DiffBudget.DEFAULT.maxFiles();
 
-    @Option(names = "--max-lines", paramLabel = "N", description = "Patch lines kept per commit (default: 5000).")
+    @Option(names = "--max-lines", paramLabel = "N", description = "Patch lines kept per commit (default: ${DEFAULT-VALUE}).")
     int maxLines = DiffBudget.DEFAULT.maxLines();
 
-    @Option(names = "--max-patch-bytes", paramLabel = "BYTES", description = "Patch bytes kept per commit (default: 262144).")
+    @Option(names = "--max-patch-bytes", paramLabel = "BYTES", description = "Patch bytes kept per commit (default: ${DEFAULT-VALUE}).")
     int maxPatchBytes = DiffBudget.DEFAULT.maxBytes();
 
     @Option(names = "--max-blob-bytes", paramLabel = "BYTES",
-            description = "Larger files are summarised like binaries, never loaded (default: 8388608).")
+            description = "Larger files are summarised like binaries, never loaded (default: ${DEFAULT-VALUE}).")
     int maxBlobBytes = DiffBudget.DEFAULT.maxBlobBytes();
 
-    @Option(names = "--push-retry-max-wait", defaultValue = "5m", converter = DurationConverter.class, paramLabel = "DURATION",
+    @Option(names = "--push-retry-max-wait", converter = DurationConverter.class, paramLabel = "DURATION",
             description = "How long a push waits for its commits to reach the mirror before it goes to the DLQ "
                     + "(retries from 500ms, doubling up to 30s) (default: ${DEFAULT-VALUE}).")
     Duration pushRetryMaxWait = RetryPolicy.DEFAULT.maxWait();
 
-    @Option(names = "--cache-ttl", defaultValue = "24h", converter = DurationConverter.class, paramLabel = "DURATION",
+    @Option(names = "--cache-ttl", converter = DurationConverter.class, paramLabel = "DURATION",
             description = "How long the result cache keeps a suggestion for a patch-id (default: ${DEFAULT-VALUE}).")
     Duration cacheTtl = SuggestSettings.DEFAULT.cacheTtl();
 
     @Option(names = "--max-history-per-repo", paramLabel = "N",
             description = "Earlier commits per repository the generator keeps to learn from; the oldest go first "
-                    + "(default: 10000; about 8 KiB of task memory each).")
+                    + "(default: ${DEFAULT-VALUE}; about 8 KiB of task memory each).")
     int maxHistoryPerRepo = SuggestSettings.DEFAULT.maxRows();
 
-    @Option(names = "--engine", defaultValue = "auto", paramLabel = "auto|cpu|cuda",
+    @Option(names = "--engine", paramLabel = "auto|cpu|cuda",
             description = "Retrieval engine: auto takes CUDA where a GPU and its driver load, else the CPU; cuda fails "
                     + "when there is none (default: ${DEFAULT-VALUE}).")
     String engine = SuggestSettings.DEFAULT.engine().label();
 
-    @Option(names = "--device-budget", defaultValue = "8192", paramLabel = "MIB",
+    @Option(names = "--device-budget", paramLabel = "MIB",
             description = "Device memory one task's CUDA engine may use, in MiB (default: ${DEFAULT-VALUE}).")
     long deviceBudgetMiB = SuggestSettings.DEFAULT.deviceBudgetMiB();
 
-    @Option(names = "--batch-max", defaultValue = "256", paramLabel = "N",
+    @Option(names = "--batch-max", paramLabel = "N",
             description = "Most requests in one engine call (default: ${DEFAULT-VALUE}).")
     int batchMax = SuggestSettings.DEFAULT.maxBatch();
 
-    @Option(names = "--batch-wait", defaultValue = "5ms", converter = DurationConverter.class, paramLabel = "DURATION",
+    @Option(names = "--batch-wait", converter = DurationConverter.class, paramLabel = "DURATION",
             description = "How long a request waits for its batch to fill (default: ${DEFAULT-VALUE}).")
     Duration batchWait = SuggestSettings.DEFAULT.maxWait();
 
-    @Option(names = "--suggest-workers", defaultValue = "2", paramLabel = "N",
+    @Option(names = "--suggest-workers", paramLabel = "N",
             description = "Threads per task answering batches (default: ${DEFAULT-VALUE}).")
     int suggestWorkers = SuggestSettings.DEFAULT.workers();
 
-    @Option(names = "--async-timeout", defaultValue = "5s", converter = DurationConverter.class, paramLabel = "DURATION",
+    @Option(names = "--async-timeout", converter = DurationConverter.class, paramLabel = "DURATION",
             description = "After this a request is answered by the exact CPU scan instead (default: ${DEFAULT-VALUE}).")
     Duration asyncTimeout = SuggestSettings.DEFAULT.timeout();
 
-    @Option(names = "--async-capacity", defaultValue = "1024", paramLabel = "N",
+    @Option(names = "--async-capacity", paramLabel = "N",
             description = "Requests in flight per task; beyond it the job back-pressures (default: ${DEFAULT-VALUE}).")
     int asyncCapacity = SuggestSettings.DEFAULT.capacity();
 
-    @Option(names = "--engine-retries", defaultValue = "2", paramLabel = "N",
+    @Option(names = "--engine-retries", paramLabel = "N",
             description = "Retries of a failed engine call before the CPU scan answers (default: ${DEFAULT-VALUE}).")
     int engineRetries = SuggestSettings.DEFAULT.retries();
 

@@ -15,28 +15,28 @@ public class SlaOptions {
     @Spec(Spec.Target.MIXEE)
     CommandSpec spec;
 
-    @Option(names = "--sla-window", defaultValue = "60s", converter = DurationConverter.class, paramLabel = "DURATION",
+    @Option(names = "--sla-window", converter = DurationConverter.class, paramLabel = "DURATION",
             description = "SLA window length; a multiple of --sla-slide (default: ${DEFAULT-VALUE}).")
     Duration window = SlaSettings.DEFAULT.size();
 
-    @Option(names = "--sla-slide", defaultValue = "10s", converter = DurationConverter.class, paramLabel = "DURATION",
+    @Option(names = "--sla-slide", converter = DurationConverter.class, paramLabel = "DURATION",
             description = "How often an SLA window ends (default: ${DEFAULT-VALUE}).")
     Duration slide = SlaSettings.DEFAULT.slide();
 
-    @Option(names = "--sla-out-of-orderness", defaultValue = "5s", converter = DurationConverter.class,
+    @Option(names = "--sla-out-of-orderness", converter = DurationConverter.class,
             paramLabel = "DURATION", description = "How far behind the newest an outcome may arrive before it is late "
                     + "(counted and written to the SLA topic, not windowed) (default: ${DEFAULT-VALUE}).")
     Duration outOfOrderness = SlaSettings.DEFAULT.outOfOrderness();
 
-    @Option(names = "--sla-idleness", defaultValue = "30s", converter = DurationConverter.class, paramLabel = "DURATION",
+    @Option(names = "--sla-idleness", converter = DurationConverter.class, paramLabel = "DURATION",
             description = "A stream without outcomes this long stops holding event time back (default: ${DEFAULT-VALUE}).")
     Duration idleness = SlaSettings.DEFAULT.idleness();
 
-    @Option(names = "--sla-spike-threshold", defaultValue = "50ms", converter = DurationConverter.class,
+    @Option(names = "--sla-spike-threshold", converter = DurationConverter.class,
             paramLabel = "DURATION", description = "P999 − P99 above this writes a spike record (default: ${DEFAULT-VALUE}).")
     Duration spikeThreshold = Duration.ofMillis(SlaSettings.DEFAULT.spikeThresholdMs());
 
-    @Option(names = "--sla-target", defaultValue = "800ms", converter = DurationConverter.class, paramLabel = "DURATION",
+    @Option(names = "--sla-target", converter = DurationConverter.class, paramLabel = "DURATION",
             description = "Latency a suggestion must meet, for tenants not named in --sla-tenant-target "
                     + "(default: ${DEFAULT-VALUE}, the reference report's P95 target).")
     Duration target = Duration.ofMillis(SlaSettings.DEFAULT.defaultTargetMs());
@@ -46,10 +46,10 @@ public class SlaOptions {
                     + "--sla-tenant-target acme=300ms,ci-bots=5s")
     List<String> tenantTargets = List.of();
 
-    @Option(names = "--sla-weights", defaultValue = "0.8=1.0,0.6=0.7,0=0.2", paramLabel = "BOUND=WEIGHT,…",
+    @Option(names = "--sla-weights", paramLabel = "BOUND=WEIGHT,…",
             description = "Weight of a suggestion in the attainment by its retrieval similarity: the first bound it "
                     + "reaches, descending, the last 0 (default: ${DEFAULT-VALUE}).")
-    String weights = "0.8=1.0,0.6=0.7,0=0.2";
+    String weights = OptionDefaults.weights(SlaSettings.DEFAULT.weights());
 
     public SlaSettings toSettings() {
         Map<String, Long> targets = TenantValues.parse(spec, "--sla-tenant-target", "DURATION", tenantTargets,

@@ -66,6 +66,23 @@ class JobOptionsTest {
     }
 
     @Test
+    void eachDefaultComesFromItsSettingsRecordAndHelpShowsIt() {
+        JobParameters p = JobOptions.parseForCluster("--bootstrap", "k:1");
+
+        assertThat(p.kafka()).isEqualTo(KafkaSettings.defaults("k:1"));
+        assertThat(p.pipeline()).isEqualTo(PipelineSettings.defaults(null));
+        String help = new picocli.CommandLine(new JobOptions()).setDefaultValueProvider(new OptionDefaults())
+                .getUsageMessage().replaceAll("\\s+", ""); // lines wrap anywhere, even inside a default
+        assertThat(OptionDefaults.all()).hasSizeGreaterThan(30).allSatisfy((option, value) -> {
+            int at = help.lastIndexOf(option + "="); // its description, after the synopsis
+            assertThat(at).as(option + " in the help").isNotNegative();
+            assertThat(help.substring(help.indexOf("(default:", at))).as(option).startsWith("(default:" + value);
+        });
+        assertThat(OptionDefaults.all()).containsEntry("--dedup-ttl", "24h").containsEntry("--batch-wait", "5ms")
+                .containsEntry("--engine", "auto").containsEntry("--delivery", "exactly-once");
+    }
+
+    @Test
     void parsesTheSuggestStagesOptions() {
         var a = JobOptions.parseForCluster("--bootstrap", "k:1", "--engine", "cpu", "--device-budget", "2048",
                 "--batch-max", "64", "--batch-wait", "2ms", "--suggest-workers", "3", "--async-timeout", "800ms",
