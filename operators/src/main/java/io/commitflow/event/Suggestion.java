@@ -9,7 +9,8 @@ import java.util.List;
  *
  * @param type       the conventional-commit type the generator inferred ({@code feat}, {@code docs}, …)
  * @param scope      the conventional-commit scope (a module or directory), may be empty
- * @param backend    what wrote it ({@code template}, {@code retrieval}, {@code llm:…})
+ * @param backend    what wrote it: {@code retrieval} (the built-in generator), {@code cache} (the result cache), or a
+ *                   tenant's LLM as {@code openai:MODEL} or {@code anthropic:MODEL}
  * @param similarity the retrieval similarity of the best exemplar, 0 when none was used
  * @param exemplars  the shas of the exemplar commits used
  * @param cache      {@code hit} when the message came from the result cache, else {@code miss}
