@@ -65,11 +65,12 @@ public final class CommitMessageJob {
                 .process(new DiffCommits(s.mirrorRoot(), s.budget())).uid("diff").name("diff (JGit)");
 
         // suggestions carry the moment they were made as their timestamp (the SLA windows and the sink use it)
-        DataStream<Suggestion> out = SuggestStage.attach(diffed, s.suggest());
+        SingleOutputStreamOperator<Suggestion> out = SuggestStage.attach(diffed, s.suggest());
         out.sinkTo(suggestions).uid("sink-suggestions").name("kafka: suggestions");
 
         DataStream<DeadLetter> rejected = parsed.getSideOutput(DeadLetters.TAG)
-                .union(expanded.getSideOutput(DeadLetters.TAG), diffed.getSideOutput(DeadLetters.TAG));
+                .union(expanded.getSideOutput(DeadLetters.TAG), diffed.getSideOutput(DeadLetters.TAG),
+                        out.getSideOutput(DeadLetters.TAG));
         rejected.sinkTo(deadLetters).uid("sink-dlq").name("kafka: dead letters");
 
         SlaPipeline.attach(out, rejected, s.sla())

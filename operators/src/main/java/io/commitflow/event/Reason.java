@@ -29,5 +29,10 @@ public enum Reason {
     /** The inline patch could not be parsed. */
     BAD_PATCH,
     /** Reading the mirror failed. */
-    GIT_ERROR
+    GIT_ERROR,
+    /**
+     * Writing the suggestion failed: a fault in commitflow's generator, not in the event. The commit goes here, with
+     * the error, so that it is accounted for and the job goes on (a restart would only fail on it again).
+     */
+    GENERATION_FAILED
 }

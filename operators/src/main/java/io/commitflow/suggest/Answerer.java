@@ -11,6 +11,7 @@ import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * Answers requests from a {@link RetrievalIndex}: a batch in one engine call (retried after failures, then the exact
@@ -75,8 +76,7 @@ final class Answerer {
                 SuggestRequest r = batch.get(i);
                 int j = place[i];
                 if (j >= 0 && s.neighbours() != null) {
-                    RepoKnowledge memory = memoryOf(r);
-                    answers.add(write(r, memory, memory.neighbors(s.neighbours()[2 * j], s.neighbours()[2 * j + 1],
+                    answers.add(write(r, memory -> memory.neighbors(s.neighbours()[2 * j], s.neighbours()[2 * j + 1],
                             r.query(), w.k(), w.kBag(), r.diff().commit().ts()), now));
                 } else {
                     answers.add(scanLocked(r));
@@ -123,14 +123,15 @@ final class Answerer {
 
     private Answer scanLocked(SuggestRequest r) {
         ExemplarRanker.Weights w = generator.weights();
-        RepoKnowledge memory = memoryOf(r);
-        List<RepoKnowledge.Neighbor> nn = memory.scan(r.query(), memory.bag(r.features().signature()), w.k(), w.kBag(),
-                r.diff().commit().ts(), r.window());
-        return write(r, memory, nn, System.currentTimeMillis());
+        return write(r, memory -> memory.scan(r.query(), memory.bag(r.features().signature()), w.k(), w.kBag(),
+                r.diff().commit().ts(), r.window()), System.currentTimeMillis());
     }
 
-    private Answer write(SuggestRequest r, RepoKnowledge memory, List<RepoKnowledge.Neighbor> nn, long now) {
+    /** The request's suggestion from its neighbours, or the error that stopped it (this request's alone). */
+    private Answer write(SuggestRequest r, Function<RepoKnowledge, List<RepoKnowledge.Neighbor>> neighbours, long now) {
         try {
+            RepoKnowledge memory = memoryOf(r);
+            List<RepoKnowledge.Neighbor> nn = neighbours.apply(memory);
             Draft d = generator.compose(r.diff(), r.features(), memory, r.window(), r.conventions(), nn);
             return new Answer.Written(d.suggestion(r.diff(), "miss", now), nn);
         } catch (RuntimeException e) {

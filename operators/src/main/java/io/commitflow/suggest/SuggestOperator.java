@@ -1,6 +1,10 @@
 package io.commitflow.suggest;
 
 import io.commitflow.cache.ResultCache;
+import io.commitflow.event.CommitEvent;
+import io.commitflow.event.DeadLetter;
+import io.commitflow.event.DeadLetters;
+import io.commitflow.event.Reason;
 import io.commitflow.event.Suggestion;
 import io.commitflow.generate.DiffFeatures;
 import io.commitflow.generate.RepoKnowledge;
@@ -22,7 +26,6 @@ import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.api.operators.StreamOperatorParameters;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
-import org.apache.flink.util.FlinkRuntimeException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,7 +50,8 @@ import java.util.stream.Stream;
  * in flight and in the batcher; then learns the commit when its real message is known. A worker answers the batch;
  * a tenant with an LLM has the suggestion rewritten ({@link LlmWriter}); the mailbox emits it. A request past the
  * timeout is answered by the exact CPU scan in the task thread, with the same suggestion. Suggestions carry the time
- * they were made as their timestamp. Nothing is shared with other operators, and chaining does not matter.
+ * they were made as their timestamp; a suggestion that could not be written goes to {@link DeadLetters#TAG} with
+ * reason {@code GENERATION_FAILED}. Nothing is shared with other operators, and chaining does not matter.
  *
  * <p>Metrics: {@code requests}, {@code commitsLearned}, {@code requestsRestored}, {@code batches},
  * {@code batchedRequests}, {@code engineRetries}, {@code engineFallbacks}, {@code timeouts}, {@code engineFull}
@@ -281,14 +285,20 @@ public final class SuggestOperator extends AbstractStreamOperator<Suggestion>
         }
     }
 
-    /** In the task thread: the request's answer goes out, unless it was answered already. */
+    /**
+     * In the task thread: the request's answer goes out, unless it was answered already. A failure goes to the
+     * dead letters with its error: failing the task would only fail again on the same request after the restore.
+     */
     private void finish(InFlight.Entry e, Answer a) {
         if (!inFlight.complete(e)) {
             return;
         }
         if (a instanceof Answer.Failed f) {
-            throw new FlinkRuntimeException("the suggestion for " + e.request.repo() + " "
-                    + e.request.diff().commit().sha() + " failed", f.cause());
+            CommitEvent c = e.request.diff().commit();
+            LOG.warn("writing the suggestion for {} {} failed; it goes to the dead letters", c.repo(), c.sha(), f.cause());
+            output.collect(DeadLetters.TAG, new StreamRecord<>(
+                    DeadLetter.of(c, Reason.GENERATION_FAILED, f.cause().toString(), "suggest"), c.origin().kafkaTs()));
+            return;
         }
         emit(((Answer.Written) a).suggestion());
     }

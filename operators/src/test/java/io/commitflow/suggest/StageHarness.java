@@ -1,6 +1,8 @@
 package io.commitflow.suggest;
 
 import io.commitflow.event.CommitEvent;
+import io.commitflow.event.DeadLetter;
+import io.commitflow.event.DeadLetters;
 import io.commitflow.event.Suggestion;
 import io.commitflow.event.TestEvents;
 import io.commitflow.git.DiffedCommit;
@@ -12,6 +14,7 @@ import org.apache.flink.streaming.runtime.tasks.mailbox.Mail;
 import org.apache.flink.streaming.runtime.tasks.mailbox.TaskMailbox;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -58,21 +61,40 @@ public final class StageHarness implements AutoCloseable {
         return harness.extractOutputValues();
     }
 
+    /** The dead letters the operator sent to its side output. */
+    public List<DeadLetter> deadLetters() {
+        List<DeadLetter> out = new ArrayList<>();
+        var q = harness.getSideOutput(DeadLetters.TAG);
+        if (q != null) {
+            q.forEach(r -> out.add(r.getValue()));
+        }
+        return out;
+    }
+
     /** Runs the operator's mails until it has emitted {@code n} suggestions in all (at most 20 s). */
     public List<Suggestion> awaitOutputs(int n) throws Exception {
+        runMailsUntil(() -> outputs().size() >= n, n + " suggestions");
+        return outputs();
+    }
+
+    public void awaitDeadLetters(int n) throws Exception {
+        runMailsUntil(() -> deadLetters().size() >= n, n + " dead letters");
+    }
+
+    private void runMailsUntil(java.util.function.BooleanSupplier done, String what) throws Exception {
         TaskMailbox mailbox = harness.getTaskMailbox();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (outputs().size() < n) {
+        while (!done.getAsBoolean()) {
             Optional<Mail> mail = mailbox.tryTake(TaskMailbox.MIN_PRIORITY);
             if (mail.isPresent()) {
                 mail.get().run();
             } else if (System.nanoTime() > deadline) {
-                throw new AssertionError("waited 20 s for " + n + " suggestions, have " + outputs().size());
+                throw new AssertionError("waited 20 s for " + what + "; have " + outputs().size() + " suggestions and "
+                        + deadLetters().size() + " dead letters");
             } else {
                 Thread.sleep(1);
             }
         }
-        return outputs();
     }
 
     /** Moves processing time past every request's timeout: the CPU scan answers what is still in flight. */

@@ -1,5 +1,6 @@
 package io.commitflow.suggest;
 
+import io.commitflow.event.Reason;
 import io.commitflow.event.Suggestion;
 import io.commitflow.git.DiffedCommit;
 import io.commitflow.gpu.EngineMode;
@@ -220,6 +221,21 @@ class SuggestOperatorTest {
             FAILURES.set(3);
             assertSame(s.suggest(query("PackWriter", "writeIndex")), expected);
             assertThat(FAILED).as("three more failures: the retries are spent and the CPU scan answers").hasValue(5);
+        }
+    }
+
+    @Test
+    void aSuggestionThatCannotBeWrittenBecomesADeadLetterAndTheStageGoesOn() throws Exception {
+        try (StageHarness s = new StageHarness(new SuggestOperatorFactory(CPU, x -> TestEngines.corrupt())).open()) {
+            s.send(learned(0));
+            s.send(learned(1));
+            s.send(query("PackWriter", "writeIndex"));
+            s.awaitDeadLetters(3);
+
+            assertThat(s.deadLetters()).extracting(d -> d.reason()).containsOnly(Reason.GENERATION_FAILED.name());
+            assertThat(s.deadLetters()).extracting(d -> d.sha())
+                    .containsExactlyInAnyOrder("a".repeat(40), "b".repeat(40), "f".repeat(40));
+            assertThat(s.outputs()).isEmpty();
         }
     }
 }

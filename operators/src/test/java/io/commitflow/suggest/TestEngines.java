@@ -27,6 +27,18 @@ final class TestEngines {
         };
     }
 
+    /** A CPU engine whose answers name a slot that holds no row, as a corrupted device buffer would. */
+    static RetrievalEngine corrupt() {
+        return new Delegating(new CpuEngine(FeatureSpace.DEFAULT_DIMENSION)) {
+            @Override
+            public Neighbors[] search(Tier tier, int[] groups, long[] from, long[] to, float[][] queries, int k) {
+                Neighbors[] out = new Neighbors[queries.length];
+                java.util.Arrays.fill(out, new Neighbors(new int[] {1 << 30}, new float[] {1f}));
+                return out;
+            }
+        };
+    }
+
     /** A CPU engine that holds at most {@code rows} rows, as a device budget does, and says so as a CUDA engine does. */
     static RetrievalEngine capped(int rows) {
         return new Delegating(new CpuEngine(FeatureSpace.DEFAULT_DIMENSION)) {
