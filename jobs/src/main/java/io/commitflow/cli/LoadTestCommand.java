@@ -2,21 +2,12 @@ package io.commitflow.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.commitflow.event.Json;
-import io.commitflow.job.CommitMessageJob;
-import io.commitflow.job.KafkaIO;
 import io.commitflow.job.KafkaSettings;
 import io.commitflow.job.PipelineSettings;
 import io.commitflow.replay.Events;
 import io.commitflow.replay.History;
 import io.commitflow.replay.RateProfile;
 import io.commitflow.replay.Replayer;
-import io.commitflow.replay.kafka.LocalKafka;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.eclipse.jgit.lib.Repository;
@@ -37,7 +28,6 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -100,8 +90,6 @@ public final class LoadTestCommand implements Callable<Integer> {
     @picocli.CommandLine.Mixin
     LocalRunOptions local = new LocalRunOptions();
 
-    private final AtomicBoolean stop = new AtomicBoolean();
-
     @Override
     public Integer call() throws Exception {
         RateProfile profile;
@@ -139,34 +127,27 @@ public final class LoadTestCommand implements Callable<Integer> {
             copies = tenants;
         }
 
-        Thread hook = new Thread(() -> stop.set(true), "commitflow-loadtest-shutdown");
-        Runtime.getRuntime().addShutdownHook(hook);
-        Path work = Files.createTempDirectory("commitflow-loadtest-");
-        LocalKafka kafka = null;
-        JobClient job = null;
-        try {
-            Path mirrors = Files.createDirectories(work.resolve("mirrors"));
+        try (LocalStack stack = LocalStack.open("loadtest", out)) {
+            Path mirrors = Files.createDirectories(stack.workDir().resolve("mirrors"));
             List<String> names = new ArrayList<>();
             for (int i = 0; i < copies; i++) {
                 names.add(copy(objects, mirrors, "t" + (i % tenants) + "-r" + i));
             }
             out.printf("loadtest: %s, %d commits × %d repository copies over %d tenants, profile %s (%.0f events over %.0f s)%n",
                     repo, commits.size(), copies, tenants, profile, profile.events(), profile.seconds());
-            String servers = bootstrap;
-            if (servers == null) {
-                out.println("starting Kafka …");
-                kafka = LocalKafka.start(work.resolve("kafka"), LocalKafka.classpathFromSystemProperty());
-                servers = kafka.bootstrap();
+            if (bootstrap == null) {
+                stack.startKafka();
+            } else {
+                stack.useKafka(bootstrap);
             }
+            String servers = stack.bootstrap();
             String prefix = "commitflow.loadtest." + System.currentTimeMillis();
             KafkaSettings k = new KafkaSettings(servers, prefix + ".events", prefix + ".suggestions", prefix + ".dlq",
                     prefix + ".sla", prefix, true, org.apache.flink.connector.base.DeliveryGuarantee.EXACTLY_ONCE,
                     prefix, Duration.ofMinutes(10), Map.of());
-            createTopics(servers, Map.of(k.eventsTopic(), Math.max(2, local.parallelism), k.suggestionsTopic(), 2,
+            stack.createTopics(k, Map.of(k.eventsTopic(), Math.max(2, local.parallelism), k.suggestionsTopic(), 2,
                     k.deadLetterTopic(), 1, k.slaTopic(), 1));
-            job = startJob(work, k, mirrors);
-            out.printf("Kafka %s · Flink web UI http://localhost:%d · Prometheus http://localhost:%d/metrics%n", servers,
-                    local.webPort, local.metricsPort);
+            stack.startJob(PipelineSettings.defaults(mirrors.toString()), local.flink(checkpointInterval));
 
             List<Replayer.Event> events = interleave(as, commits, names, k.eventsTopic(), profile);
             long[] sentAt = new long[events.size()];
@@ -175,10 +156,10 @@ public final class LoadTestCommand implements Callable<Integer> {
             Map<Integer, Double> peakRss = new ConcurrentHashMap<>();
             long start = System.currentTimeMillis();
             CountDownLatch consumerUp = new CountDownLatch(1);
-            Thread consumer = new Thread(() -> consume(k, outcomes, consumerUp), "commitflow-loadtest-consumer");
+            Thread consumer = new Thread(() -> consume(stack, outcomes, consumerUp), "commitflow-loadtest-consumer");
             consumer.setDaemon(true);
             consumer.start();
-            Thread sampler = new Thread(() -> sampleRss(profile, start, peakRss), "commitflow-loadtest-rss");
+            Thread sampler = new Thread(() -> sampleRss(stack, profile, start, peakRss), "commitflow-loadtest-rss");
             sampler.setDaemon(true);
             sampler.start();
             consumerUp.await(30, TimeUnit.SECONDS);
@@ -188,7 +169,7 @@ public final class LoadTestCommand implements Callable<Integer> {
                 done = replayer.replay(events, profile, p -> out.printf(Locale.ROOT,
                                 "  %6.1f s  offered %7.1f/s  sent %7d  answered %7d  %s%n", p.elapsedSeconds(),
                                 p.offeredPerSecond(), p.sent(), outcomes.size(), recentP99(outcomes)),
-                        stop::get, (n, at) -> {
+                        stack::stopRequested, (n, at) -> {
                             sentAt[(int) n] = at;
                             sentCount.set(n + 1);
                         });
@@ -199,7 +180,7 @@ public final class LoadTestCommand implements Callable<Integer> {
             long deadline = System.nanoTime() + drainTimeout.toNanos();
             int lastSize = -1;
             long quietSince = System.nanoTime();
-            while (!stop.get() && System.nanoTime() < deadline) {
+            while (!stack.stopRequested() && System.nanoTime() < deadline) {
                 int size = outcomes.size();
                 if (as == Events.Mode.COMMIT && size >= sent) {
                     break;
@@ -228,21 +209,7 @@ public final class LoadTestCommand implements Callable<Integer> {
                         s.tps(), s.p50Ms(), s.p95Ms(), s.p99Ms(), s.p999Ms(), s.errorRate() * 100, s.peakRssMb());
             }
             out.printf("report: %s, %s%n", report.resolve("report.json"), report.resolve("report.html"));
-            return stop.get() ? 130 : 0;
-        } finally {
-            stop.set(true);
-            if (job != null) {
-                DemoRun.cancel(job);
-            }
-            if (kafka != null) {
-                kafka.close();
-            }
-            DemoRun.deleteRecursively(work);
-            try {
-                Runtime.getRuntime().removeShutdownHook(hook);
-            } catch (IllegalStateException e) {
-                // shutting down
-            }
+            return stack.stopRequested() ? 130 : 0;
         }
     }
 
@@ -277,30 +244,12 @@ public final class LoadTestCommand implements Callable<Integer> {
         return out;
     }
 
-    private JobClient startJob(Path work, KafkaSettings k, Path mirrors) throws Exception {
-        Configuration conf = LocalFlink.configuration(work, local.webPort, local.metricsPort);
-        LocalFlink.interactiveCheckpoints(conf, checkpointInterval);
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironmentWithWebUI(conf);
-        env.setParallelism(local.parallelism);
-        CommitMessageJob.build(env, KafkaIO.sourceBuilder(k).build(), KafkaIO.suggestionSink(k), KafkaIO.deadLetterSink(k),
-                KafkaIO.slaSink(k), PipelineSettings.defaults(mirrors.toString()));
-        return env.executeAsync(CommitMessageJob.NAME + " loadtest");
-    }
-
-    private static void createTopics(String servers, Map<String, Integer> topics) throws Exception {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, servers))) {
-            List<NewTopic> t = new ArrayList<>();
-            topics.forEach((name, partitions) -> t.add(new NewTopic(name, partitions, (short) 1)));
-            admin.createTopics(t).all().get(60, TimeUnit.SECONDS);
-        }
-    }
-
     /** Reads suggestions and dead letters as they are committed. */
-    private void consume(KafkaSettings k, List<LoadReport.Outcome> outcomes, CountDownLatch up) {
-        try (KafkaConsumer<byte[], byte[]> c = DemoRun.outputConsumer(k)) {
-            c.subscribe(List.of(k.suggestionsTopic(), k.deadLetterTopic()));
+    private void consume(LocalStack stack, List<LoadReport.Outcome> outcomes, CountDownLatch up) {
+        KafkaSettings k = stack.kafkaSettings();
+        try (KafkaConsumer<byte[], byte[]> c = stack.outputConsumer()) {
             up.countDown();
-            while (!stop.get()) {
+            while (!stack.stopRequested()) {
                 for (ConsumerRecord<byte[], byte[]> rec : c.poll(Duration.ofMillis(200))) {
                     JsonNode n = Json.mapper().readTree(rec.value());
                     boolean dead = rec.topic().equals(k.deadLetterTopic());
@@ -310,7 +259,7 @@ public final class LoadTestCommand implements Callable<Integer> {
                 }
             }
         } catch (Exception e) {
-            if (!stop.get()) {
+            if (!stack.stopRequested()) {
                 spec.commandLine().getErr().println("loadtest: reading the output failed: " + e);
             }
         } finally {
@@ -319,8 +268,8 @@ public final class LoadTestCommand implements Callable<Integer> {
     }
 
     /** The JVM's resident memory, sampled four times a second, the peak per step. */
-    private void sampleRss(RateProfile profile, long start, Map<Integer, Double> peak) {
-        while (!stop.get() && !Thread.currentThread().isInterrupted()) {
+    private void sampleRss(LocalStack stack, RateProfile profile, long start, Map<Integer, Double> peak) {
+        while (!stack.stopRequested() && !Thread.currentThread().isInterrupted()) {
             double mb = rssMb();
             int step = Math.max(0, profile.stepAt((System.currentTimeMillis() - start) / 1000.0));
             if (profile.stepAt((System.currentTimeMillis() - start) / 1000.0) < 0) {
