@@ -34,7 +34,8 @@ import java.util.concurrent.TimeUnit;
  * SLA windows per tenant and backend → SLA topic and Prometheus gauges.
  *
  * <p>Submit the shaded jar to a cluster: {@code flink run jobs/target/commitflow-job.jar --bootstrap kafka:9092
- * --mirror-root /srv/mirrors}. Tests and the demo call {@link #build} with their own source and sinks.
+ * --mirror-root /srv/mirrors}. Tests call {@link #build} with their own source and sinks; the command line's local
+ * runs ({@code job}, {@code demo}, {@code loadtest}) with Kafka's.
  */
 public final class CommitMessageJob {
     public static final String NAME = "commitflow";
@@ -52,7 +53,7 @@ public final class CommitMessageJob {
         env.execute(NAME);
     }
 
-    /** Wires the pipeline between {@code source} and the two sinks. Every stateful operator has a uid. */
+    /** Wires the pipeline between {@code source} and the three sinks. Every stateful operator has a uid. */
     public static void build(StreamExecutionEnvironment env, Source<RawRecord, ?, ?> source,
                              Sink<Suggestion> suggestions, Sink<DeadLetter> deadLetters, Sink<SlaRecord> sla,
                              PipelineSettings s) {
