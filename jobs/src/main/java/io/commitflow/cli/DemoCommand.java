@@ -72,8 +72,8 @@ public final class DemoCommand implements Callable<Integer> {
         if (commits.isEmpty()) {
             throw new UserError(path + " has no commits");
         }
-        DemoRun.Settings s = new DemoRun.Settings(location, tenant, rate, local.webPort, local.metricsPort, local.parallelism,
-                checkpointInterval, idleTimeout, sla.toSettings());
+        DemoRun.Settings s = new DemoRun.Settings(location, tenant, rate, local.flink(checkpointInterval), idleTimeout,
+                sla.toSettings());
         return new DemoRun(s, commits, spec.commandLine().getOut()).run();
     }
 }

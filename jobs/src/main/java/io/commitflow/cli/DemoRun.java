@@ -2,52 +2,37 @@ package io.commitflow.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.commitflow.event.Json;
-import io.commitflow.job.CommitMessageJob;
-import io.commitflow.job.JobParameters;
-import io.commitflow.job.KafkaIO;
 import io.commitflow.job.KafkaSettings;
 import io.commitflow.job.PipelineSettings;
 import io.commitflow.replay.History;
 import io.commitflow.replay.Replayer;
-import io.commitflow.replay.kafka.LocalKafka;
-import org.apache.flink.configuration.Configuration;
+import io.commitflow.sla.SlaSettings;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.stream.Stream;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * One run of the demo: a work folder, a broker, the job, the replay and the printer; {@link #run()} tears all of
- * them down on every path out (done, failure, Ctrl-C).
+ * One run of the demo: the replay and the printer, on a {@link LocalStack} (work folder, broker, job) that
+ * {@link #run()} tears down on every path out (done, failure, Ctrl-C).
  */
 final class DemoRun {
-    record Settings(History.Location repo, String tenant, double rate, int webPort, int metricsPort, int parallelism,
-                    Duration checkpointInterval, Duration idleTimeout, io.commitflow.sla.SlaSettings sla) {}
+    record Settings(History.Location repo, String tenant, double rate, LocalStack.Flink flink, Duration idleTimeout,
+                    SlaSettings sla) {}
 
     private final Settings s;
     private final List<History.Commit> commits;
     private final PrintWriter out;
-    private final AtomicBoolean stop = new AtomicBoolean();
-    private final java.util.concurrent.atomic.AtomicReference<String> failure = new java.util.concurrent.atomic.AtomicReference<>();
-    private final CountDownLatch finished = new CountDownLatch(1);
+    private final AtomicReference<String> failure = new AtomicReference<>();
 
     DemoRun(Settings s, List<History.Commit> commits, PrintWriter out) {
         this.s = s;
@@ -56,89 +41,42 @@ final class DemoRun {
     }
 
     int run() throws Exception {
-        Thread hook = new Thread(this::interrupt, "commitflow-demo-shutdown");
-        Runtime.getRuntime().addShutdownHook(hook);
-        Path work = Files.createTempDirectory("commitflow-demo-");
-        LocalKafka kafka = null;
-        JobClient job = null;
-        Thread replay = null;
-        try {
+        try (LocalStack stack = LocalStack.open("demo", out)) {
             out.printf("commitflow demo: %d commits of %s, %s/s%n", commits.size(), s.repo().root().resolve(s.repo().name()),
                     s.rate() <= 0 ? "unlimited" : fmt(s.rate()));
-            out.println("starting Kafka …");
-            kafka = LocalKafka.start(work.resolve("kafka"), LocalKafka.classpathFromSystemProperty());
-            KafkaSettings k = KafkaSettings.defaults(kafka.bootstrap());
-            kafka.createTopics(Map.of(k.eventsTopic(), 2, k.suggestionsTopic(), 2, k.deadLetterTopic(), 1));
-
-            job = startJob(work, k);
-            out.printf("Kafka %s · Flink web UI http://localhost:%d · Prometheus http://localhost:%d/metrics%n",
-                    kafka.bootstrap(), s.webPort(), s.metricsPort());
+            stack.startKafka();
+            KafkaSettings k = KafkaSettings.defaults(stack.bootstrap());
+            stack.createTopics(k, Map.of(k.eventsTopic(), 2, k.suggestionsTopic(), 2, k.deadLetterTopic(), 1));
+            JobClient job = stack.startJob(PipelineSettings.defaults(s.repo().root().toString()).withSla(s.sla()), s.flink());
 
             Replayer.Target target = new Replayer.Target(k.eventsTopic(), s.tenant(), s.repo().name());
-            String bootstrap = kafka.bootstrap();
-            replay = new Thread(() -> replay(bootstrap, target), "commitflow-demo-replay");
+            Thread replay = new Thread(() -> replay(stack, target), "commitflow-demo-replay");
             replay.start();
-            return print(k, job);
-        } finally {
-            stop.set(true);
-            if (replay != null) {
+            try {
+                return print(stack, job);
+            } finally {
+                // the replay's producer must be closed before the broker goes down with the stack
+                stack.requestStop();
                 replay.join(TimeUnit.SECONDS.toMillis(15));
             }
-            if (job != null) {
-                cancel(job);
-            }
-            if (kafka != null) {
-                kafka.close();
-            }
-            deleteRecursively(work);
-            finished.countDown();
-            try {
-                Runtime.getRuntime().removeShutdownHook(hook);
-            } catch (IllegalStateException e) {
-                // the JVM is already shutting down: the hook is running and waits for us
-            }
         }
     }
 
-    /** Ctrl-C: ask the main thread to stop and wait (bounded) until it has cleaned up. */
-    private void interrupt() {
-        if (stop.compareAndSet(false, true)) {
-            out.println();
-            out.println("stopping …");
-        }
-        try {
-            finished.await(60, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    private JobClient startJob(Path work, KafkaSettings k) throws Exception {
-        Configuration conf = LocalFlink.configuration(work, s.webPort(), s.metricsPort());
-        LocalFlink.interactiveCheckpoints(conf, s.checkpointInterval());
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironmentWithWebUI(conf);
-        env.setParallelism(s.parallelism());
-        PipelineSettings pipeline = PipelineSettings.defaults(s.repo().root().toString()).withSla(s.sla());
-        JobParameters p = new JobParameters(k, pipeline);
-        CommitMessageJob.build(env, KafkaIO.sourceBuilder(p.kafka()).build(), KafkaIO.suggestionSink(p.kafka()),
-                KafkaIO.deadLetterSink(p.kafka()), KafkaIO.slaSink(p.kafka()), p.pipeline());
-        return env.executeAsync(CommitMessageJob.NAME + " demo");
-    }
-
-    private void replay(String bootstrap, Replayer.Target target) {
-        try (Replayer r = new Replayer(bootstrap, Map.of())) {
-            Replayer.Progress done = r.replay(commits, target, s.rate(), p -> { }, stop::get);
+    private void replay(LocalStack stack, Replayer.Target target) {
+        try (Replayer r = new Replayer(stack.bootstrap(), Map.of())) {
+            Replayer.Progress done = r.replay(commits, target, s.rate(), p -> { }, stack::stopRequested);
             if (done.failed() > 0) {
                 out.printf("replay: %d of %d events failed, first: %s%n", done.failed(), done.sent(), done.firstError());
             }
         } catch (RuntimeException | LinkageError e) {
             failure.compareAndSet(null, "the replay failed: " + e);
-            stop.set(true);
+            stack.requestStop();
         }
     }
 
     /** Prints each result as it arrives; returns the exit code. */
-    private int print(KafkaSettings k, JobClient job) throws Exception {
+    private int print(LocalStack stack, JobClient job) throws Exception {
+        KafkaSettings k = stack.kafkaSettings();
         Map<String, History.Commit> bySha = new HashMap<>();
         commits.forEach(c -> bySha.put(c.sha(), c));
         Set<String> seen = new HashSet<>();
@@ -146,14 +84,13 @@ final class DemoRun {
         int deadLetters = 0;
         long start = System.nanoTime();
         long lastOutput = start;
-        try (KafkaConsumer<byte[], byte[]> consumer = outputConsumer(k)) {
-            consumer.subscribe(List.of(k.suggestionsTopic(), k.deadLetterTopic()));
+        try (KafkaConsumer<byte[], byte[]> consumer = stack.outputConsumer()) {
             while (seen.size() < commits.size()) {
-                if (stop.get()) {
+                if (stack.stopRequested()) {
                     if (failure.get() != null) {
                         out.println(failure.get());
                     }
-                    summary(suggestions, deadLetters, start);
+                    summary(true, suggestions, deadLetters, start);
                     return failure.get() != null ? 1 : 130;
                 }
                 if (job.getJobStatus().get(10, TimeUnit.SECONDS).isGloballyTerminalState()) {
@@ -185,19 +122,19 @@ final class DemoRun {
                 }
                 if (System.nanoTime() - lastOutput > s.idleTimeout().toNanos()) {
                     out.printf("no output for %d s; giving up (see the log)%n", s.idleTimeout().toSeconds());
-                    summary(suggestions, deadLetters, start);
+                    summary(stack.stopRequested(), suggestions, deadLetters, start);
                     return 1;
                 }
             }
         }
-        summary(suggestions, deadLetters, start);
+        summary(stack.stopRequested(), suggestions, deadLetters, start);
         return 0;
     }
 
-    private void summary(int suggestions, int deadLetters, long start) {
+    private void summary(boolean stopped, int suggestions, int deadLetters, long start) {
         double elapsed = (System.nanoTime() - start) / 1e9;
         out.printf("%s: %d suggestions and %d dead letters for %d commits in %.1f s (%s commits/s)%n",
-                stop.get() ? "stopped" : "done", suggestions, deadLetters, commits.size(), elapsed, fmt((suggestions + deadLetters) / Math.max(elapsed, 1e-3)));
+                stopped ? "stopped" : "done", suggestions, deadLetters, commits.size(), elapsed, fmt((suggestions + deadLetters) / Math.max(elapsed, 1e-3)));
     }
 
     /** Where the suggestion came from: the result cache, or the nearest earlier commit and its similarity. */
@@ -217,39 +154,7 @@ final class DemoRun {
         return n.path("type").asText() + (scope.isEmpty() ? "" : "(" + scope + ")");
     }
 
-    static KafkaConsumer<byte[], byte[]> outputConsumer(KafkaSettings k) {
-        Map<String, Object> p = Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, k.bootstrap(),
-                ConsumerConfig.GROUP_ID_CONFIG, "commitflow-demo-printer",
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        return new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
-    }
-
-    static void cancel(JobClient job) {
-        try {
-            if (!job.getJobStatus().get(10, TimeUnit.SECONDS).isGloballyTerminalState()) {
-                job.cancel().get(30, TimeUnit.SECONDS);
-            }
-            job.getJobExecutionResult().handle((r, e) -> null).get(30, TimeUnit.SECONDS);
-        } catch (Exception e) {
-            // the local cluster goes down with this JVM in any case
-        }
-    }
-
     private static String fmt(double v) {
         return v >= 100 ? String.format("%.0f", v) : String.format("%.1f", v);
-    }
-
-    /** Best effort: the launcher removes its whole temporary folder afterwards in any case. */
-    static void deleteRecursively(Path dir) {
-        try (Stream<Path> paths = Files.walk(dir)) {
-            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        } catch (IOException | java.io.UncheckedIOException e) {
-            // a file that vanished under us, or one still held: nothing to do about it here
-        }
     }
 }

@@ -75,7 +75,7 @@ public final class JobCommand implements Callable<Integer> {
             }
             return 0;
         } finally {
-            DemoRun.deleteRecursively(work);
+            LocalStack.deleteRecursively(work);
             done.countDown();
             try {
                 Runtime.getRuntime().removeShutdownHook(hook);

@@ -53,6 +53,11 @@ final class LoadReport {
         this.peakRssMbByStep = Map.copyOf(peakRssMbByStep);
     }
 
+    /** Suggestions and dead letters measured. */
+    int outcomes() {
+        return outcomes.size();
+    }
+
     /** The profile's steps, or one step over the whole run for a plain rate. */
     private List<double[]> windows() {
         List<double[]> w = new ArrayList<>();

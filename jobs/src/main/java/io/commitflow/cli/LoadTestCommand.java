@@ -1,24 +1,12 @@
 package io.commitflow.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import io.commitflow.event.Json;
-import io.commitflow.job.CommitMessageJob;
-import io.commitflow.job.KafkaIO;
 import io.commitflow.job.KafkaSettings;
 import io.commitflow.job.PipelineSettings;
 import io.commitflow.replay.Events;
 import io.commitflow.replay.History;
 import io.commitflow.replay.RateProfile;
 import io.commitflow.replay.Replayer;
-import io.commitflow.replay.kafka.LocalKafka;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
 import picocli.CommandLine.Command;
@@ -34,11 +22,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * {@code commitflow loadtest}: the job under a rate profile of a real repository's history, measured from outside
@@ -100,11 +84,39 @@ public final class LoadTestCommand implements Callable<Integer> {
     @picocli.CommandLine.Mixin
     LocalRunOptions local = new LocalRunOptions();
 
-    private final AtomicBoolean stop = new AtomicBoolean();
+    // what every phase below uses, set once the options are checked
+    private RateProfile profile;
+    private Events.Mode as;
+    private PrintWriter out;
+
+    /** The history to replay, and the object folder the repository copies borrow from. */
+    private record Source(List<History.Commit> commits, Path objects) {}
+
+    /** The repository copies under {@code root}: each replays the history under its own name. */
+    private record Copies(Path root, List<String> names) {}
 
     @Override
     public Integer call() throws Exception {
-        RateProfile profile;
+        checkOptions();
+        out = spec.commandLine().getOut();
+        Source source = readHistory();
+        int copies = copiesNeeded(source.commits().size());
+        try (LocalStack stack = LocalStack.open("loadtest", out)) {
+            Copies mirrors = makeCopies(source.objects(), stack.workDir(), copies);
+            out.printf("loadtest: %s, %d commits × %d repository copies over %d tenants, profile %s (%.0f events over %.0f s)%n",
+                    repo, source.commits().size(), copies, tenants, profile, profile.events(), profile.seconds());
+            startStack(stack, mirrors.root());
+            List<Replayer.Event> events = interleave(source.commits(), mirrors.names(), stack.kafkaSettings().eventsTopic());
+            LoadMeasurement measurement = LoadMeasurement.start(stack, profile, events.size(), spec.commandLine().getErr());
+            replayWhileConsuming(stack, events, measurement);
+            drain(stack, measurement);
+            writeReport(measurement.report(), measurement.sent());
+            return stack.stopRequested() ? 130 : 0;
+        }
+    }
+
+    /** @throws UserError for an option that cannot work, or a port that is taken */
+    private void checkOptions() {
         try {
             profile = RateProfile.parse(rate);
         } catch (IllegalArgumentException e) {
@@ -113,14 +125,15 @@ public final class LoadTestCommand implements Callable<Integer> {
         if (tenants < 1 || history < 1 || perPush < 1) {
             throw new UserError("--tenants, --history and --commits-per-push must be at least 1");
         }
-        Events.Mode as;
         try {
             as = Events.Mode.parse(mode);
         } catch (IllegalArgumentException e) {
             throw new UserError(e.getMessage());
         }
         local.check();
-        PrintWriter out = spec.commandLine().getOut();
+    }
+
+    private Source readHistory() throws IOException {
         List<History.Commit> commits;
         Path objects;
         try (Repository r = History.open(repo)) {
@@ -133,117 +146,96 @@ public final class LoadTestCommand implements Callable<Integer> {
         if (objects == null) {
             throw new UserError(repo + " is not a repository on disk");
         }
-        int perCopy = as == Events.Mode.PUSH ? Math.max(1, (commits.size() - 1 + perPush - 1) / perPush) : commits.size();
-        int copies = (int) Math.max(tenants, Math.min(10_000, Math.ceil(Math.min(profile.events(), 1e9) / perCopy)));
+        return new Source(commits, objects);
+    }
+
+    /**
+     * Enough copies that the profile never runs out of history (dedup would drop a commit replayed under the same
+     * name), at least one per tenant, at most 10,000.
+     */
+    private int copiesNeeded(int commits) {
         if (Double.isInfinite(profile.events())) {
-            copies = tenants;
+            return tenants;
         }
+        int perCopy = as == Events.Mode.PUSH ? Math.max(1, (commits - 1 + perPush - 1) / perPush) : commits;
+        return (int) Math.max(tenants, Math.min(10_000, Math.ceil(Math.min(profile.events(), 1e9) / perCopy)));
+    }
 
-        Thread hook = new Thread(() -> stop.set(true), "commitflow-loadtest-shutdown");
-        Runtime.getRuntime().addShutdownHook(hook);
-        Path work = Files.createTempDirectory("commitflow-loadtest-");
-        LocalKafka kafka = null;
-        JobClient job = null;
-        try {
-            Path mirrors = Files.createDirectories(work.resolve("mirrors"));
-            List<String> names = new ArrayList<>();
-            for (int i = 0; i < copies; i++) {
-                names.add(copy(objects, mirrors, "t" + (i % tenants) + "-r" + i));
-            }
-            out.printf("loadtest: %s, %d commits × %d repository copies over %d tenants, profile %s (%.0f events over %.0f s)%n",
-                    repo, commits.size(), copies, tenants, profile, profile.events(), profile.seconds());
-            String servers = bootstrap;
-            if (servers == null) {
-                out.println("starting Kafka …");
-                kafka = LocalKafka.start(work.resolve("kafka"), LocalKafka.classpathFromSystemProperty());
-                servers = kafka.bootstrap();
-            }
-            String prefix = "commitflow.loadtest." + System.currentTimeMillis();
-            KafkaSettings k = new KafkaSettings(servers, prefix + ".events", prefix + ".suggestions", prefix + ".dlq",
-                    prefix + ".sla", prefix, true, org.apache.flink.connector.base.DeliveryGuarantee.EXACTLY_ONCE,
-                    prefix, Duration.ofMinutes(10), Map.of());
-            createTopics(servers, Map.of(k.eventsTopic(), Math.max(2, local.parallelism), k.suggestionsTopic(), 2,
-                    k.deadLetterTopic(), 1, k.slaTopic(), 1));
-            job = startJob(work, k, mirrors);
-            out.printf("Kafka %s · Flink web UI http://localhost:%d · Prometheus http://localhost:%d/metrics%n", servers,
-                    local.webPort, local.metricsPort);
-
-            List<Replayer.Event> events = interleave(as, commits, names, k.eventsTopic(), profile);
-            long[] sentAt = new long[events.size()];
-            AtomicLong sentCount = new AtomicLong();
-            List<LoadReport.Outcome> outcomes = java.util.Collections.synchronizedList(new ArrayList<>());
-            Map<Integer, Double> peakRss = new ConcurrentHashMap<>();
-            long start = System.currentTimeMillis();
-            CountDownLatch consumerUp = new CountDownLatch(1);
-            Thread consumer = new Thread(() -> consume(k, outcomes, consumerUp), "commitflow-loadtest-consumer");
-            consumer.setDaemon(true);
-            consumer.start();
-            Thread sampler = new Thread(() -> sampleRss(profile, start, peakRss), "commitflow-loadtest-rss");
-            sampler.setDaemon(true);
-            sampler.start();
-            consumerUp.await(30, TimeUnit.SECONDS);
-
-            Replayer.Progress done;
-            try (Replayer replayer = new Replayer(servers, Map.of())) {
-                done = replayer.replay(events, profile, p -> out.printf(Locale.ROOT,
-                                "  %6.1f s  offered %7.1f/s  sent %7d  answered %7d  %s%n", p.elapsedSeconds(),
-                                p.offeredPerSecond(), p.sent(), outcomes.size(), recentP99(outcomes)),
-                        stop::get, (n, at) -> {
-                            sentAt[(int) n] = at;
-                            sentCount.set(n + 1);
-                        });
-            }
-            long sent = sentCount.get();
-            out.printf("replayed %d events in %.1f s (%d failed); waiting for the output …%n", sent, done.elapsedSeconds(),
-                    done.failed());
-            long deadline = System.nanoTime() + drainTimeout.toNanos();
-            int lastSize = -1;
-            long quietSince = System.nanoTime();
-            while (!stop.get() && System.nanoTime() < deadline) {
-                int size = outcomes.size();
-                if (as == Events.Mode.COMMIT && size >= sent) {
-                    break;
-                }
-                if (size != lastSize) {
-                    lastSize = size;
-                    quietSince = System.nanoTime();
-                } else if (as == Events.Mode.PUSH && System.nanoTime() - quietSince > TimeUnit.SECONDS.toNanos(10)) {
-                    break;
-                }
-                Thread.sleep(200);
-            }
-            sampler.interrupt();
-            List<LoadReport.Outcome> measured;
-            synchronized (outcomes) {
-                measured = new ArrayList<>(outcomes);
-            }
-            LoadReport r = new LoadReport(profile, start, java.util.Arrays.copyOf(sentAt, (int) sent), measured, peakRss);
-            r.write(report, "commitflow load test: " + profile + " (" + mode + " events of " + repo.getFileName() + ")");
-            out.printf("%d outcomes for %d events%s%n", measured.size(), sent,
-                    as == Events.Mode.COMMIT && measured.size() < sent ? " (some still outstanding at the drain timeout)" : "");
-            out.println("step  offered/s      TPS   P50 ms   P95 ms   P99 ms  P999 ms   errors  peak RSS MB");
-            int i = 1;
-            for (LoadReport.Step s : r.steps()) {
-                out.printf(Locale.ROOT, "%4d  %9.1f  %7.1f  %7.0f  %7.0f  %7.0f  %7.0f  %6.3f%%  %11.0f%n", i++, s.offeredPerS(),
-                        s.tps(), s.p50Ms(), s.p95Ms(), s.p99Ms(), s.p999Ms(), s.errorRate() * 100, s.peakRssMb());
-            }
-            out.printf("report: %s, %s%n", report.resolve("report.json"), report.resolve("report.html"));
-            return stop.get() ? 130 : 0;
-        } finally {
-            stop.set(true);
-            if (job != null) {
-                DemoRun.cancel(job);
-            }
-            if (kafka != null) {
-                kafka.close();
-            }
-            DemoRun.deleteRecursively(work);
-            try {
-                Runtime.getRuntime().removeShutdownHook(hook);
-            } catch (IllegalStateException e) {
-                // shutting down
-            }
+    /** The copies, {@code t<tenant>-r<i>.git}, in the folder the job's mirror root points at. */
+    private Copies makeCopies(Path objects, Path work, int copies) throws IOException {
+        Path mirrors = Files.createDirectories(work.resolve("mirrors"));
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < copies; i++) {
+            names.add(copy(objects, mirrors, "t" + (i % tenants) + "-r" + i));
         }
+        return new Copies(mirrors, names);
+    }
+
+    /** Kafka (ours, or --bootstrap), this run's own topics, and the job reading the copies under {@code mirrors}. */
+    private void startStack(LocalStack stack, Path mirrors) throws Exception {
+        if (bootstrap == null) {
+            stack.startKafka();
+        } else {
+            stack.useKafka(bootstrap);
+        }
+        // topics of their own, so that a run on a shared --bootstrap reads no other run's output
+        String prefix = "commitflow.loadtest." + System.currentTimeMillis();
+        KafkaSettings k = new KafkaSettings(stack.bootstrap(), prefix + ".events", prefix + ".suggestions", prefix + ".dlq",
+                prefix + ".sla", prefix, true, DeliveryGuarantee.EXACTLY_ONCE, prefix, Duration.ofMinutes(10), Map.of());
+        stack.createTopics(k, Map.of(k.eventsTopic(), Math.max(2, local.parallelism), k.suggestionsTopic(), 2,
+                k.deadLetterTopic(), 1, k.slaTopic(), 1));
+        stack.startJob(PipelineSettings.defaults(mirrors.toString()), local.flink(checkpointInterval));
+    }
+
+    /** Sends the events as the profile says, printing progress about once a second. */
+    private void replayWhileConsuming(LocalStack stack, List<Replayer.Event> events, LoadMeasurement measurement) {
+        Replayer.Progress done;
+        try (Replayer replayer = new Replayer(stack.bootstrap(), Map.of())) {
+            done = replayer.replay(events, profile, p -> out.printf(Locale.ROOT,
+                            "  %6.1f s  offered %7.1f/s  sent %7d  answered %7d  %s%n", p.elapsedSeconds(),
+                            p.offeredPerSecond(), p.sent(), measurement.answered(), measurement.recentP99()),
+                    stack::stopRequested, measurement::sent);
+        }
+        out.printf("replayed %d events in %.1f s (%d failed); waiting for the output …%n", measurement.sent(),
+                done.elapsedSeconds(), done.failed());
+    }
+
+    /**
+     * Waits, up to --drain-timeout, for the output still on its way: in commit mode until every event is answered; in
+     * push mode, where a push answers with as many commits as it expands to, until none arrived for 10 s.
+     */
+    private void drain(LocalStack stack, LoadMeasurement measurement) throws InterruptedException {
+        long sent = measurement.sent();
+        long deadline = System.nanoTime() + drainTimeout.toNanos();
+        int lastSize = -1;
+        long quietSince = System.nanoTime();
+        while (!stack.stopRequested() && System.nanoTime() < deadline) {
+            int size = measurement.answered();
+            if (as == Events.Mode.COMMIT && size >= sent) {
+                break;
+            }
+            if (size != lastSize) {
+                lastSize = size;
+                quietSince = System.nanoTime();
+            } else if (as == Events.Mode.PUSH && System.nanoTime() - quietSince > TimeUnit.SECONDS.toNanos(10)) {
+                break;
+            }
+            Thread.sleep(200);
+        }
+    }
+
+    /** Writes report.json and report.html, and prints the table. */
+    private void writeReport(LoadReport r, long sent) throws IOException {
+        r.write(report, "commitflow load test: " + profile + " (" + mode + " events of " + repo.getFileName() + ")");
+        out.printf("%d outcomes for %d events%s%n", r.outcomes(), sent,
+                as == Events.Mode.COMMIT && r.outcomes() < sent ? " (some still outstanding at the drain timeout)" : "");
+        out.println("step  offered/s      TPS   P50 ms   P95 ms   P99 ms  P999 ms   errors  peak RSS MB");
+        int i = 1;
+        for (LoadReport.Step s : r.steps()) {
+            out.printf(Locale.ROOT, "%4d  %9.1f  %7.1f  %7.0f  %7.0f  %7.0f  %7.0f  %6.3f%%  %11.0f%n", i++, s.offeredPerS(),
+                    s.tps(), s.p50Ms(), s.p95Ms(), s.p99Ms(), s.p999Ms(), s.errorRate() * 100, s.peakRssMb());
+        }
+        out.printf("report: %s, %s%n", report.resolve("report.json"), report.resolve("report.html"));
     }
 
     /** A bare repository {@code name} under {@code mirrors} that borrows every object of {@code objects}. */
@@ -257,106 +249,22 @@ public final class LoadTestCommand implements Callable<Integer> {
     }
 
     /** Round-robin over the copies, each replaying the history oldest first, as many events as the profile offers. */
-    private List<Replayer.Event> interleave(Events.Mode as, List<History.Commit> commits, List<String> names, String topic,
-                                            RateProfile profile) {
+    private List<Replayer.Event> interleave(List<History.Commit> commits, List<String> names, String topic) {
         List<List<Replayer.Event>> perCopy = new ArrayList<>();
         for (int i = 0; i < names.size(); i++) {
             Replayer.Target t = new Replayer.Target(topic, "tenant-" + (i % tenants), names.get(i));
             perCopy.add(as.events(commits, t, perPush));
         }
         long wanted = (long) Math.min(profile.events(), Integer.MAX_VALUE - 8);
-        List<Replayer.Event> out = new ArrayList<>();
+        List<Replayer.Event> events = new ArrayList<>();
         int longest = perCopy.stream().mapToInt(List::size).max().orElse(0);
-        for (int j = 0; j < longest && out.size() < wanted; j++) {
+        for (int j = 0; j < longest && events.size() < wanted; j++) {
             for (List<Replayer.Event> c : perCopy) {
-                if (j < c.size() && out.size() < wanted) {
-                    out.add(c.get(j));
+                if (j < c.size() && events.size() < wanted) {
+                    events.add(c.get(j));
                 }
             }
         }
-        return out;
-    }
-
-    private JobClient startJob(Path work, KafkaSettings k, Path mirrors) throws Exception {
-        Configuration conf = LocalFlink.configuration(work, local.webPort, local.metricsPort);
-        LocalFlink.interactiveCheckpoints(conf, checkpointInterval);
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironmentWithWebUI(conf);
-        env.setParallelism(local.parallelism);
-        CommitMessageJob.build(env, KafkaIO.sourceBuilder(k).build(), KafkaIO.suggestionSink(k), KafkaIO.deadLetterSink(k),
-                KafkaIO.slaSink(k), PipelineSettings.defaults(mirrors.toString()));
-        return env.executeAsync(CommitMessageJob.NAME + " loadtest");
-    }
-
-    private static void createTopics(String servers, Map<String, Integer> topics) throws Exception {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, servers))) {
-            List<NewTopic> t = new ArrayList<>();
-            topics.forEach((name, partitions) -> t.add(new NewTopic(name, partitions, (short) 1)));
-            admin.createTopics(t).all().get(60, TimeUnit.SECONDS);
-        }
-    }
-
-    /** Reads suggestions and dead letters as they are committed. */
-    private void consume(KafkaSettings k, List<LoadReport.Outcome> outcomes, CountDownLatch up) {
-        try (KafkaConsumer<byte[], byte[]> c = DemoRun.outputConsumer(k)) {
-            c.subscribe(List.of(k.suggestionsTopic(), k.deadLetterTopic()));
-            up.countDown();
-            while (!stop.get()) {
-                for (ConsumerRecord<byte[], byte[]> rec : c.poll(Duration.ofMillis(200))) {
-                    JsonNode n = Json.mapper().readTree(rec.value());
-                    boolean dead = rec.topic().equals(k.deadLetterTopic());
-                    long eventMs = dead ? n.path("origin").path("kafkaTs").asLong() : n.path("kafkaTs").asLong();
-                    String tenant = n.path("tenant").asText();
-                    outcomes.add(new LoadReport.Outcome(eventMs, rec.timestamp(), tenant.isEmpty() ? "unknown" : tenant, dead));
-                }
-            }
-        } catch (Exception e) {
-            if (!stop.get()) {
-                spec.commandLine().getErr().println("loadtest: reading the output failed: " + e);
-            }
-        } finally {
-            up.countDown();
-        }
-    }
-
-    /** The JVM's resident memory, sampled four times a second, the peak per step. */
-    private void sampleRss(RateProfile profile, long start, Map<Integer, Double> peak) {
-        while (!stop.get() && !Thread.currentThread().isInterrupted()) {
-            double mb = rssMb();
-            int step = Math.max(0, profile.stepAt((System.currentTimeMillis() - start) / 1000.0));
-            if (profile.stepAt((System.currentTimeMillis() - start) / 1000.0) < 0) {
-                step = Math.max(0, profile.steps().size() - 1); // draining: the last step's output
-            }
-            peak.merge(step, mb, Math::max);
-            try {
-                Thread.sleep(250);
-            } catch (InterruptedException e) {
-                return;
-            }
-        }
-    }
-
-    static double rssMb() {
-        try {
-            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
-                if (line.startsWith("VmRSS:")) {
-                    return Long.parseLong(line.replaceAll("[^0-9]", "")) / 1024.0;
-                }
-            }
-        } catch (IOException | NumberFormatException e) {
-            // not Linux: the heap is the next best thing
-        }
-        Runtime rt = Runtime.getRuntime();
-        return (rt.totalMemory() - rt.freeMemory()) / 1048576.0;
-    }
-
-    /** P99 of the outcomes of the last five seconds, for the progress line. */
-    private static String recentP99(List<LoadReport.Outcome> outcomes) {
-        long since = System.currentTimeMillis() - 5000;
-        long[] v;
-        synchronized (outcomes) {
-            v = outcomes.stream().filter(o -> !o.error() && o.outputMs() >= since).mapToLong(LoadReport.Outcome::latencyMs)
-                    .sorted().toArray();
-        }
-        return v.length == 0 ? "" : String.format(Locale.ROOT, "P99(5 s) %.0f ms", LoadReport.quantile(v, 99));
+        return events;
     }
 }

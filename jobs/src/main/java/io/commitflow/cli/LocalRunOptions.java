@@ -2,6 +2,8 @@ package io.commitflow.cli;
 
 import picocli.CommandLine.Option;
 
+import java.time.Duration;
+
 /** The options of a run on a local Flink: the ports of its web UI and Prometheus endpoint, and its parallelism. */
 public class LocalRunOptions {
     @Option(names = "--web-port", defaultValue = "8081", paramLabel = "PORT", description = "Flink web UI port (default: ${DEFAULT-VALUE}).")
@@ -21,5 +23,10 @@ public class LocalRunOptions {
         }
         LocalFlink.requireFreePort(webPort, "the Flink web UI", "--web-port");
         LocalFlink.requireFreePort(metricsPort, "the Prometheus endpoint", "--metrics-port");
+    }
+
+    /** These options, with the checkpoint interval of a run that watches its output as it comes. */
+    LocalStack.Flink flink(Duration checkpointInterval) {
+        return new LocalStack.Flink(webPort, metricsPort, parallelism, checkpointInterval);
     }
 }

@@ -27,7 +27,8 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * tenant and backend → SLA topic and Prometheus gauges.
  *
  * <p>Submit the shaded jar to a cluster: {@code flink run jobs/target/commitflow-job.jar --bootstrap kafka:9092
- * --mirror-root /srv/mirrors}. Tests and the demo call {@link #build} with their own source and sinks.
+ * --mirror-root /srv/mirrors}. Tests call {@link #build} with their own source and sinks; the command line's local
+ * runs ({@code job}, {@code demo}, {@code loadtest}) with Kafka's.
  */
 public final class CommitMessageJob {
     public static final String NAME = "commitflow";

@@ -29,8 +29,8 @@ import java.util.concurrent.TimeUnit;
  *
  * <pre>{@code
  * try (LocalKafka kafka = LocalKafka.start(dir, LocalKafka.classpathFromSystemProperty())) {
- *     kafka.createTopics(Map.of("commitflow.events", 2));
  *     String bootstrap = kafka.bootstrap();
+ *     LocalKafka.createTopics(bootstrap, Map.of("commitflow.events", 2));
  * }
  * }</pre>
  */
@@ -104,8 +104,11 @@ public final class LocalKafka implements AutoCloseable {
         return process.pid();
     }
 
-    /** Creates each topic with the given partition count (replication 1); existing topics are kept. */
-    public void createTopics(Map<String, Integer> partitions) throws IOException {
+    /**
+     * Creates each topic with the given partition count (replication 1) on the broker at {@code bootstrap}, this one
+     * or any other; existing topics are kept.
+     */
+    public static void createTopics(String bootstrap, Map<String, Integer> partitions) throws IOException {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
             List<NewTopic> topics = new ArrayList<>();
             partitions.forEach((name, n) -> topics.add(new NewTopic(name, n, (short) 1)));
