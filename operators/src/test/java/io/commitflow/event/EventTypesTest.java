@@ -2,12 +2,6 @@ package io.commitflow.event;
 
 import io.commitflow.git.DiffedCommit;
 import io.commitflow.git.FileChange;
-import org.apache.flink.api.common.serialization.SerializerConfigImpl;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.api.common.typeutils.TypeSerializer;
-import org.apache.flink.api.java.typeutils.PojoTypeInfo;
-import org.apache.flink.core.memory.DataInputDeserializer;
-import org.apache.flink.core.memory.DataOutputSerializer;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -42,18 +36,27 @@ class EventTypesTest {
         m.features.learn(java.util.Map.of("retry", 2, "pack", 1));
         m.style.learn(io.commitflow.generate.Subject.parse("fix(core): retry packs"), List.of("Pack"));
         m.nextSeq = 5;
-        TypeInformation<io.commitflow.generate.RepoModel> info = TypeInformation.of(io.commitflow.generate.RepoModel.class);
-        assertThat(info).isInstanceOf(PojoTypeInfo.class);
-        SerializerConfigImpl config = new SerializerConfigImpl();
-        config.setGenericTypes(false);
-        var serializer = info.createSerializer(config);
-        DataOutputSerializer out = new DataOutputSerializer(64);
-        serializer.serialize(m, out);
-        var copy = serializer.deserialize(new DataInputDeserializer(out.getSharedBuffer(), 0, out.length()));
+        var copy = io.commitflow.testing.PojoRoundTrip.of(io.commitflow.generate.RepoModel.class, m);
         assertThat(copy.features).isEqualTo(m.features);
         assertThat(copy.style.getTypes()).isEqualTo(m.style.getTypes());
         assertThat(copy.style.getConventional()).isEqualTo(1);
         assertThat(copy.nextSeq).isEqualTo(5);
+    }
+
+    /** A request in flight is written to keyed state at each checkpoint: whole, and without Kryo. */
+    @org.junit.jupiter.api.Test
+    void aSuggestRequestIsAPojoThatRoundTrips() throws Exception {
+        CommitEvent commit = TestEvents.commit("r", "a".repeat(40));
+        var diff = DiffedCommit.of(commit, List.of(new FileChange("MODIFY", "x", "x", false, 1, 2, 0, "100644", "100644")),
+                1, "diff --git a/x b/x\n", "", "mirror", null);
+        var request = new io.commitflow.suggest.SuggestRequest(diff, io.commitflow.generate.DiffFeatures.of(diff),
+                new float[] {0.5f, 0f, 0.25f}, new io.commitflow.generate.RepoKnowledge.Window(3, 9),
+                new io.commitflow.generate.RepoStyle().conventions(), io.commitflow.gpu.Tier.GOLD,
+                new io.commitflow.llm.PromptPrefixes.Use("prefix", true));
+
+        var copy = io.commitflow.testing.PojoRoundTrip.of(io.commitflow.suggest.SuggestRequest.class, request);
+
+        assertThat(copy).usingRecursiveComparison().isEqualTo(request);
     }
 
     @ParameterizedTest
@@ -62,15 +65,7 @@ class EventTypesTest {
         if (value instanceof io.commitflow.generate.RepoModel) {
             return; // checked below with its own equality
         }
-        TypeInformation<T> info = TypeInformation.of(type);
-        assertThat(info).isInstanceOf(PojoTypeInfo.class);
-
-        SerializerConfigImpl config = new SerializerConfigImpl();
-        config.setGenericTypes(false); // as pipeline.generic-types: false does
-        TypeSerializer<T> serializer = info.createSerializer(config);
-        DataOutputSerializer out = new DataOutputSerializer(64);
-        serializer.serialize(value, out);
-        T copy = serializer.deserialize(new DataInputDeserializer(out.getSharedBuffer(), 0, out.length()));
+        T copy = io.commitflow.testing.PojoRoundTrip.of(type, value);
 
         if (value instanceof io.commitflow.generate.IndexedCommit row) {
             var c = (io.commitflow.generate.IndexedCommit) copy;

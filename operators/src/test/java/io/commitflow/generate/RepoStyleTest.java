@@ -1,11 +1,7 @@
 package io.commitflow.generate;
 
-import org.apache.flink.api.common.serialization.SerializerConfigImpl;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.java.typeutils.PojoTypeInfo;
-import org.apache.flink.core.memory.DataInputDeserializer;
-import org.apache.flink.core.memory.DataOutputSerializer;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -14,14 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class RepoStyleTest {
     private static <T> T roundTrip(Class<T> type, T value) throws Exception {
-        TypeInformation<T> info = TypeInformation.of(type);
-        assertThat(info).isInstanceOf(PojoTypeInfo.class);
-        SerializerConfigImpl config = new SerializerConfigImpl();
-        config.setGenericTypes(false); // as pipeline.generic-types: false does
-        TypeSerializer<T> serializer = info.createSerializer(config);
-        DataOutputSerializer out = new DataOutputSerializer(64);
-        serializer.serialize(value, out);
-        return serializer.deserialize(new DataInputDeserializer(out.getSharedBuffer(), 0, out.length()));
+        return io.commitflow.testing.PojoRoundTrip.of(type, value);
     }
 
     private static RepoStyle learned() {
