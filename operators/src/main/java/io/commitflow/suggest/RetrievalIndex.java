@@ -85,27 +85,20 @@ final class RetrievalIndex implements AutoCloseable {
 
     /** Repositories whose rows the engine had no room for: the CPU scan answers them. */
     int offEngine() {
-        readLock().lock();
-        try {
-            int n = 0;
-            for (RepoKnowledge k : repos.values()) {
-                if (!k.onEngine()) {
-                    n++;
-                }
-            }
-            return n;
-        } finally {
-            readLock().unlock();
-        }
+        return (int) sum(k -> k.onEngine() ? 0 : 1);
     }
 
     /** Rows of all repositories, on the engine or off it. */
     long rows() {
+        return sum(RepoKnowledge::size);
+    }
+
+    private long sum(java.util.function.ToLongFunction<RepoKnowledge> count) {
         readLock().lock();
         try {
             long n = 0;
             for (RepoKnowledge k : repos.values()) {
-                n += k.size();
+                n += count.applyAsLong(k);
             }
             return n;
         } finally {

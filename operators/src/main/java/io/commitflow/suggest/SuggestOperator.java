@@ -119,7 +119,9 @@ public final class SuggestOperator extends AbstractStreamOperator<Suggestion>
         List<String> repos = keys(RepoStore.MODEL);
         for (String repo : repos) {
             setCurrentKey(repo);
-            index.restore(repo, store.model(), store.rows());
+            if (!index.restore(repo, store.model(), store.rows()).onEngine()) {
+                metrics.leftEngine(repo, index.engine().name());
+            }
         }
         if (!repos.isEmpty()) {
             LOG.info("rebuilt the retrieval index of {} repositories ({} rows, {} off the engine) in {} ms",
