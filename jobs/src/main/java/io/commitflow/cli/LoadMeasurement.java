@@ -19,14 +19,17 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * What a load test measures from outside the job while it runs: when each event was sent, each suggestion and dead
- * letter as it is committed (with its event's Kafka timestamp), and this JVM's resident memory, the peak per step of
- * the profile. Two daemon threads read the output and sample the memory; both end when the stack is asked to stop.
+ * What a load test measures while it runs: when each event was sent, each suggestion and dead letter as it is
+ * committed (with its event's Kafka timestamp and the moment the consumer received it), this JVM's resident memory
+ * (the peak per step of the profile) and the job's CPU time: the JVM's, less that of the load driver's own threads
+ * (the replay, its producer, the output consumer, this sampler), which run in this JVM beside the local Flink. Two
+ * daemon threads read the output and sample memory and CPU; both end when the stack is asked to stop.
  *
  * <pre>{@code
  * LoadMeasurement m = LoadMeasurement.start(stack, profile, events.size(), err);
@@ -37,18 +40,25 @@ import java.util.concurrent.atomic.AtomicLong;
 final class LoadMeasurement {
     private final LocalStack stack;
     private final RateProfile profile;
+    private final boolean warmup;
+    private final int backlog;
     private final PrintWriter err;
-    /** The profile's time zero (epoch ms): steps, and so the report's rows, count from here. */
-    private final long start = System.currentTimeMillis();
+    /** The profile's time zero (epoch ms): when its first event was sent (steps, and the report's rows, count from here). */
+    private volatile long start = -1;
+    private volatile long jobStart = -1;
+    private volatile long backlogDrained = -1;
     private final long[] sentAt;
     private final AtomicLong sentCount = new AtomicLong();
     private final List<LoadReport.Outcome> outcomes = Collections.synchronizedList(new ArrayList<>());
     private final Map<Integer, Double> peakRss = new ConcurrentHashMap<>();
-    private final Thread sampler = new Thread(this::sampleRss, "commitflow-loadtest-rss");
+    private final ConcurrentSkipListMap<Long, Long> jobCpuNanos = new ConcurrentSkipListMap<>();
+    private final Thread sampler = new Thread(this::sample, "commitflow-loadtest-sampler");
 
-    private LoadMeasurement(LocalStack stack, RateProfile profile, int events, PrintWriter err) {
+    private LoadMeasurement(LocalStack stack, RateProfile profile, boolean warmup, int backlog, int events, PrintWriter err) {
         this.stack = stack;
         this.profile = profile;
+        this.warmup = warmup;
+        this.backlog = backlog;
         this.err = err;
         this.sentAt = new long[events];
     }
@@ -57,8 +67,9 @@ final class LoadMeasurement {
      * Starts reading the output and sampling the memory; returns once the reader has subscribed (30 s at most), so
      * that the first event's output is not missed by a consumer still joining its group.
      */
-    static LoadMeasurement start(LocalStack stack, RateProfile profile, int events, PrintWriter err) throws InterruptedException {
-        LoadMeasurement m = new LoadMeasurement(stack, profile, events, err);
+    static LoadMeasurement start(LocalStack stack, RateProfile profile, boolean warmup, int backlog, int events,
+                                 PrintWriter err) throws InterruptedException {
+        LoadMeasurement m = new LoadMeasurement(stack, profile, warmup, backlog, events, err);
         CountDownLatch consumerUp = new CountDownLatch(1);
         Thread consumer = new Thread(() -> m.consume(consumerUp), "commitflow-loadtest-consumer");
         consumer.setDaemon(true);
@@ -69,10 +80,23 @@ final class LoadMeasurement {
         return m;
     }
 
-    /** The replayer's callback: event {@code n} was sent at {@code atMs}. */
+    /** The replayer's callback: event {@code n} (counted over backlog and profile) was sent at {@code atMs}. */
     void sent(long n, long atMs) {
         sentAt[(int) n] = atMs;
         sentCount.set(n + 1);
+        if (n == backlog) {
+            start = atMs;
+        }
+    }
+
+    /** The job was submitted now (after the backlog, if any, was queued). */
+    void jobStarted() {
+        jobStart = System.currentTimeMillis();
+    }
+
+    /** Every backlog event is answered now. */
+    void backlogDrained() {
+        backlogDrained = System.currentTimeMillis();
     }
 
     long sent() {
@@ -102,7 +126,10 @@ final class LoadMeasurement {
         synchronized (outcomes) {
             measured = new ArrayList<>(outcomes);
         }
-        return new LoadReport(profile, start, Arrays.copyOf(sentAt, (int) sent()), measured, peakRss);
+        long zero = start < 0 ? System.currentTimeMillis() : start;
+        LoadReport.Backlog b = backlog == 0 ? null : new LoadReport.Backlog(backlog, jobStart,
+                backlogDrained < 0 ? System.currentTimeMillis() : backlogDrained);
+        return new LoadReport(profile, warmup, zero, b, Arrays.copyOf(sentAt, (int) sent()), measured, peakRss, jobCpuNanos);
     }
 
     /** Reads suggestions and dead letters as they are committed. */
@@ -111,12 +138,15 @@ final class LoadMeasurement {
         try (KafkaConsumer<byte[], byte[]> c = stack.outputConsumer()) {
             up.countDown();
             while (!stack.stopRequested()) {
-                for (ConsumerRecord<byte[], byte[]> rec : c.poll(Duration.ofMillis(200))) {
+                var records = c.poll(Duration.ofMillis(200));
+                long seen = System.currentTimeMillis();
+                for (ConsumerRecord<byte[], byte[]> rec : records) {
                     JsonNode n = Json.mapper().readTree(rec.value());
                     boolean dead = rec.topic().equals(k.deadLetterTopic());
                     long eventMs = dead ? n.path("origin").path("kafkaTs").asLong() : n.path("kafkaTs").asLong();
                     String tenant = n.path("tenant").asText();
-                    outcomes.add(new LoadReport.Outcome(eventMs, rec.timestamp(), tenant.isEmpty() ? "unknown" : tenant, dead));
+                    outcomes.add(new LoadReport.Outcome(eventMs, rec.timestamp(), seen, tenant.isEmpty() ? "unknown" : tenant,
+                            dead));
                 }
             }
         } catch (Exception e) {
@@ -128,11 +158,13 @@ final class LoadMeasurement {
         }
     }
 
-    /** The JVM's resident memory, sampled four times a second, the peak per step. */
-    private void sampleRss() {
+    /** Four times a second: the JVM's resident memory (the peak per step) and the job's CPU time. */
+    private void sample() {
         while (!stack.stopRequested() && !Thread.currentThread().isInterrupted()) {
+            long now = System.currentTimeMillis();
+            jobCpuNanos.put(now, JobCpu.nanos());
             double mb = rssMb();
-            int step = profile.stepAt((System.currentTimeMillis() - start) / 1000.0);
+            int step = start < 0 ? 0 : profile.stepAt((now - start) / 1000.0);
             if (step < 0) {
                 step = Math.max(0, profile.steps().size() - 1); // draining: the last step's output
             }

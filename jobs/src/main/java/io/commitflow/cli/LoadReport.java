@@ -13,44 +13,73 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.TreeMap;
 
 /**
- * What a load test measured, and its two files: {@code report.json} (one object per step of the profile, with
- * exactly the reference report's fields) and {@code report.html} (the table and three plots as inline SVG, no
- * script, no network).
+ * What a load test measured, and its two files: {@code report.json} (one object per phase: the backlog when there is
+ * one, the warm-up when there is one, then each step of the profile) and {@code report.html} (the table and three
+ * plots as inline SVG, no script, no network).
  *
- * <p>Times are epoch ms. An outcome belongs to the step in which its event was offered; a step's TPS counts the
- * suggestions written during the step.
+ * <p>Times are epoch ms. An outcome belongs to the phase in which its event was offered; a step's TPS counts the
+ * suggestions written during the step. Latency runs from the event's Kafka timestamp to the suggestion's (the moment
+ * the job made it); visible latency to the moment the load test's read_committed consumer received it, which
+ * includes the wait for the checkpoint that commits it. CPU is the job's: this JVM's CPU time less the load driver's
+ * threads, over the suggestions written in the phase.
  */
 final class LoadReport {
-    /** An event handed to Kafka. */
-    record Sent(long atMs) {}
-
-    /** A suggestion or dead letter read from the output: when its event was offered, when it was written, whose. */
-    record Outcome(long eventMs, long outputMs, String tenant, boolean error) {
+    /**
+     * A suggestion or dead letter read from the output: when its event was offered, when it was written, when the
+     * consumer saw it, whose.
+     */
+    record Outcome(long eventMs, long outputMs, long seenMs, String tenant, boolean error) {
         long latencyMs() {
             return Math.max(0, outputMs - eventMs);
         }
+
+        long visibleMs() {
+            return Math.max(0, seenMs - eventMs);
+        }
     }
 
-    /** One step's figures: the reference report's columns. */
-    record Step(double offeredPerS, double tps, double p50Ms, double p95Ms, double p99Ms, double p999Ms, double errorRate,
-                double peakRssMb) {}
+    /** A backlog queued before the job started: N events, when the job was started and when the last was answered. */
+    record Backlog(int events, long jobStartMs, long drainedMs) {
+        double drainSeconds() {
+            return (drainedMs - jobStartMs) / 1000.0;
+        }
+    }
+
+    /** One phase's figures: the reference report's columns, then ours. */
+    record Step(String name, double offeredPerS, double tps, double p50Ms, double p95Ms, double p99Ms, double p999Ms,
+                double errorRate, double peakRssMb, double cpuMsPerCommit, double visibleP50Ms, double visibleP95Ms,
+                double visibleP99Ms, double visibleP999Ms, double drainSeconds) {}
 
     private final RateProfile profile;
+    private final boolean warmup;
     private final long startMs;
+    private final Backlog backlog;
     private final long[] sent;
     private final List<Outcome> outcomes;
     private final Map<Integer, Double> peakRssMbByStep;
+    private final NavigableMap<Long, Long> jobCpuNanos;
 
-    LoadReport(RateProfile profile, long startMs, long[] sentAtMs, List<Outcome> outcomes, Map<Integer, Double> peakRssMbByStep) {
+    /**
+     * @param profile    the profile the replay followed, the warm-up step first when {@code warmup}
+     * @param startMs    the profile's time zero: when its first event was sent
+     * @param backlog    the backlog, or null
+     * @param jobCpuNanos the job's CPU time, sampled: epoch ms → ns
+     */
+    LoadReport(RateProfile profile, boolean warmup, long startMs, Backlog backlog, long[] sentAtMs, List<Outcome> outcomes,
+               Map<Integer, Double> peakRssMbByStep, NavigableMap<Long, Long> jobCpuNanos) {
         this.profile = profile;
+        this.warmup = warmup;
         this.startMs = startMs;
+        this.backlog = backlog;
         this.sent = sentAtMs.clone();
         Arrays.sort(this.sent);
         this.outcomes = List.copyOf(outcomes);
         this.peakRssMbByStep = Map.copyOf(peakRssMbByStep);
+        this.jobCpuNanos = new TreeMap<>(jobCpuNanos);
     }
 
     /** Suggestions and dead letters measured. */
@@ -58,12 +87,12 @@ final class LoadReport {
         return outcomes.size();
     }
 
-    /** The profile's steps, or one step over the whole run for a plain rate. */
+    /** The profile's steps (the warm-up first), or one step over the whole run for a plain rate: [from, to) seconds. */
     private List<double[]> windows() {
         List<double[]> w = new ArrayList<>();
         if (profile.steps().isEmpty()) {
-            double end = sent.length == 0 ? 1 : Math.max(1, (sent[sent.length - 1] - startMs) / 1000.0 + 1e-3);
-            w.add(new double[] {0, end});
+            long last = sent.length == 0 ? startMs : sent[sent.length - 1];
+            w.add(new double[] {0, Math.max(1, (last - startMs) / 1000.0 + 1e-3)});
         } else {
             profile.steps().forEach(s -> w.add(new double[] {s.startSeconds(), s.endSeconds()}));
         }
@@ -72,6 +101,9 @@ final class LoadReport {
 
     List<Step> steps() {
         List<Step> out = new ArrayList<>();
+        if (backlog != null) {
+            out.add(backlogStep());
+        }
         List<double[]> windows = windows();
         for (int i = 0; i < windows.size(); i++) {
             long from = startMs + (long) (windows.get(i)[0] * 1000);
@@ -79,14 +111,44 @@ final class LoadReport {
             double seconds = (to - from) / 1000.0;
             long offered = Arrays.stream(sent).filter(t -> t >= from && t < to).count();
             long written = outcomes.stream().filter(o -> !o.error() && o.outputMs() >= from && o.outputMs() < to).count();
-            long[] latencies = outcomes.stream().filter(o -> !o.error() && o.eventMs() >= from && o.eventMs() < to)
-                    .mapToLong(Outcome::latencyMs).sorted().toArray();
-            long errors = outcomes.stream().filter(o -> o.error() && o.eventMs() >= from && o.eventMs() < to).count();
-            out.add(new Step(offered / seconds, written / seconds, quantile(latencies, 50), quantile(latencies, 95),
-                    quantile(latencies, 99), quantile(latencies, 99.9), offered == 0 ? 0 : (double) errors / offered,
-                    peakRssMbByStep.getOrDefault(i, 0.0)));
+            String name = warmup && i == 0 ? "warm-up" : Integer.toString(warmup ? i : i + 1);
+            out.add(step(name, offered / seconds, written / seconds, o -> o.eventMs() >= from && o.eventMs() < to, offered,
+                    peakRssMbByStep.getOrDefault(i, 0.0), cpuMsPer(from, to, written), Double.NaN));
         }
         return out;
+    }
+
+    /** The backlog: offered as fast as the producer took it, drained from the job's start. */
+    private Step backlogStep() {
+        long first = sent.length == 0 ? startMs : sent[0];
+        long lastQueued = sent.length < backlog.events() ? first : sent[backlog.events() - 1];
+        double offeredPerS = backlog.events() / Math.max(1e-3, (lastQueued - first) / 1000.0);
+        double drain = backlog.drainSeconds();
+        return step("backlog", offeredPerS, backlog.events() / Math.max(1e-3, drain), o -> o.eventMs() < startMs,
+                backlog.events(), 0, cpuMsPer(backlog.jobStartMs(), backlog.drainedMs(), backlog.events()), drain);
+    }
+
+    private Step step(String name, double offeredPerS, double tps, java.util.function.Predicate<Outcome> offeredHere,
+                      long offered, double peakRss, double cpuMs, double drain) {
+        long[] latencies = outcomes.stream().filter(o -> !o.error() && offeredHere.test(o)).mapToLong(Outcome::latencyMs)
+                .sorted().toArray();
+        long[] visible = outcomes.stream().filter(o -> !o.error() && offeredHere.test(o)).mapToLong(Outcome::visibleMs)
+                .sorted().toArray();
+        long errors = outcomes.stream().filter(o -> o.error() && offeredHere.test(o)).count();
+        return new Step(name, offeredPerS, tps, quantile(latencies, 50), quantile(latencies, 95), quantile(latencies, 99),
+                quantile(latencies, 99.9), offered == 0 ? 0 : (double) errors / offered, peakRss, cpuMs,
+                quantile(visible, 50), quantile(visible, 95), quantile(visible, 99), quantile(visible, 99.9), drain);
+    }
+
+    /** The job's CPU ms between two times (the nearest samples within them) per commit written; NaN without both. */
+    private double cpuMsPer(long from, long to, long commits) {
+        var a = jobCpuNanos.ceilingEntry(from);
+        var b = jobCpuNanos.floorEntry(to);
+        if (a == null || b == null || b.getKey() <= a.getKey() || commits == 0) {
+            return Double.NaN;
+        }
+        double share = (double) (to - from) / (b.getKey() - a.getKey()); // the samples span a little less than the phase
+        return (b.getValue() - a.getValue()) / 1e6 * share / commits;
     }
 
     /** The exact value at rank ceil(p·n/100) of sorted values; NaN when there are none. */
@@ -104,6 +166,7 @@ final class LoadReport {
         ArrayNode json = Json.mapper().createArrayNode();
         for (Step s : steps()) {
             ObjectNode o = json.addObject();
+            o.put("step", s.name());
             o.put("offered_per_s", round(s.offeredPerS()));
             o.put("tps", round(s.tps()));
             put(o, "p50_ms", s.p50Ms());
@@ -112,6 +175,14 @@ final class LoadReport {
             put(o, "p999_ms", s.p999Ms());
             o.put("error_rate", s.errorRate());
             o.put("peak_rss_mb", round(s.peakRssMb()));
+            put(o, "cpu_ms_per_commit", Double.isNaN(s.cpuMsPerCommit()) ? Double.NaN : Math.round(s.cpuMsPerCommit() * 100) / 100.0);
+            put(o, "visible_p50_ms", s.visibleP50Ms());
+            put(o, "visible_p95_ms", s.visibleP95Ms());
+            put(o, "visible_p99_ms", s.visibleP99Ms());
+            put(o, "visible_p999_ms", s.visibleP999Ms());
+            if (!Double.isNaN(s.drainSeconds())) {
+                o.put("drain_s", round(s.drainSeconds()));
+            }
         }
         Files.writeString(dir.resolve("report.json"),
                 Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(json) + "\n");
@@ -140,16 +211,17 @@ final class LoadReport {
                         + "th{background:#f4f4f4}svg{background:#fff;border:1px solid #ddd;margin:8px 0}"
                         + ".note{color:#666}</style></head><body>\n");
         h.append("<h1>").append(esc(title)).append("</h1>\n<p class=\"note\">Profile <code>").append(esc(profile.toString()))
-                .append("</code>; latency from each event's Kafka timestamp to its suggestion's. Outcomes belong to the step "
-                        + "their event was offered in; TPS counts suggestions written during the step.</p>\n");
+                .append("</code>; latency from each event's Kafka timestamp to its suggestion's (visible: to the moment a "
+                        + "read_committed consumer received it). Outcomes belong to the step their event was offered in; TPS "
+                        + "counts suggestions written during the step; CPU is the job's, per suggestion written.</p>\n");
         h.append("<table><tr><th>step</th><th>offered/s</th><th>TPS</th><th>P50 ms</th><th>P95 ms</th><th>P99 ms</th>"
-                + "<th>P999 ms</th><th>errors</th><th>peak RSS MB</th></tr>\n");
-        List<Step> steps = steps();
-        for (int i = 0; i < steps.size(); i++) {
-            Step s = steps.get(i);
-            h.append(String.format(Locale.ROOT, "<tr><td>%d</td><td>%.1f</td><td>%.1f</td><td>%s</td><td>%s</td><td>%s</td>"
-                            + "<td>%s</td><td>%.3f%%</td><td>%.0f</td></tr>%n", i + 1, s.offeredPerS(), s.tps(), ms(s.p50Ms()),
-                    ms(s.p95Ms()), ms(s.p99Ms()), ms(s.p999Ms()), s.errorRate() * 100, s.peakRssMb()));
+                + "<th>P999 ms</th><th>errors</th><th>peak RSS MB</th><th>CPU ms/commit</th><th>visible P99 ms</th></tr>\n");
+        for (Step s : steps()) {
+            h.append(String.format(Locale.ROOT, "<tr><td>%s</td><td>%.1f</td><td>%.1f</td><td>%s</td><td>%s</td><td>%s</td>"
+                            + "<td>%s</td><td>%.3f%%</td><td>%.0f</td><td>%s</td><td>%s</td></tr>%n", esc(s.name()),
+                    s.offeredPerS(), s.tps(), ms(s.p50Ms()), ms(s.p95Ms()), ms(s.p99Ms()), ms(s.p999Ms()),
+                    s.errorRate() * 100, s.peakRssMb(), Double.isNaN(s.cpuMsPerCommit()) ? "–"
+                            : String.format(Locale.ROOT, "%.2f", s.cpuMsPerCommit()), ms(s.visibleP99Ms())));
         }
         h.append("</table>\n");
         h.append("<h2>Latency quantiles over time</h2>\n").append(latencyPlot());

@@ -81,6 +81,17 @@ public final class LoadTestCommand implements Callable<Integer> {
             paramLabel = "DURATION", description = "The job's checkpoint interval (default: ${DEFAULT-VALUE}).")
     Duration checkpointInterval;
 
+    @Option(names = "--warmup", defaultValue = "0s", converter = io.commitflow.job.DurationConverter.class,
+            paramLabel = "DURATION", description = "Before the profile, this long at its first rate, reported as a step of "
+                    + "its own (warm-up) so that the profile's steps measure a warm job; 0s: none (default: ${DEFAULT-VALUE}).")
+    Duration warmup;
+
+    @Option(names = "--backlog", defaultValue = "0", paramLabel = "N",
+            description = "Queue N events before the job starts (as a deploy or a failover finds them), then measure "
+                    + "the catch-up: the time to answer them all and the rate meanwhile, reported as the step 'backlog' "
+                    + "(default: ${DEFAULT-VALUE}).")
+    int backlog;
+
     @picocli.CommandLine.Mixin
     LocalRunOptions local = new LocalRunOptions();
 
@@ -103,12 +114,20 @@ public final class LoadTestCommand implements Callable<Integer> {
         int copies = copiesNeeded(source.commits().size());
         try (LocalStack stack = LocalStack.open("loadtest", out)) {
             Copies mirrors = makeCopies(source.objects(), stack.workDir(), copies);
-            out.printf("loadtest: %s, %d commits × %d repository copies over %d tenants, profile %s (%.0f events over %.0f s)%n",
-                    repo, source.commits().size(), copies, tenants, profile, profile.events(), profile.seconds());
-            startStack(stack, mirrors.root());
+            out.printf("loadtest: %s, %d commits × %d repository copies over %d tenants, %sprofile %s (%.0f events over %.0f s)%n",
+                    repo, source.commits().size(), copies, tenants, backlog > 0 ? "a backlog of " + backlog + " events, " : "",
+                    profile, profile.events(), profile.seconds());
+            startKafka(stack);
             List<Replayer.Event> events = interleave(source.commits(), mirrors.names(), stack.kafkaSettings().eventsTopic());
-            LoadMeasurement measurement = LoadMeasurement.start(stack, profile, events.size(), spec.commandLine().getErr());
-            replayWhileConsuming(stack, events, measurement);
+            LoadMeasurement measurement = LoadMeasurement.start(stack, profile, !warmup.isZero(), backlog, events.size(),
+                    spec.commandLine().getErr());
+            try (Replayer replayer = new Replayer(stack.bootstrap(), Map.of())) {
+                queueBacklog(replayer, stack, events, measurement);
+                stack.startJob(PipelineSettings.defaults(mirrors.root().toString()), local.flink(checkpointInterval));
+                measurement.jobStarted();
+                awaitBacklog(stack, measurement);
+                replayWhileConsuming(replayer, stack, events.subList(backlog, events.size()), measurement);
+            }
             drain(stack, measurement);
             writeReport(measurement.report(), measurement.sent());
             return stack.stopRequested() ? 130 : 0;
@@ -119,11 +138,17 @@ public final class LoadTestCommand implements Callable<Integer> {
     private void checkOptions() {
         try {
             profile = RateProfile.parse(rate);
+            if (!warmup.isZero()) {
+                profile = profile.withWarmup(warmup.toMillis() / 1000.0);
+            }
         } catch (IllegalArgumentException e) {
-            throw new UserError("--rate: " + e.getMessage());
+            throw new UserError("--rate, --warmup: " + e.getMessage());
         }
         if (tenants < 1 || history < 1 || perPush < 1) {
             throw new UserError("--tenants, --history and --commits-per-push must be at least 1");
+        }
+        if (backlog < 0 || warmup.isNegative()) {
+            throw new UserError("--backlog and --warmup must not be negative");
         }
         try {
             as = Events.Mode.parse(mode);
@@ -158,7 +183,7 @@ public final class LoadTestCommand implements Callable<Integer> {
             return tenants;
         }
         int perCopy = as == Events.Mode.PUSH ? Math.max(1, (commits - 1 + perPush - 1) / perPush) : commits;
-        return (int) Math.max(tenants, Math.min(10_000, Math.ceil(Math.min(profile.events(), 1e9) / perCopy)));
+        return (int) Math.max(tenants, Math.min(10_000, Math.ceil(Math.min(profile.events() + backlog, 1e9) / perCopy)));
     }
 
     /** The copies, {@code t<tenant>-r<i>.git}, in the folder the job's mirror root points at. */
@@ -171,8 +196,8 @@ public final class LoadTestCommand implements Callable<Integer> {
         return new Copies(mirrors, names);
     }
 
-    /** Kafka (ours, or --bootstrap), this run's own topics, and the job reading the copies under {@code mirrors}. */
-    private void startStack(LocalStack stack, Path mirrors) throws Exception {
+    /** Kafka (ours, or --bootstrap) and this run's own topics; the job starts later, after any backlog. */
+    private void startKafka(LocalStack stack) throws Exception {
         if (bootstrap == null) {
             stack.startKafka();
         } else {
@@ -184,18 +209,41 @@ public final class LoadTestCommand implements Callable<Integer> {
                 prefix + ".sla", prefix, true, DeliveryGuarantee.EXACTLY_ONCE, prefix, Duration.ofMinutes(10), Map.of());
         stack.createTopics(k, Map.of(k.eventsTopic(), Math.max(2, local.parallelism), k.suggestionsTopic(), 2,
                 k.deadLetterTopic(), 1, k.slaTopic(), 1));
-        stack.startJob(PipelineSettings.defaults(mirrors.toString()), local.flink(checkpointInterval));
+    }
+
+    /** The first --backlog events, as fast as the producer takes them, before the job starts. */
+    private void queueBacklog(Replayer replayer, LocalStack stack, List<Replayer.Event> events, LoadMeasurement m) {
+        if (backlog == 0) {
+            return;
+        }
+        Replayer.Progress queued = replayer.replay(events.subList(0, Math.min(backlog, events.size())),
+                RateProfile.perSecond(0), p -> { }, stack::stopRequested, m::sent);
+        out.printf("queued a backlog of %d events in %.1f s (%d failed); starting the job …%n", queued.sent(),
+                queued.elapsedSeconds(), queued.failed());
+    }
+
+    /** Waits (up to --drain-timeout) until every backlog event is answered: the catch-up. */
+    private void awaitBacklog(LocalStack stack, LoadMeasurement m) throws InterruptedException {
+        if (backlog == 0) {
+            return;
+        }
+        long started = System.nanoTime();
+        long deadline = started + drainTimeout.toNanos();
+        while (!stack.stopRequested() && m.answered() < backlog && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        m.backlogDrained();
+        out.printf(Locale.ROOT, "the backlog: %d of %d answered %.1f s after the job was started%n", m.answered(), backlog,
+                (System.nanoTime() - started) / 1e9);
     }
 
     /** Sends the events as the profile says, printing progress about once a second. */
-    private void replayWhileConsuming(LocalStack stack, List<Replayer.Event> events, LoadMeasurement measurement) {
-        Replayer.Progress done;
-        try (Replayer replayer = new Replayer(stack.bootstrap(), Map.of())) {
-            done = replayer.replay(events, profile, p -> out.printf(Locale.ROOT,
-                            "  %6.1f s  offered %7.1f/s  sent %7d  answered %7d  %s%n", p.elapsedSeconds(),
-                            p.offeredPerSecond(), p.sent(), measurement.answered(), measurement.recentP99()),
-                    stack::stopRequested, measurement::sent);
-        }
+    private void replayWhileConsuming(Replayer replayer, LocalStack stack, List<Replayer.Event> events,
+                                      LoadMeasurement measurement) {
+        Replayer.Progress done = replayer.replay(events, profile, p -> out.printf(Locale.ROOT,
+                        "  %6.1f s  offered %7.1f/s  sent %7d  answered %7d  %s%n", p.elapsedSeconds(),
+                        p.offeredPerSecond(), p.sent(), measurement.answered(), measurement.recentP99()),
+                stack::stopRequested, (n, at) -> measurement.sent(n + backlog, at));
         out.printf("replayed %d events in %.1f s (%d failed); waiting for the output …%n", measurement.sent(),
                 done.elapsedSeconds(), done.failed());
     }
@@ -229,11 +277,13 @@ public final class LoadTestCommand implements Callable<Integer> {
         r.write(report, "commitflow load test: " + profile + " (" + mode + " events of " + repo.getFileName() + ")");
         out.printf("%d outcomes for %d events%s%n", r.outcomes(), sent,
                 as == Events.Mode.COMMIT && r.outcomes() < sent ? " (some still outstanding at the drain timeout)" : "");
-        out.println("step  offered/s      TPS   P50 ms   P95 ms   P99 ms  P999 ms   errors  peak RSS MB");
-        int i = 1;
+        out.println("step       offered/s      TPS   P50 ms   P95 ms   P99 ms  P999 ms   errors  peak RSS MB  CPU ms/commit"
+                + "  visible P99 ms");
         for (LoadReport.Step s : r.steps()) {
-            out.printf(Locale.ROOT, "%4d  %9.1f  %7.1f  %7.0f  %7.0f  %7.0f  %7.0f  %6.3f%%  %11.0f%n", i++, s.offeredPerS(),
-                    s.tps(), s.p50Ms(), s.p95Ms(), s.p99Ms(), s.p999Ms(), s.errorRate() * 100, s.peakRssMb());
+            out.printf(Locale.ROOT, "%-9s  %9.1f  %7.1f  %7.0f  %7.0f  %7.0f  %7.0f  %6.3f%%  %11.0f  %13.2f  %14.0f%s%n",
+                    s.name(), s.offeredPerS(), s.tps(), s.p50Ms(), s.p95Ms(), s.p99Ms(), s.p999Ms(), s.errorRate() * 100,
+                    s.peakRssMb(), s.cpuMsPerCommit(), s.visibleP99Ms(),
+                    Double.isNaN(s.drainSeconds()) ? "" : String.format(Locale.ROOT, "  (drained in %.1f s)", s.drainSeconds()));
         }
         out.printf("report: %s, %s%n", report.resolve("report.json"), report.resolve("report.html"));
     }
@@ -248,14 +298,17 @@ public final class LoadTestCommand implements Callable<Integer> {
         return name + ".git";
     }
 
-    /** Round-robin over the copies, each replaying the history oldest first, as many events as the profile offers. */
+    /**
+     * Round-robin over the copies, each replaying the history oldest first: the backlog's events, then as many as the
+     * profile offers.
+     */
     private List<Replayer.Event> interleave(List<History.Commit> commits, List<String> names, String topic) {
         List<List<Replayer.Event>> perCopy = new ArrayList<>();
         for (int i = 0; i < names.size(); i++) {
             Replayer.Target t = new Replayer.Target(topic, "tenant-" + (i % tenants), names.get(i));
             perCopy.add(as.events(commits, t, perPush));
         }
-        long wanted = (long) Math.min(profile.events(), Integer.MAX_VALUE - 8);
+        long wanted = (long) Math.min(profile.events() + backlog, Integer.MAX_VALUE - 8);
         List<Replayer.Event> events = new ArrayList<>();
         int longest = perCopy.stream().mapToInt(List::size).max().orElse(0);
         for (int j = 0; j < longest && events.size() < wanted; j++) {

@@ -36,26 +36,34 @@ class LoadTestITCase {
         cli.setErr(new PrintWriter(output, true));
         Path report = dir.resolve("report");
 
-        // 30 + 60 events from 25 commits: the history runs again under other repository names, over two tenants
+        // a backlog of 12, a warm-up of 10, then 30 + 60 events from 25 commits: the history runs again under other
+        // repository names, over two tenants
         int exit = cli.execute("loadtest", "--repo", dir.resolve("app.git").toString(), "--rate", "steps:10,20/3s",
-                "--tenants", "2", "--report", report.toString(), "--web-port", Integer.toString(DemoITCase.freePort()),
-                "--metrics-port", Integer.toString(DemoITCase.freePort()), "--drain-timeout", "90s");
+                "--warmup", "1s", "--backlog", "12", "--tenants", "2", "--report", report.toString(), "--web-port",
+                Integer.toString(DemoITCase.freePort()), "--metrics-port", Integer.toString(DemoITCase.freePort()),
+                "--drain-timeout", "90s");
 
         assertThat(exit).as(output.toString()).isZero();
-        assertThat(output.toString()).contains("90 outcomes for 90 events");
+        assertThat(output.toString()).contains("112 outcomes for 112 events");
         JsonNode steps = Json.mapper().readTree(report.resolve("report.json").toFile());
-        assertThat(steps.size()).isEqualTo(2);
+        assertThat(steps).extracting(s -> s.path("step").asText()).containsExactly("backlog", "warm-up", "1", "2");
         for (JsonNode s : steps) {
             List<String> fields = new ArrayList<>();
             s.fieldNames().forEachRemaining(fields::add);
-            assertThat(fields).containsExactly("offered_per_s", "tps", "p50_ms", "p95_ms", "p99_ms", "p999_ms",
-                    "error_rate", "peak_rss_mb");
+            assertThat(fields).startsWith("step", "offered_per_s", "tps", "p50_ms", "p95_ms", "p99_ms", "p999_ms",
+                    "error_rate", "peak_rss_mb", "cpu_ms_per_commit", "visible_p50_ms", "visible_p95_ms", "visible_p99_ms",
+                    "visible_p999_ms");
             assertThat(s.path("p50_ms").asDouble()).isPositive().isLessThanOrEqualTo(s.path("p999_ms").asDouble());
+            assertThat(s.path("visible_p50_ms").asDouble()).as("seen by the consumer after it was made")
+                    .isGreaterThanOrEqualTo(s.path("p50_ms").asDouble());
+            assertThat(s.path("cpu_ms_per_commit").asDouble()).as(s.toString()).isPositive();
             assertThat(s.path("error_rate").asDouble()).isZero();
-            assertThat(s.path("peak_rss_mb").asDouble()).isGreaterThan(50);
         }
-        assertThat(steps.get(0).path("offered_per_s").asDouble()).isBetween(8.0, 12.0);
-        assertThat(steps.get(1).path("offered_per_s").asDouble()).isBetween(16.0, 24.0);
+        assertThat(steps.get(0).path("drain_s").asDouble()).as("the backlog's catch-up").isPositive();
+        assertThat(steps.get(3).path("peak_rss_mb").asDouble()).isGreaterThan(50);
+        assertThat(steps.get(1).path("offered_per_s").asDouble()).isBetween(8.0, 12.0);
+        assertThat(steps.get(2).path("offered_per_s").asDouble()).isBetween(8.0, 12.0);
+        assertThat(steps.get(3).path("offered_per_s").asDouble()).isBetween(16.0, 24.0);
         String html = Files.readString(report.resolve("report.html"));
         assertThat(html.split("<svg", -1)).hasSize(4);
         assertThat(html).contains("tenant-0", "tenant-1", "Achieved vs offered");

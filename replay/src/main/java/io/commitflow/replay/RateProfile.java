@@ -96,6 +96,26 @@ public final class RateProfile {
         return new RateProfile(Double.toString(n), List.of(), Math.max(0, n));
     }
 
+    /**
+     * This profile after a warm-up of {@code seconds} at its first rate, as a step of its own: the job's JIT, caches
+     * and indexes warm up there, apart from the steps that are measured.
+     */
+    public RateProfile withWarmup(double seconds) {
+        if (steps.isEmpty()) {
+            throw new IllegalArgumentException("a warm-up needs a profile with steps (constant:, ramp: or steps:)");
+        }
+        if (!(seconds > 0)) {
+            throw new IllegalArgumentException("a warm-up must last more than 0 s: " + seconds);
+        }
+        List<Step> shifted = new ArrayList<>();
+        double first = steps.get(0).from();
+        shifted.add(new Step(0, seconds, first, first));
+        for (Step s : steps) {
+            shifted.add(new Step(s.startSeconds() + seconds, s.endSeconds() + seconds, s.from(), s.to()));
+        }
+        return new RateProfile(spec + " after a warm-up of " + seconds + " s", shifted, -1);
+    }
+
     private static double rate(String s) {
         double r = Double.parseDouble(s);
         if (r < 0 || Double.isNaN(r) || Double.isInfinite(r)) {

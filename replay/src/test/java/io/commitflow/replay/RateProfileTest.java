@@ -61,4 +61,16 @@ class RateProfileTest {
             assertThatThrownBy(() -> RateProfile.parse(bad)).as(bad).hasMessageContaining("is not a rate profile");
         }
     }
+
+    @org.junit.jupiter.api.Test
+    void aWarmUpIsAStepOfItsOwnAtTheFirstRateBeforeTheProfile() {
+        RateProfile p = RateProfile.parse("steps:10,20/5s").withWarmup(3);
+
+        assertThat(p.steps()).containsExactly(new RateProfile.Step(0, 3, 10, 10), new RateProfile.Step(3, 8, 10, 10),
+                new RateProfile.Step(8, 13, 20, 20));
+        assertThat(p.events()).isEqualTo(30 + 50 + 100);
+        assertThat(p.dueSeconds(30)).isEqualTo(3.0);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> RateProfile.parse("50").withWarmup(3))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("steps");
+    }
 }
