@@ -92,11 +92,18 @@ public final class LoadTestCommand implements Callable<Integer> {
                     + "(default: ${DEFAULT-VALUE}).")
     int backlog;
 
+    @Option(names = "--delivery", defaultValue = "exactly-once", paramLabel = "exactly-once|at-least-once",
+            description = "The job's output delivery: exactly-once (suggestions become visible when the checkpoint "
+                    + "that commits them completes) or at-least-once (visible at once; a consumer upserts by repo and "
+                    + "sha to drop the duplicates a failover can bring) (default: ${DEFAULT-VALUE}).")
+    String delivery;
+
     @picocli.CommandLine.Mixin
     LocalRunOptions local = new LocalRunOptions();
 
     // what every phase below uses, set once the options are checked
     private RateProfile profile;
+    private DeliveryGuarantee guarantee;
     private Events.Mode as;
     private PrintWriter out;
 
@@ -147,6 +154,11 @@ public final class LoadTestCommand implements Callable<Integer> {
         if (tenants < 1 || history < 1 || perPush < 1) {
             throw new UserError("--tenants, --history and --commits-per-push must be at least 1");
         }
+        guarantee = switch (delivery) {
+            case "exactly-once" -> DeliveryGuarantee.EXACTLY_ONCE;
+            case "at-least-once" -> DeliveryGuarantee.AT_LEAST_ONCE;
+            default -> throw new UserError("--delivery must be exactly-once or at-least-once, not '" + delivery + "'");
+        };
         if (backlog < 0 || warmup.isNegative()) {
             throw new UserError("--backlog and --warmup must not be negative");
         }
@@ -206,7 +218,7 @@ public final class LoadTestCommand implements Callable<Integer> {
         // topics of their own, so that a run on a shared --bootstrap reads no other run's output
         String prefix = "commitflow.loadtest." + System.currentTimeMillis();
         KafkaSettings k = new KafkaSettings(stack.bootstrap(), prefix + ".events", prefix + ".suggestions", prefix + ".dlq",
-                prefix + ".sla", prefix, true, DeliveryGuarantee.EXACTLY_ONCE, prefix, Duration.ofMinutes(10), Map.of());
+                prefix + ".sla", prefix, true, guarantee, prefix, Duration.ofMinutes(10), Map.of());
         stack.createTopics(k, Map.of(k.eventsTopic(), Math.max(2, local.parallelism), k.suggestionsTopic(), 2,
                 k.deadLetterTopic(), 1, k.slaTopic(), 1));
     }
