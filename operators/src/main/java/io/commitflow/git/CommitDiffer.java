@@ -39,7 +39,7 @@ import java.util.List;
  * covers the whole commit, so it is left out ({@code null}) when the commit has more files than the budget
  * describes.
  *
- * <p>Not thread-safe (it reuses its buffer from commit to commit): one per thread, as each operator instance has.
+ * <p>Not thread-safe (it reuses its buffers from commit to commit): one per thread, as each operator instance has.
  *
  * <pre>{@code
  * DiffedCommit d = new CommitDiffer(DiffBudget.DEFAULT).diff(repository, commitEvent);
@@ -59,10 +59,17 @@ public final class CommitDiffer {
     private final DiffBudget budget;
     /** The patch of the file being written, reused for every file. */
     private final PatchBytes file = new PatchBytes();
+    private final ObjectCache objects;
 
     public CommitDiffer(DiffBudget budget) {
+        this(budget, ObjectCache.DEFAULT_BYTES);
+    }
+
+    /** @param cacheBytes bytes of trees and blobs kept from one commit to the next (0: none), see {@link ObjectCache} */
+    public CommitDiffer(DiffBudget budget, long cacheBytes) {
         JGitCaches.install();
         this.budget = budget;
+        this.objects = new ObjectCache(cacheBytes, budget.maxBlobBytes());
     }
 
     public DiffedCommit diff(Repository repo, CommitEvent commit) throws InvalidEventException, IOException {
@@ -81,11 +88,14 @@ public final class CommitDiffer {
     public DiffedCommit diff(Repository repo, ObjectReader reader, CommitEvent commit, ObjectId oldTree, ObjectId newTree)
             throws IOException {
         PatchText text = new PatchText(budget.maxBytes(), budget.maxLines());
+        // keyed by the Git directory, not the Repository: no closed repository is kept alive by the cache
+        Object mirror = repo.getDirectory() != null ? repo.getDirectory() : repo;
+        ObjectReader cached = objects.reader(mirror, reader); // not closed: the caller's reader stays open
         try {
-            List<DiffEntry> entries = gitPairs(scan(reader, oldTree, newTree), reader);
+            List<DiffEntry> entries = gitPairs(scan(cached, oldTree, newTree), cached);
             boolean whole = entries.size() <= budget.maxFiles();
             PatchId patchId = whole ? new PatchId() : null;
-            GitPatchWriter writer = new GitPatchWriter(reader, ALGORITHM, file, budget.maxBlobBytes());
+            GitPatchWriter writer = new GitPatchWriter(cached, ALGORITHM, file, budget.maxBlobBytes());
             int shown = Math.min(entries.size(), budget.maxFiles());
             List<FileChange> files = new ArrayList<>(shown);
             for (DiffEntry entry : entries.subList(0, shown)) {
