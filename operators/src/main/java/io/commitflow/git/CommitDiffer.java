@@ -3,23 +3,28 @@ package io.commitflow.git;
 import io.commitflow.event.CommitEvent;
 import io.commitflow.event.InvalidEventException;
 import io.commitflow.event.Reason;
+import org.eclipse.jgit.api.errors.CanceledException;
 import org.eclipse.jgit.diff.DiffAlgorithm;
 import org.eclipse.jgit.diff.DiffEntry;
-import org.eclipse.jgit.diff.DiffFormatter;
-import org.eclipse.jgit.diff.RawTextComparator;
+import org.eclipse.jgit.diff.DiffConfig;
 import org.eclipse.jgit.diff.RenameDetector;
 import org.eclipse.jgit.errors.IncorrectObjectTypeException;
 import org.eclipse.jgit.errors.MissingObjectException;
+import org.eclipse.jgit.lib.Config;
 import org.eclipse.jgit.lib.Constants;
+import org.eclipse.jgit.lib.NullProgressMonitor;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.ObjectLoader;
 import org.eclipse.jgit.lib.ObjectReader;
 import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.revwalk.RevCommit;
 import org.eclipse.jgit.revwalk.RevWalk;
+import org.eclipse.jgit.treewalk.CanonicalTreeParser;
+import org.eclipse.jgit.treewalk.EmptyTreeIterator;
+import org.eclipse.jgit.treewalk.TreeWalk;
+import org.eclipse.jgit.treewalk.filter.TreeFilter;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -29,9 +34,12 @@ import java.util.List;
  * the first parent, root commits against the empty tree, binaries and oversized blobs summarised, full object
  * ids on {@code index} lines (as {@code git diff --full-index}).
  *
- * <p>Each file is diffed once; its text feeds the budgeted patch text, the line counts and the patch-id
- * together. The patch-id ({@code git patch-id --stable}) covers the whole commit, so it is left out
- * ({@code null}) when the commit has more files than the budget describes.
+ * <p>Each file is diffed once; its patch is written once into a reused buffer and fed to the budgeted patch
+ * text and the patch-id; its line counts come from the edit list. The patch-id ({@code git patch-id --stable})
+ * covers the whole commit, so it is left out ({@code null}) when the commit has more files than the budget
+ * describes.
+ *
+ * <p>Not thread-safe (it reuses its buffers from commit to commit): one per thread, as each operator instance has.
  *
  * <pre>{@code
  * DiffedCommit d = new CommitDiffer(DiffBudget.DEFAULT).diff(repository, commitEvent);
@@ -45,11 +53,23 @@ public final class CommitDiffer {
 
     private static final DiffAlgorithm ALGORITHM = DiffAlgorithm.getAlgorithm(DiffAlgorithm.SupportedAlgorithm.HISTOGRAM);
 
+    /** The diff settings of an empty configuration: rename detection reads only its rename limit, which we set. */
+    private static final DiffConfig NO_DIFF_CONFIG = new Config().get(DiffConfig.KEY);
+
     private final DiffBudget budget;
+    /** The patch of the file being written, reused for every file. */
+    private final PatchBytes file = new PatchBytes();
+    private final ObjectCache objects;
 
     public CommitDiffer(DiffBudget budget) {
+        this(budget, ObjectCache.DEFAULT_BYTES);
+    }
+
+    /** @param cacheBytes bytes of trees and blobs kept from one commit to the next (0: none), see {@link ObjectCache} */
+    public CommitDiffer(DiffBudget budget, long cacheBytes) {
         JGitCaches.install();
         this.budget = budget;
+        this.objects = new ObjectCache(cacheBytes, budget.maxBlobBytes());
     }
 
     public DiffedCommit diff(Repository repo, CommitEvent commit) throws InvalidEventException, IOException {
@@ -68,20 +88,23 @@ public final class CommitDiffer {
     public DiffedCommit diff(Repository repo, ObjectReader reader, CommitEvent commit, ObjectId oldTree, ObjectId newTree)
             throws IOException {
         PatchText text = new PatchText(budget.maxBytes(), budget.maxLines());
-        FileStats stats = new FileStats();
-        Tee out = new Tee(text, stats);
-        try (GitHunkFormatter formatter = formatter(out, repo, reader)) {
-            List<DiffEntry> entries = gitPairs(formatter.scan(oldTree, newTree), reader);
+        // keyed by the Git directory, not the Repository: no closed repository is kept alive by the cache
+        Object mirror = repo.getDirectory() != null ? repo.getDirectory() : repo;
+        ObjectReader cached = objects.reader(mirror, reader); // not closed: the caller's reader stays open
+        try {
+            List<DiffEntry> entries = gitPairs(scan(cached, oldTree, newTree), cached);
             boolean whole = entries.size() <= budget.maxFiles();
             PatchId patchId = whole ? new PatchId() : null;
-            out.patchId = patchId;
-            GitPatchWriter writer = new GitPatchWriter(reader, ALGORITHM, formatter, out, budget.maxBlobBytes());
+            GitPatchWriter writer = new GitPatchWriter(cached, ALGORITHM, file, budget.maxBlobBytes());
             int shown = Math.min(entries.size(), budget.maxFiles());
             List<FileChange> files = new ArrayList<>(shown);
             for (DiffEntry entry : entries.subList(0, shown)) {
-                stats.reset();
                 boolean binary = writer.write(entry);
-                files.add(FileChange.of(entry, binary, stats.added(), stats.deleted()));
+                text.write(file.array(), 0, file.size());
+                if (patchId != null) {
+                    patchId.write(file.array(), 0, file.size());
+                }
+                files.add(FileChange.of(entry, binary, writer.added(), writer.deleted()));
             }
             // git cannot compute a patch-id without the blobs either; ours would not be comparable
             String id = patchId == null || writer.missingBlobs() > 0 ? null : patchId.hex();
@@ -91,6 +114,36 @@ public final class CommitDiffer {
                 cut = cut.isEmpty() ? missing : cut + "; " + missing;
             }
             return DiffedCommit.of(commit, files, entries.size(), text.text(), cut, "mirror", id);
+        } finally {
+            file.release();
+        }
+    }
+
+    /**
+     * The changed paths with JGit's rename detection, as {@code DiffFormatter.scan} finds them (a recursive tree walk
+     * that skips equal subtrees, then the rename detector), without a formatter: none of the repository's diff
+     * settings can change what we write (algorithm, rename score and limit are ours; the headers are written by
+     * {@link GitPatchWriter}), so its configuration is not read for each commit.
+     */
+    private List<DiffEntry> scan(ObjectReader reader, ObjectId oldTree, ObjectId newTree) throws IOException {
+        TreeWalk walk = new TreeWalk(reader);
+        walk.addTree(oldTree == null ? new EmptyTreeIterator() : new CanonicalTreeParser(null, reader, oldTree));
+        walk.addTree(newTree == null ? new EmptyTreeIterator() : new CanonicalTreeParser(null, reader, newTree));
+        walk.setRecursive(true);
+        walk.setFilter(TreeFilter.ANY_DIFF);
+        List<DiffEntry> files = DiffEntry.scan(walk);
+        RenameDetector renames = new RenameDetector(reader, NO_DIFF_CONFIG);
+        // one below git's threshold: JGit's blended score can sit a point under git's content score;
+        // gitPairs() applies git's own threshold afterwards
+        renames.setRenameScore(GIT_RENAME_SCORE - 1);
+        renames.setRenameLimit(GIT_RENAME_LIMIT);
+        // content similarity loads both blobs: never for blobs the budget would not diff
+        renames.setBigFileThreshold(budget.maxBlobBytes());
+        renames.addAll(files);
+        try {
+            return renames.compute(reader, NullProgressMonitor.INSTANCE);
+        } catch (CanceledException e) {
+            return List.of(); // as DiffFormatter does; a NullProgressMonitor never cancels
         }
     }
 
@@ -184,24 +237,6 @@ public final class CommitDiffer {
         }
     }
 
-    private GitHunkFormatter formatter(OutputStream out, Repository repo, ObjectReader reader) {
-        GitHunkFormatter f = new GitHunkFormatter(out);
-        f.setReader(reader, repo.getConfig());
-        f.setDiffAlgorithm(ALGORITHM);
-        f.setDiffComparator(RawTextComparator.DEFAULT);
-        f.setBinaryFileThreshold(budget.maxBlobBytes());
-        f.setAbbreviationLength(Constants.OBJECT_ID_STRING_LENGTH);
-        f.setDetectRenames(true);
-        RenameDetector renames = f.getRenameDetector();
-        // one below git's threshold: JGit's blended score can sit a point under git's content score;
-        // gitPairs() applies git's own threshold afterwards
-        renames.setRenameScore(GIT_RENAME_SCORE - 1);
-        renames.setRenameLimit(GIT_RENAME_LIMIT);
-        // content similarity loads both blobs: never for blobs the budget would not diff
-        renames.setBigFileThreshold(budget.maxBlobBytes());
-        return f;
-    }
-
     private static RevCommit parse(RevWalk walk, CommitEvent commit) throws InvalidEventException, IOException {
         try {
             return walk.parseCommit(ObjectId.fromString(commit.sha()));
@@ -210,36 +245,6 @@ public final class CommitDiffer {
                     "commit " + commit.sha() + " is not in the mirror of " + commit.repo());
         } catch (IncorrectObjectTypeException e) {
             throw new InvalidEventException(Reason.UNKNOWN_COMMIT, commit.sha() + " is not a commit");
-        }
-    }
-
-    /** Sends the formatter's bytes to the patch text, the per-file counts and (when computed) the patch-id. */
-    private static final class Tee extends OutputStream {
-        private final OutputStream text;
-        private final OutputStream stats;
-        private OutputStream patchId;
-
-        Tee(OutputStream text, OutputStream stats) {
-            this.text = text;
-            this.stats = stats;
-        }
-
-        @Override
-        public void write(int b) throws IOException {
-            text.write(b);
-            stats.write(b);
-            if (patchId != null) {
-                patchId.write(b);
-            }
-        }
-
-        @Override
-        public void write(byte[] b, int off, int len) throws IOException {
-            text.write(b, off, len);
-            stats.write(b, off, len);
-            if (patchId != null) {
-                patchId.write(b, off, len);
-            }
         }
     }
 }

@@ -52,12 +52,35 @@ public final class PatchId extends OutputStream {
         int start = off;
         for (int i = off; i < end; i++) {
             if (b[i] == '\n') {
-                append(b, start, i + 1 - start);
-                endOfLine();
+                if (length == 0 && !done) {
+                    lineFrom(b, start, i + 1 - start); // a whole line in the block: read it where it is
+                } else {
+                    append(b, start, i + 1 - start);
+                    endOfLine();
+                }
                 start = i + 1;
             }
         }
         append(b, start, end - start);
+    }
+
+    /** {@link #consume()} for a line that lies whole in {@code b}: hunk lines, most of a patch, skip the copy. */
+    private void lineFrom(byte[] b, int off, int len) {
+        byte first = b[off];
+        if ((first == '+' || first == '-' || first == ' ') && hashed != 0 && before != -1 && !binary
+                && !(before == 0 && after == 0)) {
+            // the states in which consume() only counts the line and hashes it without white space
+            if (first == '-' || first == ' ') {
+                before--;
+            }
+            if (first == '+' || first == ' ') {
+                after--;
+            }
+            hashWithoutSpace(b, off, len);
+            return;
+        }
+        append(b, off, len);
+        endOfLine();
     }
 
     private void append(byte[] b, int off, int len) {
@@ -146,14 +169,24 @@ public final class PatchId extends OutputStream {
         if (line[0] == '+' || line[0] == ' ') {
             after--;
         }
+        hashWithoutSpace(line, 0, length);
+    }
+
+    /** Hashes {@code b[off, off + len)} with C's white space left out, through the line buffer (may be {@code b}). */
+    private void hashWithoutSpace(byte[] b, int off, int len) {
+        if (len > line.length) {
+            line = new byte[Math.max(line.length * 2, len)];
+        }
+        byte[] l = line;
         int n = 0;
-        for (int i = 0; i < length; i++) {
-            if (!isSpace(line[i])) {
-                line[n++] = line[i];
+        for (int i = off, end = off + len; i < end; i++) {
+            byte c = b[i];
+            if (!isSpace(c)) {
+                l[n++] = c;
             }
         }
         hashed += n;
-        file.update(line, 0, n);
+        file.update(l, 0, n);
     }
 
     private void readIndexLine() {
@@ -240,10 +273,12 @@ public final class PatchId extends OutputStream {
         return (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z');
     }
 
-    /** C's isspace() in the C locale. */
+    /** C's isspace() in the C locale: space, \t, \n, \v, \f, \r, as one test of a bit mask. */
     private static boolean isSpace(byte b) {
-        return b == ' ' || b == '\t' || b == '\n' || b == 0x0b || b == '\f' || b == '\r';
+        return b >= 0 && b <= ' ' && (SPACES & (1L << b)) != 0;
     }
+
+    private static final long SPACES = 1L << ' ' | 1L << '\t' | 1L << '\n' | 1L << 0x0b | 1L << '\f' | 1L << '\r';
 
     private static MessageDigest sha1() {
         try {

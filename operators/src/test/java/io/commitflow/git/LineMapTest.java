@@ -1,9 +1,11 @@
 package io.commitflow.git;
 
 import org.eclipse.jgit.diff.RawText;
+import org.eclipse.jgit.util.IntList;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Random;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -20,6 +22,37 @@ class LineMapTest {
                 assertThat(ours.getString(i)).as(s + " line " + i).isEqualTo(theirs.getString(i));
             }
             assertThat(ours.isMissingNewlineAtEnd()).isEqualTo(theirs.isMissingNewlineAtEnd());
+        }
+    }
+
+    /** The word-at-a-time scan equals the plain line index and git's binary rule, at every length and offset. */
+    @Test
+    void textLineMapIsLineMapOrBinary() {
+        Random random = new Random(42);
+        for (int round = 0; round < 20_000; round++) {
+            int n = round < 100 ? round % 40 : random.nextInt(round % 3 == 0 ? 8_100 : 300);
+            if (round % 50 == 0) {
+                n = 7_990 + random.nextInt(24);
+            }
+            byte[] b = new byte[n];
+            for (int i = 0; i < n; i++) {
+                int r = random.nextInt(20);
+                b[i] = (byte) (r == 0 ? '\n' : r == 1 ? '\r' : r == 2 ? 0x8a : r == 3 ? 0x0b : 'a' + r);
+            }
+            if (n > 0 && random.nextInt(4) == 0) {
+                b[random.nextInt(n)] = 0; // a NUL somewhere: binary only within the first 8000 bytes
+            }
+            if (n > 0 && random.nextBoolean()) {
+                b[n - 1] = '\n';
+            }
+            IntList fast = GitPatchWriter.textLineMap(b);
+            if (GitPatchWriter.isBinary(b)) {
+                assertThat(fast).as("length %d", n).isNull();
+                continue;
+            }
+            IntList plain = GitPatchWriter.lineMap(b);
+            assertThat(fast).as("length %d", n).isNotNull();
+            assertThat(fast.toString()).as("length %d", n).isEqualTo(plain.toString());
         }
     }
 }
