@@ -72,6 +72,34 @@ class DiffFeaturesTest {
     }
 
     @Test
+    void findsVersionsAsTheRegularExpressionDoes() {
+        java.util.regex.Pattern version =
+                java.util.regex.Pattern.compile("(?<![\\w.])\\d+(?:\\.\\d+)+(?:[-.][A-Za-z][\\w.]*)?(?![\\w.])");
+        String alphabet = "0123456789....---aZq_ +;/(é٣";
+        Random random = new Random(5);
+        for (int trial = 0; trial < 200_000; trial++) {
+            StringBuilder b = new StringBuilder();
+            int n = random.nextInt(24);
+            for (int i = 0; i < n; i++) {
+                b.append(alphabet.charAt(random.nextInt(trial % 2 == 0 ? 16 : alphabet.length())));
+            }
+            String text = b.toString();
+            List<String> expected = new ArrayList<>();
+            java.util.regex.Matcher m = version.matcher(text);
+            while (m.find()) {
+                expected.add(m.group());
+            }
+            assertThat(DiffTokens.versionsIn(text, 0, text.length())).as(text).isEqualTo(expected);
+            // within a longer text: the bounds, not the neighbouring characters, end the look-arounds
+            String framed = "1." + text + ".2";
+            assertThat(DiffTokens.versionsIn(framed, 2, framed.length() - 2)).as(framed).isEqualTo(expected);
+        }
+        String line = "+<v>1.18.11</v> 3.1-SNAPSHOT 2.0.0-RC1 v1.2 1.2x 1.2.Final";
+        assertThat(DiffTokens.versionsIn(line, 0, line.length()))
+                .containsExactly("1.18.11", "3.1-SNAPSHOT", "2.0.0-RC1", "1.2.Final");
+    }
+
+    @Test
     void capsIdentifiersAsBefore() {
         String patch = "+" + "someIdentifier otherOne_x ".repeat(3000) + "\n-tail_end lastOne\n";
         DiffedCommit d = diff(patch, List.of());
