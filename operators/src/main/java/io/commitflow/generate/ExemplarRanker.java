@@ -29,8 +29,12 @@ public final class ExemplarRanker {
 
     private ExemplarRanker() {}
 
-    /** The index of the neighbour to adapt; {@code nn} is not empty. */
-    static int choose(List<RepoKnowledge.Neighbor> nn, int[] signature, String versionShape, Weights weights) {
+    /**
+     * The index of the neighbour to adapt; {@code nn} is not empty, {@code subjects} are its subjects, parsed
+     * ({@link RepoKnowledge#subjects}).
+     */
+    static int choose(List<RepoKnowledge.Neighbor> nn, List<Subject> subjects, int[] signature, String versionShape,
+                      Weights weights) {
         if (nn.size() == 1) {
             return 0;
         }
@@ -39,7 +43,7 @@ public final class ExemplarRanker {
         List<Bleu.Counts<String>> counted = new ArrayList<>();
         double[] w = new double[nn.size()];
         for (int i = 0; i < nn.size(); i++) {
-            tokens.add(MessageTokens.of(Subject.parse(nn.get(i).commit().subject()).description()));
+            tokens.add(MessageTokens.of(subjects.get(i).description()));
             counted.add(Bleu.Counts.of(tokens.get(i)));
             double s = Math.max(0, nn.get(i).score());
             w[i] = s * s;

@@ -15,6 +15,10 @@ class ExemplarRankerTest {
                 new float[0], new int[0], 0, 0, 0, null, false), score);
     }
 
+    private static int choose(List<RepoKnowledge.Neighbor> nn, ExemplarRanker.Weights weights) {
+        return ExemplarRanker.choose(nn, RepoKnowledge.subjects(nn), new int[0], null, weights);
+    }
+
     @Test
     void comparesVersionShapes() {
         assertThat(ExemplarRanker.shapeMatch("SNAPSHOT", "SNAPSHOT")).isEqualTo(1);
@@ -34,9 +38,8 @@ class ExemplarRankerTest {
     @Test
     void choosesTheMostSimilarNeighbourWhenOnlySimilarityCounts() {
         List<RepoKnowledge.Neighbor> nn = List.of(neighbour("Update docs", 0.9f), neighbour("Fix race", 0.8f));
-        assertThat(ExemplarRanker.choose(nn, new int[0], null, SIMILARITY_ONLY)).isZero();
-        assertThat(ExemplarRanker.choose(List.of(neighbour("Fix race", 0.1f)), new int[0], null,
-                ExemplarRanker.DEFAULT_WEIGHTS)).isZero();
+        assertThat(choose(nn, SIMILARITY_ONLY)).isZero();
+        assertThat(choose(List.of(neighbour("Fix race", 0.1f)), ExemplarRanker.DEFAULT_WEIGHTS)).isZero();
     }
 
     @Test
@@ -44,6 +47,6 @@ class ExemplarRankerTest {
         List<RepoKnowledge.Neighbor> nn = List.of(neighbour("Update the docs", 0.6f),
                 neighbour("Fix race in pack writer", 0.5f), neighbour("Fix race in pack writer thread", 0.5f));
         ExemplarRanker.Weights consensus = new ExemplarRanker.Weights(10, 5, 0, 1, 0, 0);
-        assertThat(ExemplarRanker.choose(nn, new int[0], null, consensus)).isNotZero();
+        assertThat(choose(nn, consensus)).isNotZero();
     }
 }
