@@ -85,15 +85,7 @@ public final class SignatureBleu {
                 }
             }
         }
-        double logSum = 0;
-        for (int n = 1; n <= N; n++) {
-            int guess = Math.max(0, size - n + 1);
-            double add = n > 1 ? 1 : 0;
-            logSum += Math.log(correct[n] + add + Double.MIN_VALUE) - Math.log(guess + add + Double.MIN_VALUE);
-        }
-        double log = logSum / N;
-        double brevity = Math.min(0, 1 - (theirs.length + 1.0) / (size + 1.0));
-        return Math.exp(log + brevity);
+        return Bleu.score(size, theirs.length, correct);
     }
 
     private int idOf(int word) {

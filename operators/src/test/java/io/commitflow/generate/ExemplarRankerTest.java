@@ -3,7 +3,6 @@ package io.commitflow.generate;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
-import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -28,11 +27,30 @@ class ExemplarRankerTest {
 
     @Test
     void fitRewardsWordsOfThisDiffAndPenalisesWordsOnlyOfTheirs() {
-        Set<Integer> ours = Set.of(DiffTokens.wordHash("retry"));
+        WordSet ours = WordSet.of(new int[] {DiffTokens.wordHash("retry")});
         int[] theirs = {DiffTokens.wordHash("walker")};
         assertThat(ExemplarRanker.fit(List.of("retry", "packs"), ours, theirs)).isEqualTo(0.5);
         assertThat(ExemplarRanker.fit(List.of("retry", "walker"), ours, theirs)).isZero();
         assertThat(ExemplarRanker.fit(List.of("in", "(", "of"), ours, theirs)).as("no word of three letters").isZero();
+    }
+
+    @Test
+    void aWordSetHasTheWordsOfItsSignature() {
+        java.util.Random random = new java.util.Random(3);
+        for (int trial = 0; trial < 200; trial++) {
+            int[] words = new int[random.nextInt(DiffTokens.SIGNATURE_WORDS + 1)];
+            for (int i = 0; i < words.length; i++) {
+                words[i] = random.nextInt(600) - 300; // repeats, negative hashes too
+            }
+            java.util.Set<Integer> expected = new java.util.HashSet<>();
+            for (int x : words) {
+                expected.add(x);
+            }
+            WordSet set = WordSet.of(words);
+            for (int probe = -310; probe <= 310; probe++) {
+                assertThat(set.contains(probe)).isEqualTo(expected.contains(probe));
+            }
+        }
     }
 
     @Test
