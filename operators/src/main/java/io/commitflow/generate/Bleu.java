@@ -47,20 +47,31 @@ public final class Bleu {
 
     /** {@link #sentence(List, List)} of sequences counted already. */
     public static <T> double sentence(Counts<T> hyp, Counts<T> ref) {
-        double logSum = 0;
+        int[] correct = new int[N + 1];
         for (int n = 1; n <= N; n++) {
             Map<List<T>, Integer> h = hyp.byN.get(n - 1);
             Map<List<T>, Integer> r = ref.byN.get(n - 1);
-            int guess = Math.max(0, hyp.size - n + 1);
-            int correct = 0;
             for (var e : h.entrySet()) {
-                correct += Math.min(e.getValue(), r.getOrDefault(e.getKey(), 0));
+                correct[n] += Math.min(e.getValue(), r.getOrDefault(e.getKey(), 0));
             }
+        }
+        return score(hyp.size, ref.size, correct);
+    }
+
+    /**
+     * B-Norm from its counts: the lengths of hypothesis and reference and, for each n from 1 to 4,
+     * {@code correct[n]}, the hypothesis's n-grams found in the reference (clipped at the reference's counts). The
+     * one formula of every scorer here ({@link SignatureBleu}, {@link PairwiseBleu}): equal counts, equal bits.
+     */
+    static double score(int hypSize, int refSize, int[] correct) {
+        double logSum = 0;
+        for (int n = 1; n <= N; n++) {
+            int guess = Math.max(0, hypSize - n + 1);
             double add = n > 1 ? 1 : 0;
-            logSum += Math.log(correct + add + Double.MIN_VALUE) - Math.log(guess + add + Double.MIN_VALUE);
+            logSum += Math.log(correct[n] + add + Double.MIN_VALUE) - Math.log(guess + add + Double.MIN_VALUE);
         }
         double log = logSum / N;
-        double brevity = Math.min(0, 1 - (ref.size + 1.0) / (hyp.size + 1.0));
+        double brevity = Math.min(0, 1 - (refSize + 1.0) / (hypSize + 1.0));
         return Math.exp(log + brevity);
     }
 

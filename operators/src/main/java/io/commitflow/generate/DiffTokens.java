@@ -4,16 +4,23 @@ import io.commitflow.git.DiffedCommit;
 import io.commitflow.git.FileChange;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The terms a diff is retrieved by: its paths (each folder, the file name, its words, the extension), its change
  * kinds, and the identifiers on its added and removed lines, whole and split on camelCase and snake_case
  * ({@code parseCommitEvent} gives {@code parsecommitevent}, {@code parse}, {@code commit}, {@code event}). Counts
  * per term.
+ *
+ * <p>Also the other things read from a patch's text: its word {@link #signature}, the {@link #lineFingerprints} of
+ * its added and removed lines, and the {@link #newVersions} it introduces. Each is read line by line, by the
+ * accumulators below, so that {@link DiffFeatures#of} can read all of them in one pass over the patch.
  */
 public final class DiffTokens {
     private static final int MAX_IDENTIFIERS_PER_DIFF = 4000;
@@ -21,6 +28,20 @@ public final class DiffTokens {
     private DiffTokens() {}
 
     public static Map<String, Integer> of(DiffedCommit d) {
+        Map<String, Integer> terms = fileTerms(d);
+        Identifiers identifiers = new Identifiers(terms);
+        String patch = d.patch();
+        for (int from = 0, to; from <= patch.length(); from = to + 1) {
+            to = lineEnd(patch, from);
+            if (isChange(patch, from, to)) {
+                identifiers.scan(patch, from, to);
+            }
+        }
+        return terms;
+    }
+
+    /** The terms of the diff's files, its change kinds and paths: the first terms of {@link #of}. */
+    static Map<String, Integer> fileTerms(DiffedCommit d) {
         Map<String, Integer> terms = new HashMap<>();
         for (FileChange f : d.files()) {
             terms.merge("kind:" + f.change(), 1, Integer::sum);
@@ -29,7 +50,6 @@ public final class DiffTokens {
                 path(f.oldPath(), terms);
             }
         }
-        identifiers(d.patch(), terms);
         return terms;
     }
 
@@ -50,29 +70,55 @@ public final class DiffTokens {
         }
     }
 
-    /** Identifiers of the +/- lines of a patch (not the headers). */
-    private static void identifiers(String patch, Map<String, Integer> terms) {
-        int count = 0;
-        for (String line : patch.split("\n")) {
-            if (line.isEmpty() || (line.charAt(0) != '+' && line.charAt(0) != '-')
-                    || line.startsWith("+++ ") || line.startsWith("--- ")) {
-                continue;
-            }
-            int i = 1;
-            int n = line.length();
-            while (i < n && count < MAX_IDENTIFIERS_PER_DIFF) {
-                char c = line.charAt(i);
+    /**
+     * Where the line that starts at {@code from} ends: at its {@code '\n'}, or at the end of the patch. Walking the
+     * patch line by line this way sees the lines {@code patch.split("\n")} gives, and empty ones after them.
+     */
+    static int lineEnd(String patch, int from) {
+        int nl = patch.indexOf('\n', from);
+        return nl < 0 ? patch.length() : nl;
+    }
+
+    /** Is the line {@code [from, to)} an added or removed line, not a {@code +++ } or {@code --- } header? */
+    static boolean isChange(String patch, int from, int to) {
+        if (from == to) {
+            return false;
+        }
+        char c = patch.charAt(from);
+        // a line holds no '\n': a header prefix found at its start lies within it
+        return (c == '+' || c == '-') && !patch.startsWith("+++ ", from) && !patch.startsWith("--- ", from);
+    }
+
+    /**
+     * Adds the identifiers of a diff's added and removed lines to its terms: each lowercased, and its words when it
+     * has several. A diff repeats its identifiers many times, and lowercasing and splitting every occurrence anew
+     * was most of the cost of its terms: each distinct identifier is expanded once. The terms are still added
+     * occurrence by occurrence, in order, so the map is built by the same calls as ever and iterates in the same
+     * order ({@link FeatureSpace#vector}'s float sums follow that order).
+     */
+    static final class Identifiers {
+        private final Map<String, Integer> terms;
+        /** An identifier as written: its lowercase form, then its words when it has several. */
+        private final Map<String, String[]> expanded = new HashMap<>(512);
+        private int count;
+
+        Identifiers(Map<String, Integer> terms) {
+            this.terms = terms;
+        }
+
+        /** Adds the identifiers of the added or removed line {@code [from, to)}; its first character is the sign. */
+        void scan(String patch, int from, int to) {
+            int i = from + 1;
+            while (i < to && count < MAX_IDENTIFIERS_PER_DIFF) {
+                char c = patch.charAt(i);
                 if (Character.isLetter(c) || c == '_') {
                     int j = i + 1;
-                    while (j < n && (Character.isLetterOrDigit(line.charAt(j)) || line.charAt(j) == '_')) {
+                    while (j < to && (Character.isLetterOrDigit(patch.charAt(j)) || patch.charAt(j) == '_')) {
                         j++;
                     }
-                    String id = line.substring(i, j);
-                    if (id.length() > 1) {
-                        terms.merge(id.toLowerCase(Locale.ROOT), 1, Integer::sum);
-                        List<String> parts = words(id);
-                        if (parts.size() > 1) {
-                            parts.forEach(p -> terms.merge(p, 1, Integer::sum));
+                    if (j - i > 1) {
+                        for (String term : expanded.computeIfAbsent(patch.substring(i, j), Identifiers::expand)) {
+                            terms.merge(term, 1, Integer::sum);
                         }
                         count++;
                     }
@@ -81,6 +127,16 @@ public final class DiffTokens {
                     i++;
                 }
             }
+        }
+
+        private static String[] expand(String id) {
+            List<String> parts = words(id);
+            String[] out = new String[parts.size() > 1 ? 1 + parts.size() : 1];
+            out[0] = id.toLowerCase(Locale.ROOT);
+            for (int k = 1; k < out.length; k++) {
+                out[k] = parts.get(k - 1);
+            }
+            return out;
         }
     }
 
@@ -92,28 +148,43 @@ public final class DiffTokens {
      * order: what NNGen compares diffs by, cheap to keep for every indexed commit.
      */
     public static int[] signature(String patch) {
-        int[] out = new int[SIGNATURE_WORDS];
-        int n = 0;
-        int i = 0;
-        int len = patch.length();
-        while (i < len && n < SIGNATURE_WORDS) {
-            char c = patch.charAt(i);
-            if (Character.isLetterOrDigit(c) || c == '_') {
-                int j = i;
-                int h = 0x811c9dc5;
-                while (j < len && (Character.isLetterOrDigit(patch.charAt(j)) || patch.charAt(j) == '_')) {
-                    h = (h ^ Character.toLowerCase(patch.charAt(j))) * 0x01000193;
-                    j++;
+        Signature s = new Signature();
+        s.scan(patch, 0, patch.length());
+        return s.words();
+    }
+
+    /**
+     * Collects a {@link #signature} from the text it is shown, piece by piece in order. A word never spans a
+     * {@code '\n'}, so the lines of a patch, shown one by one, give the signature of the whole.
+     */
+    static final class Signature {
+        private final int[] out = new int[SIGNATURE_WORDS];
+        private int n;
+
+        void scan(String text, int from, int to) {
+            int i = from;
+            while (i < to && n < SIGNATURE_WORDS) {
+                char c = text.charAt(i);
+                if (Character.isLetterOrDigit(c) || c == '_') {
+                    int j = i;
+                    int h = 0x811c9dc5;
+                    while (j < to && (Character.isLetterOrDigit(text.charAt(j)) || text.charAt(j) == '_')) {
+                        h = (h ^ Character.toLowerCase(text.charAt(j))) * 0x01000193;
+                        j++;
+                    }
+                    if (j - i > 1) {
+                        out[n++] = h;
+                    }
+                    i = j;
+                } else {
+                    i++;
                 }
-                if (j - i > 1) {
-                    out[n++] = h;
-                }
-                i = j;
-            } else {
-                i++;
             }
         }
-        return java.util.Arrays.copyOf(out, n);
+
+        int[] words() {
+            return Arrays.copyOf(out, n);
+        }
     }
 
     /**
@@ -123,24 +194,24 @@ public final class DiffTokens {
     public static long[] lineFingerprints(String patch) {
         long added = 0;
         long removed = 0;
-        for (String line : patch.split("\n")) {
-            if (line.isEmpty() || line.startsWith("+++ ") || line.startsWith("--- ")) {
-                continue;
-            }
-            char c = line.charAt(0);
-            if (c == '+') {
-                added += lineHash(line);
-            } else if (c == '-') {
-                removed += lineHash(line);
+        for (int from = 0, to; from <= patch.length(); from = to + 1) {
+            to = lineEnd(patch, from);
+            if (isChange(patch, from, to)) {
+                if (patch.charAt(from) == '+') {
+                    added += lineHash(patch, from, to);
+                } else {
+                    removed += lineHash(patch, from, to);
+                }
             }
         }
         return new long[] {added, removed};
     }
 
-    private static long lineHash(String line) {
+    /** The hash of the added or removed line {@code [from, to)}, its sign left out. */
+    static long lineHash(String patch, int from, int to) {
         long h = 0xcbf29ce484222325L;
-        for (int i = 1; i < line.length(); i++) {
-            h = (h ^ line.charAt(i)) * 0x100000001b3L;
+        for (int i = from + 1; i < to; i++) {
+            h = (h ^ patch.charAt(i)) * 0x100000001b3L;
         }
         return h ^ (h >>> 29);
     }
@@ -154,53 +225,108 @@ public final class DiffTokens {
         return h;
     }
 
-    private static final java.util.regex.Pattern VERSION =
-            java.util.regex.Pattern.compile("(?<![\\w.])\\d+(?:\\.\\d+)+(?:[-.][A-Za-z][\\w.]*)?(?![\\w.])");
-
-    /** Does the line hold digit, dot, digit: what every match of {@link #VERSION} contains. */
-    private static boolean hasDottedNumber(String line) {
-        for (int i = 1; i + 1 < line.length(); i++) {
-            if (line.charAt(i) == '.' && isAsciiDigit(line.charAt(i - 1)) && isAsciiDigit(line.charAt(i + 1))) {
-                return true;
+    /**
+     * Version numbers the diff introduces ({@code 1.18.11}): on added lines, not on removed ones, in order. For
+     * editing "Update x to 1.2.3" exemplars.
+     */
+    public static List<String> newVersions(String patch) {
+        Versions versions = new Versions();
+        for (int from = 0, to; from <= patch.length(); from = to + 1) {
+            to = lineEnd(patch, from);
+            if (isChange(patch, from, to)) {
+                versions.scan(patch, from, to);
             }
         }
-        return false;
+        return versions.introduced();
+    }
+
+    /** Collects {@link #newVersions} from a patch's added and removed lines, shown one by one in order. */
+    static final class Versions {
+        private final Set<String> removed = new HashSet<>();
+        private final List<String> added = new ArrayList<>();
+
+        /** Reads the added or removed line {@code [from, to)}; its first character is the sign. */
+        void scan(String patch, int from, int to) {
+            boolean isRemoved = patch.charAt(from) == '-';
+            for (String v : versionsIn(patch, from, to)) {
+                if (isRemoved) {
+                    removed.add(v);
+                } else if (!added.contains(v)) {
+                    added.add(v);
+                }
+            }
+        }
+
+        List<String> introduced() {
+            List<String> out = new ArrayList<>(added);
+            out.removeAll(removed);
+            return out;
+        }
+    }
+
+    /**
+     * The version numbers in {@code text[from, to)}, in order: the matches, one after the other, of the regular
+     * expression {@code (?<![\w.])\d+(?:\.\d+)+(?:[-.][A-Za-z][\w.]*)?(?![\w.])} ({@code \w} and {@code \d}
+     * ASCII), found by hand. A jgit version bump changes hundreds of manifest lines that hold versions, and the
+     * regular expression, which tries every position of such a line, was a third of the cost of reading a diff.
+     *
+     * <p>Why this is the same: a match starts at a digit that follows no word character or dot. Its numbers must
+     * be the whole chain of digit runs joined by dots there (stopping short leaves a digit or a {@code .digit}
+     * next, which neither the qualifier nor the final look-ahead accepts), with at least two runs. Then a
+     * qualifier, when a {@code -} or {@code .} and a letter follow, takes every word character and dot after it,
+     * and the look-ahead holds; without one, the look-ahead must hold right after the numbers. Otherwise there is
+     * no match at that digit, and the search moves on one character, as the regular expression's does.
+     * {@code DiffFeaturesTest} checks this against the regular expression.
+     */
+    static List<String> versionsIn(String text, int from, int to) {
+        List<String> out = new ArrayList<>(0);
+        int i = from;
+        while (i < to) {
+            if (!isAsciiDigit(text.charAt(i)) || (i > from && isWordOrDot(text.charAt(i - 1)))) {
+                i++;
+                continue;
+            }
+            int end = digitsEnd(text, i, to);
+            int runs = 1;
+            while (end + 1 < to && text.charAt(end) == '.' && isAsciiDigit(text.charAt(end + 1))) {
+                end = digitsEnd(text, end + 1, to);
+                runs++;
+            }
+            if (runs > 1 && end + 1 < to && (text.charAt(end) == '-' || text.charAt(end) == '.')
+                    && isAsciiLetter(text.charAt(end + 1))) {
+                end += 2; // the qualifier
+                while (end < to && isWordOrDot(text.charAt(end))) {
+                    end++;
+                }
+            } else if (runs == 1 || (end < to && isWordOrDot(text.charAt(end)))) {
+                i++;
+                continue;
+            }
+            out.add(text.substring(i, end));
+            i = end;
+        }
+        return out;
+    }
+
+    private static int digitsEnd(String text, int from, int to) {
+        int i = from;
+        while (i < to && isAsciiDigit(text.charAt(i))) {
+            i++;
+        }
+        return i;
     }
 
     private static boolean isAsciiDigit(char c) {
         return c >= '0' && c <= '9';
     }
 
-    /**
-     * Version numbers the diff introduces ({@code 1.18.11}): on added lines, not on removed ones, in order. For
-     * editing "Update x to 1.2.3" exemplars.
-     */
-    public static List<String> newVersions(String patch) {
-        java.util.regex.Pattern version = VERSION;
-        java.util.Set<String> removed = new java.util.HashSet<>();
-        List<String> added = new ArrayList<>();
-        for (String line : patch.split("\n")) {
-            if (line.startsWith("+++ ") || line.startsWith("--- ") || line.isEmpty()) {
-                continue;
-            }
-            char c = line.charAt(0);
-            if (c != '+' && c != '-') {
-                continue;
-            }
-            if (!hasDottedNumber(line)) {
-                continue; // most lines have no version: skip the regex, which tries every position
-            }
-            java.util.regex.Matcher m = version.matcher(line);
-            while (m.find()) {
-                if (c == '-') {
-                    removed.add(m.group());
-                } else if (!added.contains(m.group())) {
-                    added.add(m.group());
-                }
-            }
-        }
-        added.removeAll(removed);
-        return added;
+    private static boolean isAsciiLetter(char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+    }
+
+    /** {@code [\w.]} of a regular expression without Unicode classes. */
+    private static boolean isWordOrDot(char c) {
+        return isAsciiDigit(c) || isAsciiLetter(c) || c == '_' || c == '.';
     }
 
     /**

@@ -1,9 +1,7 @@
 package io.commitflow.generate;
 
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 
 /**
  * Chooses which of a diff's nearest earlier commits to adapt. In: the neighbours (most similar first), this diff's
@@ -29,21 +27,24 @@ public final class ExemplarRanker {
 
     private ExemplarRanker() {}
 
-    /** The index of the neighbour to adapt; {@code nn} is not empty. */
-    static int choose(List<RepoKnowledge.Neighbor> nn, int[] signature, String versionShape, Weights weights) {
+    /**
+     * The index of the neighbour to adapt; {@code nn} is not empty, {@code subjects} are its subjects, parsed
+     * ({@link RepoKnowledge#subjects}).
+     */
+    static int choose(List<RepoKnowledge.Neighbor> nn, List<Subject> subjects, int[] signature, String versionShape,
+                      Weights weights) {
         if (nn.size() == 1) {
             return 0;
         }
-        Set<Integer> ourWords = new HashSet<>(boxed(signature));
+        WordSet ourWords = WordSet.of(signature);
         List<List<String>> tokens = new ArrayList<>();
-        List<Bleu.Counts<String>> counted = new ArrayList<>();
         double[] w = new double[nn.size()];
         for (int i = 0; i < nn.size(); i++) {
-            tokens.add(MessageTokens.of(Subject.parse(nn.get(i).commit().subject()).description()));
-            counted.add(Bleu.Counts.of(tokens.get(i)));
+            tokens.add(MessageTokens.of(subjects.get(i).description()));
             double s = Math.max(0, nn.get(i).score());
             w[i] = s * s;
         }
+        PairwiseBleu descriptions = new PairwiseBleu(tokens);
         SignatureBleu diffBleu = new SignatureBleu(signature);
         int best = 0;
         double bestScore = Double.NEGATIVE_INFINITY;
@@ -53,7 +54,7 @@ public final class ExemplarRanker {
             double total = 0;
             for (int j = 0; j < Math.min(nn.size(), CONSENSUS_NEIGHBOURS); j++) {
                 if (i != j) {
-                    agree += w[j] * Bleu.sentence(counted.get(i), counted.get(j));
+                    agree += w[j] * descriptions.sentence(i, j);
                     total += w[j];
                 }
             }
@@ -74,8 +75,7 @@ public final class ExemplarRanker {
      * How well a description fits this diff: +1 for each of its words that this diff contains, -1 for each that its
      * own diff contained and this one does not (it names something this change does not touch), over its words.
      */
-    static double fit(List<String> description, Set<Integer> ourWords, int[] theirSignature) {
-        Set<Integer> theirs = null;
+    static double fit(List<String> description, WordSet ourWords, int[] theirSignature) {
         int words = 0;
         double score = 0;
         for (String w : description) {
@@ -86,16 +86,21 @@ public final class ExemplarRanker {
             int h = DiffTokens.wordHash(w);
             if (ourWords.contains(h)) {
                 score += 1;
-            } else {
-                if (theirs == null) {
-                    theirs = new HashSet<>(boxed(theirSignature));
-                }
-                if (theirs.contains(h)) {
-                    score -= 1;
-                }
+            } else if (contains(theirSignature, h)) {
+                score -= 1;
             }
         }
         return words == 0 ? 0 : score / words;
+    }
+
+    /** A scan: a description has a few words, a signature a few hundred, so this beats building a set of them. */
+    private static boolean contains(int[] words, int word) {
+        for (int x : words) {
+            if (x == word) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** +1 when both diffs move to the same kind of version (both snapshots, both releases), -1 when they differ. */
@@ -104,13 +109,5 @@ public final class ExemplarRanker {
             return 0;
         }
         return ours.equals(theirs) ? 1 : -1;
-    }
-
-    private static List<Integer> boxed(int[] xs) {
-        List<Integer> out = new ArrayList<>(xs.length);
-        for (int x : xs) {
-            out.add(x);
-        }
-        return out;
     }
 }

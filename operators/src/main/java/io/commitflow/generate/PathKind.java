@@ -1,10 +1,17 @@
 package io.commitflow.generate;
 
 import java.util.Locale;
+import java.util.regex.Pattern;
 
 /** What a path is for, judged from its name alone. */
 enum PathKind {
     TEST, DOCS, BUILD, CI, CONFIG, SOURCE, OTHER;
+
+    // compiled once: String.matches compiles its pattern on every call, which made this method a hot spot
+    private static final Pattern TEST_NAME =
+            Pattern.compile(".*(Test|Tests|ITCase|IT|_test|_tests|\\.spec|\\.test)\\.[A-Za-z0-9]+");
+    private static final Pattern SOURCE_NAME =
+            Pattern.compile(".*\\.(java|kt|scala|go|rs|c|h|cc|cpp|hpp|cu|py|js|ts|tsx|jsx|rb|php|cs|swift|m|sh|pl|lua|sql|clj|ex|exs|hs|ml)");
 
     static PathKind of(String path) {
         String p = path.toLowerCase(Locale.ROOT);
@@ -15,7 +22,7 @@ enum PathKind {
             return CI;
         }
         if (p.contains("/test/") || p.startsWith("test/") || p.startsWith("tests/") || p.contains("/tests/")
-                || original.matches(".*(Test|Tests|ITCase|IT|_test|_tests|\\.spec|\\.test)\\.[A-Za-z0-9]+") || name.startsWith("test_")) {
+                || TEST_NAME.matcher(original).matches() || name.startsWith("test_")) {
             return TEST;
         }
         if (name.endsWith(".md") || name.endsWith(".rst") || name.endsWith(".adoc") || name.endsWith(".txt")
@@ -35,7 +42,7 @@ enum PathKind {
                 || name.startsWith(".")) {
             return CONFIG;
         }
-        if (name.matches(".*\\.(java|kt|scala|go|rs|c|h|cc|cpp|hpp|cu|py|js|ts|tsx|jsx|rb|php|cs|swift|m|sh|pl|lua|sql|clj|ex|exs|hs|ml)")) {
+        if (SOURCE_NAME.matcher(name).matches()) {
             return SOURCE;
         }
         return OTHER;

@@ -32,6 +32,18 @@ public final class RepoKnowledge {
     /** A neighbour and its cosine similarity. */
     public record Neighbor(IndexedCommit commit, float score) {}
 
+    /**
+     * The neighbours' subjects, parsed, in their order: once per request, for the ranker and for the style votes,
+     * which read each of them several times.
+     */
+    static List<Subject> subjects(List<Neighbor> nn) {
+        List<Subject> out = new ArrayList<>(nn.size());
+        for (Neighbor n : nn) {
+            out.add(Subject.parse(n.commit().subject()));
+        }
+        return out;
+    }
+
     /** What learning changed, for the caller to persist: the new row and the rows evicted. */
     public record Learned(IndexedCommit added, List<Long> evicted) {}
 

@@ -71,6 +71,7 @@ public final class RetrievalGenerator implements java.io.Serializable {
         nn.removeIf(n -> n.commit().merge() != merge); // "Merge …" subjects describe merges only
         List<String> files = RepoKnowledge.fileNames(diff);
         Draft template = fallback.generate(diff);
+        List<Subject> subjects = RepoKnowledge.subjects(nn);
         Subject edited;
         List<String> exemplars;
         if (nn.isEmpty()) {
@@ -78,13 +79,12 @@ public final class RetrievalGenerator implements java.io.Serializable {
             edited = t.withDescription(SubjectEditor.imperative(t.description()));
             exemplars = List.of();
         } else {
-            RepoKnowledge.Neighbor pick = nn.get(ExemplarRanker.choose(nn, features.signature(),
-                    features.versionShape(), weights));
-            edited = SubjectEditor.adapt(Subject.parse(pick.commit().subject()), pick.commit().files(), files,
-                    features.newVersions());
+            int chosen = ExemplarRanker.choose(nn, subjects, features.signature(), features.versionShape(), weights);
+            RepoKnowledge.Neighbor pick = nn.get(chosen);
+            edited = SubjectEditor.adapt(subjects.get(chosen), pick.commit().files(), files, features.newVersions());
             exemplars = exemplars(pick, nn);
         }
-        Subject s = StyleApplier.styled(edited, nn, conventions, files, StyleApplier.mainIsSource(diff),
+        Subject s = StyleApplier.styled(edited, nn, subjects, conventions, files, StyleApplier.mainIsSource(diff),
                 memory.latest(notAfter, window), template.type());
         String type = s.type().isEmpty() ? template.type() : s.type();
         float score = nn.isEmpty() ? 0 : nn.get(0).score();

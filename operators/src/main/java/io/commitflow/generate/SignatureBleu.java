@@ -10,6 +10,9 @@ package io.commitflow.generate;
  * of ours, and an n-gram we lack has no longer n-gram we have starting with it (a prefix of ours is ours): both end
  * the lookups from that position. The signature is at most {@value DiffTokens#SIGNATURE_WORDS} words, so ids fit in
  * 16 bits with room to spare.
+ *
+ * <p>One scorer compares one diff with its neighbours, one after the other: it keeps its counting table between
+ * calls (zeroing only the places a call used), so it is not for several threads at once.
  */
 public final class SignatureBleu {
     private static final int N = 4;
@@ -21,6 +24,9 @@ public final class SignatureBleu {
     /** Our n-grams: open addressing over {@code gramKey} ({@code 0} empty), with their counts. */
     private final long[] gramKey;
     private final int[] gramCount;
+    /** Their counts per place of ours during {@link #against}, zero between calls, and the places a call used. */
+    private final int[] theirCount;
+    private final int[] used;
 
     public SignatureBleu(int[] ours) {
         if (ours.length > 0xFFFF) {
@@ -46,6 +52,8 @@ public final class SignatureBleu {
         int gramPlaces = Integer.highestOneBit(Math.max(8, ours.length * N * 2)) * 2;
         this.gramKey = new long[gramPlaces];
         this.gramCount = new int[gramPlaces];
+        this.theirCount = new int[gramPlaces];
+        this.used = new int[gramPlaces];
         for (int i = 0; i < mapped.length; i++) {
             long key = 0;
             for (int n = 1; n <= N && i + n <= mapped.length; n++) {
@@ -66,8 +74,8 @@ public final class SignatureBleu {
         for (int i = 0; i < theirs.length; i++) {
             mapped[i] = idOf(theirs[i]);
         }
-        int[] theirCount = new int[gramKey.length];
         int[] correct = new int[N + 1];
+        int usedPlaces = 0;
         for (int i = 0; i < mapped.length; i++) {
             long key = 0;
             for (int n = 1; n <= N && i + n <= mapped.length; n++) {
@@ -80,20 +88,18 @@ public final class SignatureBleu {
                 if (at < 0) {
                     break;
                 }
+                if (theirCount[at] == 0) {
+                    used[usedPlaces++] = at;
+                }
                 if (theirCount[at]++ < gramCount[at]) {
                     correct[n]++;
                 }
             }
         }
-        double logSum = 0;
-        for (int n = 1; n <= N; n++) {
-            int guess = Math.max(0, size - n + 1);
-            double add = n > 1 ? 1 : 0;
-            logSum += Math.log(correct[n] + add + Double.MIN_VALUE) - Math.log(guess + add + Double.MIN_VALUE);
+        for (int k = 0; k < usedPlaces; k++) {
+            theirCount[used[k]] = 0;
         }
-        double log = logSum / N;
-        double brevity = Math.min(0, 1 - (theirs.length + 1.0) / (size + 1.0));
-        return Math.exp(log + brevity);
+        return Bleu.score(size, theirs.length, correct);
     }
 
     private int idOf(int word) {

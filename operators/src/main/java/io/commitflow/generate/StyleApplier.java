@@ -26,34 +26,37 @@ public final class StyleApplier {
 
     private StyleApplier() {}
 
-    /** Applies the repository's conventions to a subject. */
-    static Subject styled(Subject s, List<RepoKnowledge.Neighbor> nn, Conventions conventions, List<String> files,
-                          boolean mainIsSource, IndexedCommit previous, String fallbackType) {
+    /**
+     * Applies the repository's conventions to a subject; {@code subjects} are the neighbours' subjects, parsed
+     * ({@link RepoKnowledge#subjects}).
+     */
+    static Subject styled(Subject s, List<RepoKnowledge.Neighbor> nn, List<Subject> subjects, Conventions conventions,
+                          List<String> files, boolean mainIsSource, IndexedCommit previous, String fallbackType) {
         String type = "";
         String scope = "";
         String area = "";
         if (conventions.usesConventional()) {
             // the neighbours are near in paths, so in scope: their vote, which counts the exemplar too, decides;
             // the exemplar's own type and scope stand when no neighbour has any weight
-            type = vote(nn, Subject::type, s.type().isEmpty() ? fallbackType : s.type());
-            scope = vote(nn, Subject::scope, s.scope());
+            type = vote(nn, subjects, Subject::type, s.type().isEmpty() ? fallbackType : s.type());
+            scope = vote(nn, subjects, Subject::scope, s.scope());
             if (!scope.isEmpty() && conventions.scopeIsUsuallyFile() && !files.isEmpty()) {
                 scope = files.get(0);
             }
             if (type.isEmpty()) {
                 type = fallbackType;
             }
-        } else if (conventions.usesArea() && (nn.isEmpty() || share(nn, x -> !x.area().isEmpty()) >= 0.5)) {
+        } else if (conventions.usesArea() && (nn.isEmpty() || share(nn, subjects, x -> !x.area().isEmpty()) >= 0.5)) {
             // the history names the area after the changed source file: RevWalk.java → "RevWalk: "
             boolean byFile = conventions.areaIsUsuallyFile() && mainIsSource;
-            area = byFile && !files.isEmpty() ? mainCodeFile(files) : vote(nn, Subject::area, s.area());
+            area = byFile && !files.isEmpty() ? mainCodeFile(files) : vote(nn, subjects, Subject::area, s.area());
         }
         String ticket = "";
         boolean plain = false;
         Subject form = s;
         if (conventions.mostlyTagged() && s.tags().isEmpty() && !s.plainTicket() && !nn.isEmpty()) {
             // the exemplar lacks the tags nearly every subject here has: take the form the neighbours vote for
-            String voted = vote(nn, x -> String.join("][", x.tags()), "");
+            String voted = vote(nn, subjects, x -> String.join("][", x.tags()), "");
             form = voted.isEmpty() ? s : Subject.parse("[" + voted + "] x");
         }
         if (conventions.writesTickets()) {
@@ -116,13 +119,13 @@ public final class StyleApplier {
     }
 
     /** The similarity-weighted share of neighbours whose subject has {@code property}. */
-    private static double share(List<RepoKnowledge.Neighbor> nn, Predicate<Subject> property) {
+    private static double share(List<RepoKnowledge.Neighbor> nn, List<Subject> subjects, Predicate<Subject> property) {
         double yes = 0;
         double all = 0;
-        for (RepoKnowledge.Neighbor n : nn) {
-            double w = Math.max(0, n.score());
+        for (int i = 0; i < nn.size(); i++) {
+            double w = Math.max(0, nn.get(i).score());
             all += w;
-            if (property.test(Subject.parse(n.commit().subject()))) {
+            if (property.test(subjects.get(i))) {
                 yes += w;
             }
         }
@@ -139,11 +142,12 @@ public final class StyleApplier {
     }
 
     /** The value the neighbours vote for, weighted by similarity; {@code fallback} when none votes. */
-    private static String vote(List<RepoKnowledge.Neighbor> nn, Function<Subject, String> field, String fallback) {
+    private static String vote(List<RepoKnowledge.Neighbor> nn, List<Subject> subjects, Function<Subject, String> field,
+                               String fallback) {
         Map<String, Double> votes = new HashMap<>();
-        for (RepoKnowledge.Neighbor n : nn) {
-            String v = field.apply(Subject.parse(n.commit().subject()));
-            votes.merge(v, (double) Math.max(0, n.score()), Double::sum);
+        for (int i = 0; i < nn.size(); i++) {
+            String v = field.apply(subjects.get(i));
+            votes.merge(v, (double) Math.max(0, nn.get(i).score()), Double::sum);
         }
         String best = null;
         double bestVotes = 0;

@@ -73,8 +73,8 @@ public final class TemplateGenerator implements java.io.Serializable {
         Set<String> names = new LinkedHashSet<>();
         for (FileChange f : files) {
             String base = base(f.path());
-            names.add(PathKind.of(f.path()) == PathKind.SOURCE || PathKind.of(f.path()) == PathKind.TEST
-                    ? stripExtension(base) : base);
+            PathKind kind = PathKind.of(f.path());
+            names.add(kind == PathKind.SOURCE || kind == PathKind.TEST ? stripExtension(base) : base);
         }
         return new ArrayList<>(names);
     }

@@ -44,6 +44,51 @@ class BleuTest {
         assertThat(new SignatureBleu(new int[] {1, 2, 3, 4}).against(new int[] {1, 2, 3, 4})).isEqualTo(1.0);
     }
 
+    @Test
+    void thePairwiseScorerEqualsTheGenericOneBitForBit() {
+        java.util.Random random = new java.util.Random(13);
+        String[] vocabulary = {"fix", "the", "race", "in", "pack", "writer", "(", ")", ":", "update", "to", "1", ".",
+                "2", "walker", "-", "a", "of", "use", "retry"};
+        for (int trial = 0; trial < 2000; trial++) {
+            int alphabet = 1 + random.nextInt(vocabulary.length); // small alphabets repeat n-grams often
+            java.util.List<java.util.List<String>> sequences = new java.util.ArrayList<>();
+            int m = 1 + random.nextInt(16);
+            for (int i = 0; i < m; i++) {
+                if (i > 0 && random.nextInt(6) == 0) {
+                    sequences.add(sequences.get(random.nextInt(i))); // neighbours often share a description
+                    continue;
+                }
+                java.util.List<String> tokens = new java.util.ArrayList<>();
+                int n = random.nextInt(random.nextInt(10) == 0 ? 60 : 14);
+                for (int t = 0; t < n; t++) {
+                    tokens.add(vocabulary[random.nextInt(alphabet)]);
+                }
+                sequences.add(tokens);
+            }
+            PairwiseBleu scorer = new PairwiseBleu(sequences);
+            for (int i = 0; i < m; i++) {
+                for (int j = 0; j < m; j++) {
+                    assertThat(scorer.sentence(i, j)).as("trial %d, %d against %d", trial, i, j)
+                            .isEqualTo(Bleu.sentence(sequences.get(i), sequences.get(j)));
+                }
+            }
+        }
+    }
+
+    @Test
+    void thePairwiseScorerHandlesMoreTokensThanItsIdsHold() {
+        java.util.List<String> a = new java.util.ArrayList<>();
+        java.util.List<String> b = new java.util.ArrayList<>();
+        for (int t = 0; t < 40_000; t++) {
+            a.add("a" + t);
+            b.add(t % 3 == 0 ? "a" + t : "b" + t);
+        }
+        PairwiseBleu scorer = new PairwiseBleu(java.util.List.of(a, b, a.subList(0, 5)));
+        assertThat(scorer.sentence(0, 1)).isEqualTo(Bleu.sentence(a, b));
+        assertThat(scorer.sentence(1, 0)).isEqualTo(Bleu.sentence(b, a));
+        assertThat(scorer.sentence(2, 0)).isEqualTo(Bleu.sentence(a.subList(0, 5), a));
+    }
+
     private static int[] randomWords(java.util.Random random, int n, int alphabet) {
         int[] out = new int[n];
         for (int i = 0; i < n; i++) {

@@ -3,7 +3,6 @@ package io.commitflow.generate;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
-import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -15,6 +14,10 @@ class ExemplarRankerTest {
                 new float[0], new int[0], 0, 0, 0, null, false), score);
     }
 
+    private static int choose(List<RepoKnowledge.Neighbor> nn, ExemplarRanker.Weights weights) {
+        return ExemplarRanker.choose(nn, RepoKnowledge.subjects(nn), new int[0], null, weights);
+    }
+
     @Test
     void comparesVersionShapes() {
         assertThat(ExemplarRanker.shapeMatch("SNAPSHOT", "SNAPSHOT")).isEqualTo(1);
@@ -24,7 +27,7 @@ class ExemplarRankerTest {
 
     @Test
     void fitRewardsWordsOfThisDiffAndPenalisesWordsOnlyOfTheirs() {
-        Set<Integer> ours = Set.of(DiffTokens.wordHash("retry"));
+        WordSet ours = WordSet.of(new int[] {DiffTokens.wordHash("retry")});
         int[] theirs = {DiffTokens.wordHash("walker")};
         assertThat(ExemplarRanker.fit(List.of("retry", "packs"), ours, theirs)).isEqualTo(0.5);
         assertThat(ExemplarRanker.fit(List.of("retry", "walker"), ours, theirs)).isZero();
@@ -32,11 +35,29 @@ class ExemplarRankerTest {
     }
 
     @Test
+    void aWordSetHasTheWordsOfItsSignature() {
+        java.util.Random random = new java.util.Random(3);
+        for (int trial = 0; trial < 200; trial++) {
+            int[] words = new int[random.nextInt(DiffTokens.SIGNATURE_WORDS + 1)];
+            for (int i = 0; i < words.length; i++) {
+                words[i] = random.nextInt(600) - 300; // repeats, negative hashes too
+            }
+            java.util.Set<Integer> expected = new java.util.HashSet<>();
+            for (int x : words) {
+                expected.add(x);
+            }
+            WordSet set = WordSet.of(words);
+            for (int probe = -310; probe <= 310; probe++) {
+                assertThat(set.contains(probe)).isEqualTo(expected.contains(probe));
+            }
+        }
+    }
+
+    @Test
     void choosesTheMostSimilarNeighbourWhenOnlySimilarityCounts() {
         List<RepoKnowledge.Neighbor> nn = List.of(neighbour("Update docs", 0.9f), neighbour("Fix race", 0.8f));
-        assertThat(ExemplarRanker.choose(nn, new int[0], null, SIMILARITY_ONLY)).isZero();
-        assertThat(ExemplarRanker.choose(List.of(neighbour("Fix race", 0.1f)), new int[0], null,
-                ExemplarRanker.DEFAULT_WEIGHTS)).isZero();
+        assertThat(choose(nn, SIMILARITY_ONLY)).isZero();
+        assertThat(choose(List.of(neighbour("Fix race", 0.1f)), ExemplarRanker.DEFAULT_WEIGHTS)).isZero();
     }
 
     @Test
@@ -44,6 +65,6 @@ class ExemplarRankerTest {
         List<RepoKnowledge.Neighbor> nn = List.of(neighbour("Update the docs", 0.6f),
                 neighbour("Fix race in pack writer", 0.5f), neighbour("Fix race in pack writer thread", 0.5f));
         ExemplarRanker.Weights consensus = new ExemplarRanker.Weights(10, 5, 0, 1, 0, 0);
-        assertThat(ExemplarRanker.choose(nn, new int[0], null, consensus)).isNotZero();
+        assertThat(choose(nn, consensus)).isNotZero();
     }
 }

@@ -27,7 +27,8 @@ class StyleApplierTest {
 
     private static String styled(String subject, List<RepoKnowledge.Neighbor> nn, Conventions conventions,
                                  List<String> files, IndexedCommit previous) {
-        return StyleApplier.styled(Subject.parse(subject), nn, conventions, files, true, previous, "chore").render();
+        return StyleApplier.styled(Subject.parse(subject), nn, RepoKnowledge.subjects(nn), conventions, files, true,
+                previous, "chore").render();
     }
 
     @Test
