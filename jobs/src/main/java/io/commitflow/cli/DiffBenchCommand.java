@@ -1,13 +1,7 @@
 package io.commitflow.cli;
 
-import io.commitflow.event.CommitEvent;
-import io.commitflow.event.Origin;
-import io.commitflow.git.CommitDiffer;
-import io.commitflow.git.DiffBudget;
-import io.commitflow.git.DiffedCommit;
 import io.commitflow.replay.History;
 import org.eclipse.jgit.lib.ObjectId;
-import org.eclipse.jgit.lib.ObjectReader;
 import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.revwalk.RevCommit;
 import org.eclipse.jgit.revwalk.RevWalk;
@@ -20,12 +14,10 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 
 /**
  * {@code commitflow bench diff}: the pipeline's diff code against {@code git log -p -M} on the same commits.
@@ -64,29 +56,16 @@ public final class DiffBenchCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         try (Repository r = openRepository()) {
-            CommitDiffer differ = new CommitDiffer(DiffBudget.DEFAULT);
+            DiffReference reference = new DiffReference(r, git);
             Map<String, String> patchIds = new LinkedHashMap<>();
             List<RevCommit> all = firstParentChain(r);
-            List<RevCommit> chain = new ArrayList<>();
-            long bytes = jgitPass(r, differ, all, patchIds, chain); // warm-up: JIT, pack and delta caches
-            jgitPass(r, differ, chain, null, null); // on one core the JIT needs a second pass to settle
+            List<RevCommit> chain = reference.complete(all, patchIds); // also the JIT's and the pack caches' warm-up
             err.printf("bench diff: %d first-parent commits of %s (%d left out: blobs missing from a partial clone), "
                     + "%d timed runs per side%n", chain.size(), repo, all.size() - chain.size(), runs);
-            gitPass(r, chain); // warm-up: page cache
-            // alternate the two sides, so that drift in the machine's speed hits both alike
-            double[] jgit = new double[runs];
-            double[] cgit = new double[runs];
-            for (int i = 0; i < runs; i++) {
-                long t = System.nanoTime();
-                jgitPass(r, differ, chain, null, null);
-                jgit[i] = (System.nanoTime() - t) / 1e9;
-                t = System.nanoTime();
-                gitPass(r, chain);
-                cgit[i] = (System.nanoTime() - t) / 1e9;
-                err.printf("  run %d: jgit %.2f s, git %.2f s%n", i + 1, jgit[i], cgit[i]);
+            DiffReference.Rates rates = reference.measure(chain, runs, err);
+            if (Double.isNaN(rates.gitCommitsPerS())) {
+                throw new UserError("cannot run '" + git + "' (set --git PATH)");
             }
-            double jgitRate = chain.size() / median(jgit);
-            double gitRate = chain.size() / median(cgit);
             String mismatch = "";
             if (check) {
                 long notComputed = patchIds.values().stream().filter(java.util.Objects::isNull).count();
@@ -96,7 +75,8 @@ public final class DiffBenchCommand implements Callable<Integer> {
             }
             out.printf("{\"commits\":%d,\"jgit_commits_per_s\":%.1f,\"git_commits_per_s\":%.1f,\"ratio\":%.2f,"
                             + "\"patch_bytes\":%d,\"cpus\":%d%s}%n",
-                    chain.size(), jgitRate, gitRate, jgitRate / gitRate, bytes, Runtime.getRuntime().availableProcessors(), mismatch);
+                    chain.size(), rates.diffCommitsPerS(), rates.gitCommitsPerS(), rates.ratio(), rates.patchBytes(),
+                    Runtime.getRuntime().availableProcessors(), mismatch);
             return 0;
         }
     }
@@ -129,44 +109,6 @@ public final class DiffBenchCommand implements Callable<Integer> {
         return chain;
     }
 
-    /** Diffs each commit; collects patch-ids and the commits whose blobs are all present, when asked. */
-    private static long jgitPass(Repository r, CommitDiffer differ, List<RevCommit> chain, Map<String, String> patchIds,
-                                 List<RevCommit> complete) throws IOException {
-        long bytes = 0;
-        try (ObjectReader reader = r.newObjectReader(); RevWalk walk = new RevWalk(reader)) {
-            for (RevCommit c : chain) {
-                RevCommit commit = walk.parseCommit(c);
-                ObjectId parent = commit.getParentCount() == 0 ? null : walk.parseCommit(commit.getParent(0)).getTree();
-                CommitEvent e = new CommitEvent("bench", "bench", commit.name(), List.of(), "", 0, null, null, "",
-                        Origin.synthetic(0));
-                DiffedCommit d = differ.diff(r, reader, e, parent, commit.getTree());
-                bytes += d.patch().length();
-                boolean missing = d.truncation().contains("blobs missing");
-                if (patchIds != null && !missing) {
-                    patchIds.put(commit.name(), d.patchId());
-                }
-                if (complete != null && !missing) {
-                    complete.add(c);
-                }
-            }
-        }
-        return bytes;
-    }
-
-    /** {@code git log -p -M} over the same commits (same algorithm and index format as ours), output drained. */
-    private void gitPass(Repository r, List<RevCommit> chain) throws IOException, InterruptedException {
-        List<String> cmd = List.of(git, "--git-dir=" + r.getDirectory(), "log", "-p", "-M", "--histogram",
-                "--full-index", "--diff-merges=first-parent", "--no-color", "--no-ext-diff", "--no-walk=unsorted", "--stdin");
-        Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        feed(p, chain);
-        try (InputStream in = p.getInputStream()) {
-            in.transferTo(java.io.OutputStream.nullOutputStream());
-        }
-        if (!p.waitFor(30, TimeUnit.MINUTES) || p.exitValue() != 0) {
-            throw new IOException("git log failed (exit " + p.exitValue() + ")");
-        }
-    }
-
     /** Compares our patch-ids with {@code git diff-tree -p | git patch-id --stable}, one git call pair for all. */
     private int checkPatchIds(Repository r, List<RevCommit> chain, Map<String, String> ours, PrintWriter err)
             throws IOException, InterruptedException {
@@ -174,7 +116,7 @@ public final class DiffBenchCommand implements Callable<Integer> {
                 "--no-indent-heuristic", "--full-index", "--diff-merges=first-parent", "--no-color", "--no-walk=unsorted",
                 "--stdin");
         Process logP = new ProcessBuilder(log).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        feed(logP, chain);
+        DiffReference.feed(logP, chain);
         Process idP = new ProcessBuilder(git, "patch-id", "--stable").redirectError(ProcessBuilder.Redirect.DISCARD).start();
         Thread pump = new Thread(() -> {
             try (InputStream in = logP.getInputStream(); var o = idP.getOutputStream()) {
@@ -209,26 +151,5 @@ public final class DiffBenchCommand implements Callable<Integer> {
             }
         }
         return bad;
-    }
-
-    /** Writes the commit ids to git's standard input from a thread, so that its output can be read meanwhile. */
-    private static void feed(Process p, List<RevCommit> chain) {
-        Thread t = new Thread(() -> {
-            try (var in = p.getOutputStream()) {
-                for (RevCommit c : chain) {
-                    in.write((c.name() + "\n").getBytes(StandardCharsets.US_ASCII));
-                }
-            } catch (IOException e) {
-                // git exited early: its exit code says so
-            }
-        }, "bench-feed");
-        t.setDaemon(true);
-        t.start();
-    }
-
-    private static double median(double[] xs) {
-        double[] s = xs.clone();
-        Arrays.sort(s);
-        return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
     }
 }

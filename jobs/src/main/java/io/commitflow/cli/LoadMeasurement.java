@@ -34,7 +34,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * <pre>{@code
  * LoadMeasurement m = LoadMeasurement.start(stack, profile, events.size(), err);
  * replayer.replay(events, profile, progress, stack::stopRequested, m::sent);
- * LoadReport report = m.report();
+ * LoadReport report = m.report(Map.of());
  * }</pre>
  */
 final class LoadMeasurement {
@@ -119,8 +119,12 @@ final class LoadMeasurement {
         return v.length == 0 ? "" : String.format(Locale.ROOT, "P99(5 s) %.0f ms", LoadReport.quantile(v, 99));
     }
 
-    /** Stops sampling the memory, and sums up what was measured so far. */
-    LoadReport report() {
+    /**
+     * Stops sampling the memory, and sums up what was measured so far.
+     *
+     * @param newTenants the tenant whose repositories first appear in a step, by the step's index in the profile
+     */
+    LoadReport report(Map<Integer, String> newTenants) {
         sampler.interrupt();
         List<LoadReport.Outcome> measured;
         synchronized (outcomes) {
@@ -129,7 +133,8 @@ final class LoadMeasurement {
         long zero = start < 0 ? System.currentTimeMillis() : start;
         LoadReport.Backlog b = backlog == 0 ? null : new LoadReport.Backlog(backlog, jobStart,
                 backlogDrained < 0 ? System.currentTimeMillis() : backlogDrained);
-        return new LoadReport(profile, warmup, zero, b, Arrays.copyOf(sentAt, (int) sent()), measured, peakRss, jobCpuNanos);
+        return new LoadReport(profile, warmup, zero, b, Arrays.copyOf(sentAt, (int) sent()), measured, peakRss, jobCpuNanos,
+                newTenants);
     }
 
     /** Reads suggestions and dead letters as they are committed. */

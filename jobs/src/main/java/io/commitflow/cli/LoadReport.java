@@ -49,10 +49,24 @@ final class LoadReport {
         }
     }
 
-    /** One phase's figures: the reference report's columns, then ours. */
+    /**
+     * One phase's figures: the reference report's columns, then ours. NaN where a figure does not apply: the drain and
+     * {@code steadyAfterSeconds} (from the job's start until its answer rate first reaches 90% of the catch-up's
+     * steady rate) only for the backlog; the P99 of the tenant whose repositories appear in this step only where one
+     * does; the ratios only with a reference measured in the same run.
+     */
     record Step(String name, double offeredPerS, double tps, double p50Ms, double p95Ms, double p99Ms, double p999Ms,
                 double errorRate, double peakRssMb, double cpuMsPerCommit, double visibleP50Ms, double visibleP95Ms,
-                double visibleP99Ms, double visibleP999Ms, double drainSeconds) {}
+                double visibleP99Ms, double visibleP999Ms, double drainSeconds, double steadyAfterSeconds,
+                double p99VsPrevious, double newTenantP99Ms, double cpuVsDiff, double tpsVsGit) {
+        private Step withComparisons(double vsPrevious, double newTenantP99, DiffReference.Rates reference) {
+            double diffMs = reference == null ? Double.NaN : 1000 / reference.diffCommitsPerS();
+            double git = reference == null ? Double.NaN : reference.gitCommitsPerS();
+            return new Step(name, offeredPerS, tps, p50Ms, p95Ms, p99Ms, p999Ms, errorRate, peakRssMb, cpuMsPerCommit,
+                    visibleP50Ms, visibleP95Ms, visibleP99Ms, visibleP999Ms, drainSeconds, steadyAfterSeconds, vsPrevious,
+                    newTenantP99, cpuMsPerCommit / diffMs, tps / git);
+        }
+    }
 
     private final RateProfile profile;
     private final boolean warmup;
@@ -62,15 +76,24 @@ final class LoadReport {
     private final List<Outcome> outcomes;
     private final Map<Integer, Double> peakRssMbByStep;
     private final NavigableMap<Long, Long> jobCpuNanos;
+    private final Map<Integer, String> newTenants;
+    private final DiffReference.Rates reference;
 
     /**
      * @param profile    the profile the replay followed, the warm-up step first when {@code warmup}
      * @param startMs    the profile's time zero: when its first event was sent
      * @param backlog    the backlog, or null
      * @param jobCpuNanos the job's CPU time, sampled: epoch ms → ns
+     * @param newTenants the tenant whose repositories first appear in a step, by the step's index in the profile
      */
     LoadReport(RateProfile profile, boolean warmup, long startMs, Backlog backlog, long[] sentAtMs, List<Outcome> outcomes,
-               Map<Integer, Double> peakRssMbByStep, NavigableMap<Long, Long> jobCpuNanos) {
+               Map<Integer, Double> peakRssMbByStep, NavigableMap<Long, Long> jobCpuNanos, Map<Integer, String> newTenants) {
+        this(profile, warmup, startMs, backlog, sentAtMs, outcomes, peakRssMbByStep, jobCpuNanos, newTenants, null);
+    }
+
+    private LoadReport(RateProfile profile, boolean warmup, long startMs, Backlog backlog, long[] sentAtMs,
+                       List<Outcome> outcomes, Map<Integer, Double> peakRssMbByStep, NavigableMap<Long, Long> jobCpuNanos,
+                       Map<Integer, String> newTenants, DiffReference.Rates reference) {
         this.profile = profile;
         this.warmup = warmup;
         this.startMs = startMs;
@@ -80,6 +103,14 @@ final class LoadReport {
         this.outcomes = List.copyOf(outcomes);
         this.peakRssMbByStep = Map.copyOf(peakRssMbByStep);
         this.jobCpuNanos = new TreeMap<>(jobCpuNanos);
+        this.newTenants = Map.copyOf(newTenants);
+        this.reference = reference;
+    }
+
+    /** This report with the reference rates measured in the same run (null: none), for the ratios. */
+    LoadReport withReference(DiffReference.Rates rates) {
+        return new LoadReport(profile, warmup, startMs, backlog, sent, outcomes, peakRssMbByStep, jobCpuNanos, newTenants,
+                rates);
     }
 
     /** Suggestions and dead letters measured. */
@@ -112,10 +143,23 @@ final class LoadReport {
             long offered = Arrays.stream(sent).filter(t -> t >= from && t < to).count();
             long written = outcomes.stream().filter(o -> !o.error() && o.outputMs() >= from && o.outputMs() < to).count();
             String name = warmup && i == 0 ? "warm-up" : Integer.toString(warmup ? i : i + 1);
-            out.add(step(name, offered / seconds, written / seconds, o -> o.eventMs() >= from && o.eventMs() < to, offered,
-                    peakRssMbByStep.getOrDefault(i, 0.0), cpuMsPer(from, to, written), Double.NaN));
+            java.util.function.Predicate<Outcome> offeredHere = o -> o.eventMs() >= from && o.eventMs() < to;
+            Step s = step(name, offered / seconds, written / seconds, offeredHere, offered,
+                    peakRssMbByStep.getOrDefault(i, 0.0), cpuMsPer(from, to, written), Double.NaN, Double.NaN);
+            boolean measuredBefore = i > (warmup ? 1 : 0); // a step before this one that is not the warm-up
+            double vsPrevious = measuredBefore ? s.p99Ms() / out.get(out.size() - 1).p99Ms() : Double.NaN;
+            String tenant = newTenants.get(i);
+            double newTenantP99 = tenant == null ? Double.NaN : quantile(outcomes.stream()
+                    .filter(o -> !o.error() && offeredHere.test(o) && o.tenant().equals(tenant))
+                    .mapToLong(Outcome::latencyMs).sorted().toArray(), 99);
+            out.add(s.withComparisons(vsPrevious, newTenantP99, reference));
         }
         return out;
+    }
+
+    /** The reference rates measured in the same run, or null. */
+    DiffReference.Rates reference() {
+        return reference;
     }
 
     /** The backlog: offered as fast as the producer took it, drained from the job's start. */
@@ -125,11 +169,42 @@ final class LoadReport {
         double offeredPerS = backlog.events() / Math.max(1e-3, (lastQueued - first) / 1000.0);
         double drain = backlog.drainSeconds();
         return step("backlog", offeredPerS, backlog.events() / Math.max(1e-3, drain), o -> o.eventMs() < startMs,
-                backlog.events(), 0, cpuMsPer(backlog.jobStartMs(), backlog.drainedMs(), backlog.events()), drain);
+                backlog.events(), 0, cpuMsPer(backlog.jobStartMs(), backlog.drainedMs(), backlog.events()), drain,
+                steadyAfterSeconds()).withComparisons(Double.NaN, Double.NaN, reference);
+    }
+
+    /**
+     * How long after the job's start the catch-up reached its steady rate: the end of the first 5-second window whose
+     * answer rate is at least 90% of the median per-second rate over the drain's second half. NaN for a drain of
+     * under 10 s, or one that never got there.
+     */
+    private double steadyAfterSeconds() {
+        int seconds = (int) ((backlog.drainedMs() - backlog.jobStartMs()) / 1000);
+        if (seconds < 10) {
+            return Double.NaN;
+        }
+        long[] perSecond = new long[seconds];
+        for (Outcome o : outcomes) {
+            int b = (int) ((o.outputMs() - backlog.jobStartMs()) / 1000);
+            if (!o.error() && o.eventMs() < startMs && b >= 0 && b < seconds) {
+                perSecond[b]++;
+            }
+        }
+        long[] secondHalf = Arrays.copyOfRange(perSecond, seconds / 2, seconds);
+        Arrays.sort(secondHalf);
+        double steady = secondHalf[secondHalf.length / 2];
+        long window = 0;
+        for (int i = 0; i < seconds; i++) {
+            window += perSecond[i] - (i >= 5 ? perSecond[i - 5] : 0);
+            if (i >= 4 && window / 5.0 >= 0.9 * steady) {
+                return i + 1;
+            }
+        }
+        return Double.NaN;
     }
 
     private Step step(String name, double offeredPerS, double tps, java.util.function.Predicate<Outcome> offeredHere,
-                      long offered, double peakRss, double cpuMs, double drain) {
+                      long offered, double peakRss, double cpuMs, double drain, double steadyAfter) {
         long[] latencies = outcomes.stream().filter(o -> !o.error() && offeredHere.test(o)).mapToLong(Outcome::latencyMs)
                 .sorted().toArray();
         long[] visible = outcomes.stream().filter(o -> !o.error() && offeredHere.test(o)).mapToLong(Outcome::visibleMs)
@@ -137,7 +212,8 @@ final class LoadReport {
         long errors = outcomes.stream().filter(o -> o.error() && offeredHere.test(o)).count();
         return new Step(name, offeredPerS, tps, quantile(latencies, 50), quantile(latencies, 95), quantile(latencies, 99),
                 quantile(latencies, 99.9), offered == 0 ? 0 : (double) errors / offered, peakRss, cpuMs,
-                quantile(visible, 50), quantile(visible, 95), quantile(visible, 99), quantile(visible, 99.9), drain);
+                quantile(visible, 50), quantile(visible, 95), quantile(visible, 99), quantile(visible, 99.9), drain,
+                steadyAfter, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
     }
 
     /** The job's CPU ms between two times (the nearest samples within them) per commit written; NaN without both. */
@@ -182,7 +258,20 @@ final class LoadReport {
             put(o, "visible_p999_ms", s.visibleP999Ms());
             if (!Double.isNaN(s.drainSeconds())) {
                 o.put("drain_s", round(s.drainSeconds()));
+                put(o, "steady_after_s", s.steadyAfterSeconds());
             }
+            putIfKnown(o, "p99_vs_previous_step", s.p99VsPrevious());
+            putIfKnown(o, "new_tenant_p99_ms", s.newTenantP99Ms());
+            putIfKnown(o, "cpu_vs_diff_code", s.cpuVsDiff());
+            putIfKnown(o, "tps_vs_git_log_p", s.tpsVsGit());
+        }
+        if (reference != null) {
+            ObjectNode o = json.addObject();
+            o.put("step", "reference");
+            o.put("commits", reference.commits());
+            o.put("diff_code_commits_per_s", round(reference.diffCommitsPerS()));
+            o.put("diff_code_ms_per_commit", Math.round(100_000 / reference.diffCommitsPerS()) / 100.0);
+            put(o, "git_log_p_commits_per_s", round(reference.gitCommitsPerS()));
         }
         Files.writeString(dir.resolve("report.json"),
                 Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(json) + "\n");
@@ -194,6 +283,12 @@ final class LoadReport {
             o.putNull(field); // no suggestion of this step arrived
         } else {
             o.put(field, v);
+        }
+    }
+
+    private static void putIfKnown(ObjectNode o, String field, double v) {
+        if (!Double.isNaN(v)) {
+            o.put(field, Math.round(v * 100) / 100.0);
         }
     }
 

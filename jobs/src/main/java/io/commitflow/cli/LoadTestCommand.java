@@ -7,8 +7,10 @@ import io.commitflow.replay.History;
 import io.commitflow.replay.RateProfile;
 import io.commitflow.replay.Replayer;
 import org.apache.flink.connector.base.DeliveryGuarantee;
+import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.Repository;
-import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
+import org.eclipse.jgit.revwalk.RevCommit;
+import org.eclipse.jgit.revwalk.RevWalk;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -98,6 +100,18 @@ public final class LoadTestCommand implements Callable<Integer> {
                     + "sha to drop the duplicates a failover can bring) (default: ${DEFAULT-VALUE}).")
     String delivery;
 
+    @Option(names = "--new-repos", defaultValue = "0", paramLabel = "N",
+            description = "At the start of each step after the profile's first (the warm-up does not count), N "
+                    + "repositories of a new tenant that the job has not seen join the replay; the report gives each "
+                    + "step's P99 against the step before and the new tenant's own P99 (default: ${DEFAULT-VALUE}).")
+    int newRepos;
+
+    @Option(names = "--reference-runs", defaultValue = "3", paramLabel = "N",
+            description = "After the profile, time the diff code and C git's git log -p over the same history on one "
+                    + "thread, N runs each (the median), so that the report has ratios that survive a noisy machine: CPU "
+                    + "per commit against the diff code's, TPS against git log -p's rate; 0: skip (default: ${DEFAULT-VALUE}).")
+    int referenceRuns;
+
     @picocli.CommandLine.Mixin
     LocalRunOptions local = new LocalRunOptions();
 
@@ -110,33 +124,33 @@ public final class LoadTestCommand implements Callable<Integer> {
     /** The history to replay, and the object folder the repository copies borrow from. */
     private record Source(List<History.Commit> commits, Path objects) {}
 
-    /** The repository copies under {@code root}: each replays the history under its own name. */
-    private record Copies(Path root, List<String> names) {}
-
     @Override
     public Integer call() throws Exception {
         checkOptions();
         out = spec.commandLine().getOut();
         Source source = readHistory();
-        int copies = copiesNeeded(source.commits().size());
+        LoadSchedule schedule = LoadSchedule.plan(source.commits(), as, perPush, profile, !warmup.isZero(), backlog, tenants,
+                newRepos);
         try (LocalStack stack = LocalStack.open("loadtest", out)) {
-            Copies mirrors = makeCopies(source.objects(), stack.workDir(), copies);
+            Path mirrors = Files.createDirectories(stack.workDir().resolve("mirrors"));
+            schedule.makeCopies(source.objects(), mirrors);
             out.printf("loadtest: %s, %d commits × %d repository copies over %d tenants, %sprofile %s (%.0f events over %.0f s)%n",
-                    repo, source.commits().size(), copies, tenants, backlog > 0 ? "a backlog of " + backlog + " events, " : "",
-                    profile, profile.events(), profile.seconds());
+                    repo, source.commits().size(), schedule.copies().size(), tenants + schedule.newTenants().size(),
+                    backlog > 0 ? "a backlog of " + backlog + " events, " : "", profile, profile.events(), profile.seconds());
             startKafka(stack);
-            List<Replayer.Event> events = interleave(source.commits(), mirrors.names(), stack.kafkaSettings().eventsTopic());
+            List<Replayer.Event> events = schedule.events(stack.kafkaSettings().eventsTopic());
             LoadMeasurement measurement = LoadMeasurement.start(stack, profile, !warmup.isZero(), backlog, events.size(),
                     spec.commandLine().getErr());
             try (Replayer replayer = new Replayer(stack.bootstrap(), Map.of())) {
                 queueBacklog(replayer, stack, events, measurement);
-                stack.startJob(PipelineSettings.defaults(mirrors.root().toString()), local.flink(checkpointInterval));
+                stack.startJob(PipelineSettings.defaults(mirrors.toString()), local.flink(checkpointInterval));
                 measurement.jobStarted();
                 awaitBacklog(stack, measurement);
                 replayWhileConsuming(replayer, stack, events.subList(backlog, events.size()), measurement);
             }
             drain(stack, measurement);
-            writeReport(measurement.report(), measurement.sent());
+            LoadReport result = measurement.report(schedule.newTenants());
+            writeReport(result.withReference(measureReference(stack, source.commits())), measurement.sent());
             return stack.stopRequested() ? 130 : 0;
         }
     }
@@ -153,6 +167,9 @@ public final class LoadTestCommand implements Callable<Integer> {
         }
         if (tenants < 1 || history < 1 || perPush < 1) {
             throw new UserError("--tenants, --history and --commits-per-push must be at least 1");
+        }
+        if (newRepos < 0 || referenceRuns < 0) {
+            throw new UserError("--new-repos and --reference-runs must not be negative");
         }
         guarantee = switch (delivery) {
             case "exactly-once" -> DeliveryGuarantee.EXACTLY_ONCE;
@@ -184,28 +201,6 @@ public final class LoadTestCommand implements Callable<Integer> {
             throw new UserError(repo + " is not a repository on disk");
         }
         return new Source(commits, objects);
-    }
-
-    /**
-     * Enough copies that the profile never runs out of history (dedup would drop a commit replayed under the same
-     * name), at least one per tenant, at most 10,000.
-     */
-    private int copiesNeeded(int commits) {
-        if (Double.isInfinite(profile.events())) {
-            return tenants;
-        }
-        int perCopy = as == Events.Mode.PUSH ? Math.max(1, (commits - 1 + perPush - 1) / perPush) : commits;
-        return (int) Math.max(tenants, Math.min(10_000, Math.ceil(Math.min(profile.events() + backlog, 1e9) / perCopy)));
-    }
-
-    /** The copies, {@code t<tenant>-r<i>.git}, in the folder the job's mirror root points at. */
-    private Copies makeCopies(Path objects, Path work, int copies) throws IOException {
-        Path mirrors = Files.createDirectories(work.resolve("mirrors"));
-        List<String> names = new ArrayList<>();
-        for (int i = 0; i < copies; i++) {
-            names.add(copy(objects, mirrors, "t" + (i % tenants) + "-r" + i));
-        }
-        return new Copies(mirrors, names);
     }
 
     /** Kafka (ours, or --bootstrap) and this run's own topics; the job starts later, after any backlog. */
@@ -284,6 +279,30 @@ public final class LoadTestCommand implements Callable<Integer> {
         }
     }
 
+    /**
+     * The diff code's and git log -p's rates on one thread over the replayed history, after the job has gone quiet;
+     * null when --reference-runs is 0 or the run was stopped.
+     */
+    private DiffReference.Rates measureReference(LocalStack stack, List<History.Commit> commits) throws Exception {
+        if (referenceRuns == 0 || stack.stopRequested()) {
+            return null;
+        }
+        out.printf("reference: the diff code and git log -p over the %d commits, %d runs each, on one thread …%n",
+                commits.size(), referenceRuns);
+        try (Repository r = History.open(repo); RevWalk walk = new RevWalk(r)) {
+            List<RevCommit> revs = new ArrayList<>();
+            for (History.Commit c : commits) {
+                revs.add(walk.parseCommit(ObjectId.fromString(c.sha())));
+            }
+            DiffReference reference = new DiffReference(r, "git");
+            DiffReference.Rates rates = reference.measure(reference.complete(revs, null), referenceRuns, out);
+            if (Double.isNaN(rates.gitCommitsPerS())) {
+                out.println("reference: git is not on the PATH; the report has no ratio against git log -p");
+            }
+            return rates;
+        }
+    }
+
     /** Writes report.json and report.html, and prints the table. */
     private void writeReport(LoadReport r, long sent) throws IOException {
         r.write(report, "commitflow load test: " + profile + " (" + mode + " events of " + repo.getFileName() + ")");
@@ -294,42 +313,36 @@ public final class LoadTestCommand implements Callable<Integer> {
         for (LoadReport.Step s : r.steps()) {
             out.printf(Locale.ROOT, "%-9s  %9.1f  %7.1f  %7.0f  %7.0f  %7.0f  %7.0f  %6.3f%%  %11.0f  %13.2f  %14.0f%s%n",
                     s.name(), s.offeredPerS(), s.tps(), s.p50Ms(), s.p95Ms(), s.p99Ms(), s.p999Ms(), s.errorRate() * 100,
-                    s.peakRssMb(), s.cpuMsPerCommit(), s.visibleP99Ms(),
-                    Double.isNaN(s.drainSeconds()) ? "" : String.format(Locale.ROOT, "  (drained in %.1f s)", s.drainSeconds()));
+                    s.peakRssMb(), s.cpuMsPerCommit(), s.visibleP99Ms(), remarks(s));
+        }
+        DiffReference.Rates ref = r.reference();
+        if (ref != null) {
+            out.printf(Locale.ROOT, "reference, one thread, %d commits: the diff code %.0f commits/s (%.2f ms a commit), "
+                    + "git log -p %.0f commits/s%n", ref.commits(), ref.diffCommitsPerS(), 1000 / ref.diffCommitsPerS(),
+                    ref.gitCommitsPerS());
         }
         out.printf("report: %s, %s%n", report.resolve("report.json"), report.resolve("report.html"));
     }
 
-    /** A bare repository {@code name} under {@code mirrors} that borrows every object of {@code objects}. */
-    static String copy(Path objects, Path mirrors, String name) throws IOException {
-        Path dir = mirrors.resolve(name + ".git");
-        try (Repository r = new FileRepositoryBuilder().setGitDir(dir.toFile()).setBare().build()) {
-            r.create(true);
+    /** What a step's row adds after its columns: the catch-up, new tenants, the ratios to the reference. */
+    private static String remarks(LoadReport.Step s) {
+        List<String> r = new ArrayList<>();
+        if (!Double.isNaN(s.drainSeconds())) {
+            r.add(String.format(Locale.ROOT, "drained in %.1f s", s.drainSeconds()) + (Double.isNaN(s.steadyAfterSeconds())
+                    ? "" : String.format(Locale.ROOT, ", steady rate after %.0f s", s.steadyAfterSeconds())));
         }
-        Files.writeString(dir.resolve("objects/info/alternates"), objects + "\n");
-        return name + ".git";
-    }
-
-    /**
-     * Round-robin over the copies, each replaying the history oldest first: the backlog's events, then as many as the
-     * profile offers.
-     */
-    private List<Replayer.Event> interleave(List<History.Commit> commits, List<String> names, String topic) {
-        List<List<Replayer.Event>> perCopy = new ArrayList<>();
-        for (int i = 0; i < names.size(); i++) {
-            Replayer.Target t = new Replayer.Target(topic, "tenant-" + (i % tenants), names.get(i));
-            perCopy.add(as.events(commits, t, perPush));
+        if (!Double.isNaN(s.newTenantP99Ms())) {
+            r.add(String.format(Locale.ROOT, "new tenant's P99 %.0f ms", s.newTenantP99Ms()));
         }
-        long wanted = (long) Math.min(profile.events() + backlog, Integer.MAX_VALUE - 8);
-        List<Replayer.Event> events = new ArrayList<>();
-        int longest = perCopy.stream().mapToInt(List::size).max().orElse(0);
-        for (int j = 0; j < longest && events.size() < wanted; j++) {
-            for (List<Replayer.Event> c : perCopy) {
-                if (j < c.size() && events.size() < wanted) {
-                    events.add(c.get(j));
-                }
-            }
+        if (!Double.isNaN(s.p99VsPrevious())) {
+            r.add(String.format(Locale.ROOT, "P99 %.2f× the step before", s.p99VsPrevious()));
         }
-        return events;
+        if (!Double.isNaN(s.cpuVsDiff())) {
+            r.add(String.format(Locale.ROOT, "CPU %.1f× the diff code's", s.cpuVsDiff()));
+        }
+        if (!Double.isNaN(s.tpsVsGit())) {
+            r.add(String.format(Locale.ROOT, "TPS %.2f× git log -p's", s.tpsVsGit()));
+        }
+        return r.isEmpty() ? "" : "  (" + String.join("; ", r) + ")";
     }
 }
