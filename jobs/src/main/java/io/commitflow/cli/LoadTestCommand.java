@@ -38,7 +38,7 @@ import java.util.concurrent.TimeUnit;
                 + "and DIR/report.html (plots, viewable offline).",
                 "Load beyond the history replays it again under other repository names (one alternates-clone of the "
                         + "repository per name, spread over --tenants tenants), so dedup drops nothing."},
-        footer = {"", "Example: ./commitflow loadtest --repo ~/src/jgit --rate steps:50,100,200,400/30s --report out/load"})
+        footer = {"", "Example: ./commitflow loadtest --repo ~/src/jgit --rate steps:150,300,600/40s --new-repos 2 --report out/load"})
 public final class LoadTestCommand implements Callable<Integer> {
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
@@ -46,8 +46,9 @@ public final class LoadTestCommand implements Callable<Integer> {
     @Option(names = "--repo", required = true, paramLabel = "PATH", description = "Repository whose history is replayed.")
     Path repo;
 
-    @Option(names = "--rate", required = true, paramLabel = "PROFILE",
-            description = "constant:N/T, ramp:A..B/T, steps:A,B,C/T (T per step), or N events/s until the history ends.")
+    @Option(names = "--rate", defaultValue = "steps:150,300/40s", paramLabel = "PROFILE",
+            description = "constant:N/T, ramp:A..B/T, steps:A,B,C/T (T per step), or N events/s until the history ends "
+                    + "(default: ${DEFAULT-VALUE}: about a third and two thirds of what two cores hold, after the warm-up).")
     String rate;
 
     @Option(names = "--mode", defaultValue = "commit", paramLabel = "commit|push",
@@ -83,9 +84,10 @@ public final class LoadTestCommand implements Callable<Integer> {
             paramLabel = "DURATION", description = "The job's checkpoint interval (default: ${DEFAULT-VALUE}).")
     Duration checkpointInterval;
 
-    @Option(names = "--warmup", defaultValue = "0s", converter = io.commitflow.job.DurationConverter.class,
+    @Option(names = "--warmup", defaultValue = "60s", converter = io.commitflow.job.DurationConverter.class,
             paramLabel = "DURATION", description = "Before the profile, this long at its first rate, reported as a step of "
-                    + "its own (warm-up) so that the profile's steps measure a warm job; 0s: none (default: ${DEFAULT-VALUE}).")
+                    + "its own (warm-up) so that the profile's steps measure a warm job (the JIT, the caches, the indexes); "
+                    + "0s: none; a plain rate (N) has none unless asked (default: ${DEFAULT-VALUE}).")
     Duration warmup;
 
     @Option(names = "--backlog", defaultValue = "0", paramLabel = "N",
@@ -159,6 +161,9 @@ public final class LoadTestCommand implements Callable<Integer> {
     private void checkOptions() {
         try {
             profile = RateProfile.parse(rate);
+            if (profile.steps().isEmpty() && !spec.commandLine().getParseResult().hasMatchedOption("--warmup")) {
+                warmup = Duration.ZERO; // the default warm-up is for profiles with steps
+            }
             if (!warmup.isZero()) {
                 profile = profile.withWarmup(warmup.toMillis() / 1000.0);
             }
