@@ -1,6 +1,5 @@
 package io.commitflow.job;
 
-import io.commitflow.dedup.DedupCommits;
 import io.commitflow.event.CommitEvent;
 import io.commitflow.event.DeadLetter;
 import io.commitflow.event.DeadLetters;
@@ -56,14 +55,14 @@ public final class CommitMessageJob {
 
         SingleOutputStreamOperator<CommitEvent> expanded = parsed.getSideOutput(ParseEvents.PUSHES)
                 .keyBy(ExpandPushes.KEY)
-                .process(new ExpandPushes(s.mirrorRoot(), s.pushRetry())).uid("expand-pushes").name("expand pushes");
+                .process(new ExpandPushes(s.mirrorRoot(), s.mirrorWait())).uid("expand-pushes").name("expand pushes");
 
-        SingleOutputStreamOperator<CommitEvent> unique = parsed.union(expanded)
-                .keyBy(DedupCommits.KEY)
-                .process(new DedupCommits(s.dedupTtl())).uid("dedup").name("dedup (repo, sha)");
-
-        SingleOutputStreamOperator<DiffedCommit> diffed = unique
-                .process(new DiffCommits(s.mirrorRoot(), s.budget())).uid("diff").name("diff (JGit)");
+        // one keyed operator, so that a commit is remembered only once it is diffed; the uid is the former dedup
+        // operator's, whose state it keeps
+        SingleOutputStreamOperator<DiffedCommit> diffed = parsed.union(expanded)
+                .keyBy(DiffCommits.KEY)
+                .process(new DiffCommits(s.mirrorRoot(), s.budget(), s.dedupTtl(), s.mirrorWait()))
+                .uid("dedup").name("dedup + diff (JGit)");
 
         // suggestions carry the moment they were made as their timestamp (the SLA windows and the sink use it)
         SingleOutputStreamOperator<Suggestion> out = SuggestStage.attach(diffed, s.suggest());

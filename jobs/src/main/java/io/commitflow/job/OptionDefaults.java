@@ -51,7 +51,7 @@ public final class OptionDefaults implements CommandLine.IDefaultValueProvider {
         m.put("--max-lines", Integer.toString(p.budget().maxLines()));
         m.put("--max-patch-bytes", Integer.toString(p.budget().maxBytes()));
         m.put("--max-blob-bytes", Integer.toString(p.budget().maxBlobBytes()));
-        m.put("--push-retry-max-wait", duration(p.pushRetry().maxWait()));
+        m.put("--push-retry-max-wait", duration(p.mirrorWait().maxWait())); // the longest of its names
 
         SuggestSettings s = p.suggest();
         m.put("--cache-ttl", duration(s.cacheTtl()));

@@ -1,6 +1,6 @@
 package io.commitflow.job;
 
-import io.commitflow.dedup.DedupCommits;
+import io.commitflow.git.DiffCommits;
 import io.commitflow.event.EventParser;
 import io.commitflow.gpu.EngineMode;
 import io.commitflow.gpu.Tier;
@@ -29,8 +29,9 @@ public class PipelineOptions {
     Path mirrorRoot;
 
     @Option(names = "--dedup-ttl", converter = DurationConverter.class, paramLabel = "DURATION",
-            description = "How long a delivered commit is remembered, so that a redelivery is dropped (default: ${DEFAULT-VALUE}).")
-    Duration dedupTtl = DedupCommits.DEFAULT_TTL;
+            description = "How long a diffed commit is remembered, so that a redelivery is dropped; a commit that "
+                    + "ended in a dead letter is not remembered, and its redelivery is tried again (default: ${DEFAULT-VALUE}).")
+    Duration dedupTtl = DiffCommits.DEFAULT_TTL;
 
     @Option(names = "--max-event-bytes", paramLabel = "BYTES",
             description = "Larger records go to the DLQ unparsed (default: ${DEFAULT-VALUE}).")
@@ -49,10 +50,11 @@ public class PipelineOptions {
             description = "Larger files are summarised like binaries, never loaded (default: ${DEFAULT-VALUE}).")
     int maxBlobBytes = DiffBudget.DEFAULT.maxBlobBytes();
 
-    @Option(names = "--push-retry-max-wait", converter = DurationConverter.class, paramLabel = "DURATION",
-            description = "How long a push waits for its commits to reach the mirror before it goes to the DLQ "
-                    + "(retries from 500ms, doubling up to 30s) (default: ${DEFAULT-VALUE}).")
-    Duration pushRetryMaxWait = RetryPolicy.DEFAULT.maxWait();
+    @Option(names = {"--mirror-max-wait", "--push-retry-max-wait"}, converter = DurationConverter.class,
+            paramLabel = "DURATION", description = "How long a push or a commit event waits for its commits to reach "
+                    + "the mirror before it goes to the DLQ as UNKNOWN_COMMIT (retries from 500ms, doubling up to 30s); "
+                    + "--push-retry-max-wait is its former name (default: ${DEFAULT-VALUE}).")
+    Duration mirrorMaxWait = RetryPolicy.DEFAULT.maxWait();
 
     @Option(names = "--cache-ttl", converter = DurationConverter.class, paramLabel = "DURATION",
             description = "How long the result cache keeps a suggestion for a patch-id (default: ${DEFAULT-VALUE}).")
@@ -127,7 +129,7 @@ public class PipelineOptions {
             SuggestSettings suggest = new SuggestSettings(EngineMode.parse(engine), deviceBudgetMiB, batchMax, batchWait,
                     suggestWorkers, asyncTimeout, asyncCapacity, engineRetries, tiers, Tier.SILVER, llmByTenant,
                     maxHistoryPerRepo, cacheTtl);
-            RetryPolicy retry = new RetryPolicy(RetryPolicy.DEFAULT.initial(), RetryPolicy.DEFAULT.maxDelay(), pushRetryMaxWait);
+            RetryPolicy retry = new RetryPolicy(RetryPolicy.DEFAULT.initial(), RetryPolicy.DEFAULT.maxDelay(), mirrorMaxWait);
             return new PipelineSettings(root, dedupTtl, maxEventBytes,
                     new DiffBudget(maxFiles, maxLines, maxPatchBytes, maxBlobBytes), retry, suggest, sla.toSettings());
         } catch (IllegalArgumentException e) {

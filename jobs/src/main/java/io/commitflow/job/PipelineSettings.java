@@ -1,10 +1,10 @@
 package io.commitflow.job;
 
-import io.commitflow.dedup.DedupCommits;
 import io.commitflow.event.EventParser;
 import io.commitflow.sla.SlaSettings;
 import io.commitflow.suggest.SuggestSettings;
 import io.commitflow.git.DiffBudget;
+import io.commitflow.git.DiffCommits;
 import io.commitflow.push.RetryPolicy;
 
 import java.io.Serializable;
@@ -14,15 +14,15 @@ import java.time.Duration;
  * What the pipeline's operators need, apart from where Kafka is.
  *
  * @param mirrorRoot    the folder holding the bare mirrors, or {@code null} for inline patches only
- * @param dedupTtl      how long a delivered commit is remembered for dedup
+ * @param dedupTtl      how long a diffed commit is remembered for dedup
  * @param maxEventBytes records larger than this are dead letters
  * @param budget        per-commit diff limits
- * @param pushRetry     how long a push waits for its commits to reach the mirror
+ * @param mirrorWait    how long a push or a commit event waits for its commits to reach the mirror
  * @param suggest       the suggest stage: engine, batching, timeout, tenant tiers and LLMs, history, caches
  * @param sla           the SLA windows
  */
 public record PipelineSettings(String mirrorRoot, Duration dedupTtl, int maxEventBytes, DiffBudget budget,
-                               RetryPolicy pushRetry, SuggestSettings suggest, SlaSettings sla)
+                               RetryPolicy mirrorWait, SuggestSettings suggest, SlaSettings sla)
         implements Serializable {
 
     public PipelineSettings {
@@ -35,15 +35,15 @@ public record PipelineSettings(String mirrorRoot, Duration dedupTtl, int maxEven
     }
 
     public static PipelineSettings defaults(String mirrorRoot) {
-        return new PipelineSettings(mirrorRoot, DedupCommits.DEFAULT_TTL, EventParser.DEFAULT_MAX_EVENT_BYTES,
+        return new PipelineSettings(mirrorRoot, DiffCommits.DEFAULT_TTL, EventParser.DEFAULT_MAX_EVENT_BYTES,
                 DiffBudget.DEFAULT, RetryPolicy.DEFAULT, SuggestSettings.DEFAULT, SlaSettings.DEFAULT);
     }
 
     public PipelineSettings withSuggest(SuggestSettings a) {
-        return new PipelineSettings(mirrorRoot, dedupTtl, maxEventBytes, budget, pushRetry, a, sla);
+        return new PipelineSettings(mirrorRoot, dedupTtl, maxEventBytes, budget, mirrorWait, a, sla);
     }
 
     public PipelineSettings withSla(SlaSettings s) {
-        return new PipelineSettings(mirrorRoot, dedupTtl, maxEventBytes, budget, pushRetry, suggest, s);
+        return new PipelineSettings(mirrorRoot, dedupTtl, maxEventBytes, budget, mirrorWait, suggest, s);
     }
 }

@@ -38,7 +38,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * malformed records) go through the job while the test kills its TaskManager twice — right after a checkpoint
  * completes, and again later while the async suggest stage has requests in flight — and starts a new one each time.
  * Reading the output with read_committed: every commit exactly once (lost 0, duplicates 0), every malformed record
- * exactly once in the DLQ. Redeliveries sent after the failures are dropped: the dedup state survived.
+ * exactly once in the DLQ. Each kill is checked to have hit records in flight (output still missing right after it).
+ * Redeliveries sent after the failures are dropped: the dedup state survived; a sentinel commit sent after them on
+ * the same partition shows that they were read.
  */
 class ExactlyOnceFailoverITCase {
     private static final int PER_REPO = 1200;
@@ -58,6 +60,7 @@ class ExactlyOnceFailoverITCase {
     void everyCommitExactlyOnceThroughTwoTaskManagerLosses(@InjectMiniCluster MiniCluster cluster) throws Exception {
         List<RevCommit> app = GitHistory.create(mirrors, "app.git", PER_REPO);
         List<RevCommit> lib = GitHistory.create(mirrors, "lib.git", PER_REPO);
+        RevCommit sentinel = GitHistory.create(mirrors, "sentinel.git", 1).get(0);
         KafkaSettings k = KafkaSettings.defaults(KAFKA.bootstrap());
         KAFKA.createTopic(k.eventsTopic(), 2);
         KAFKA.createTopic(k.suggestionsTopic(), 2);
@@ -66,7 +69,7 @@ class ExactlyOnceFailoverITCase {
         for (int i = 0; i < 50; i++) {
             KAFKA.produce(k.eventsTopic(), null, List.of(("not json " + i).getBytes(StandardCharsets.UTF_8)));
         }
-        produce(k, "app", app);
+        produce(k, "app", app.subList(0, PER_REPO / 3));
 
         JobClient job = start(k);
         JobID id = job.getJobID();
@@ -79,24 +82,34 @@ class ExactlyOnceFailoverITCase {
             }
         };
         try {
-            // 1: right after a checkpoint completes
-            waitFor(() -> completed.getAsLong() >= 3, Duration.ofMinutes(3), "three checkpoints");
+            // 1: right after a checkpoint completes, once output is flowing, with a third of the first repository
+            // just sent: those cannot have been committed yet
+            waitFor(() -> completed.getAsLong() >= 1 && !committed(k).isEmpty(), Duration.ofMinutes(3), "first output");
             long at = completed.getAsLong();
             waitFor(() -> completed.getAsLong() > at, Duration.ofMinutes(1), "the next checkpoint");
+            produce(k, "app", app.subList(PER_REPO / 3, 2 * PER_REPO / 3));
             cluster.terminateTaskManager(0).get(30, TimeUnit.SECONDS);
+            assertThat(committed(k).size()).as("the first kill hit records in flight").isLessThan(2 * PER_REPO / 3);
             cluster.startTaskManager();
+            produce(k, "app", app.subList(2 * PER_REPO / 3, PER_REPO));
 
             // 2: the second repository arrives; kill again while its suggestions are being made (requests in flight)
             waitFor(() -> committed(k).size() >= PER_REPO, Duration.ofMinutes(3), "the first repository");
-            produce(k, "lib", lib);
+            produce(k, "lib", lib.subList(0, PER_REPO / 2));
             waitFor(() -> committed(k).size() > PER_REPO + 150, Duration.ofMinutes(3), "progress on the second");
+            produce(k, "lib", lib.subList(PER_REPO / 2, PER_REPO));
             cluster.terminateTaskManager(1).get(30, TimeUnit.SECONDS);
+            assertThat(committed(k).size()).as("the second kill hit the second repository in flight")
+                    .isLessThan(2 * PER_REPO);
             cluster.startTaskManager();
 
-            // redeliveries after both failures: the dedup state must have survived them
+            // redeliveries after both failures: the dedup state must have survived them; then a sentinel on the
+            // same partition (key "app"): once its suggestion is committed, the redeliveries were read before it
             produce(k, "app", app.subList(0, 100));
+            KAFKA.produce(k.eventsTopic(), "app".getBytes(StandardCharsets.UTF_8),
+                    List.of(GitHistory.commitEvent("sentinel", sentinel)));
 
-            waitFor(() -> committed(k).size() >= 2 * PER_REPO, Duration.ofMinutes(5), "every commit's suggestion");
+            waitFor(() -> committed(k).size() >= 2 * PER_REPO + 1, Duration.ofMinutes(5), "every commit's suggestion");
             Thread.sleep(3000); // a few more checkpoints: duplicates, if any, would show now
         } finally {
             job.cancel().get(60, TimeUnit.SECONDS);
@@ -109,6 +122,7 @@ class ExactlyOnceFailoverITCase {
         List<String> expected = new ArrayList<>();
         app.forEach(c -> expected.add("app@" + c.name()));
         lib.forEach(c -> expected.add("lib@" + c.name()));
+        expected.add("sentinel@" + sentinel.name());
         assertThat(perSha.keySet()).as("lost").containsExactlyInAnyOrderElementsOf(expected);
         assertThat(perSha.entrySet().stream().filter(e -> e.getValue() > 1).toList()).as("duplicates").isEmpty();
         List<JsonNode> dead = new ArrayList<>();

@@ -13,6 +13,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.common.errors.SaslAuthenticationException;
 import org.eclipse.jgit.revwalk.RevCommit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -22,8 +23,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -79,10 +82,25 @@ class SaslKafkaITCase {
         assertThat(KAFKA.readCommitted(k.deadLetterTopic())).hasSize(1);
         assertThat(KAFKA.readCommitted(k.slaTopic())).isNotEmpty();
 
+        // the same settings with a wrong password: the broker refuses them with an authentication failure
+        Map<String, Object> wrong = new HashMap<>();
+        KAFKA.clientProperties().forEach((key, v) -> wrong.put(key,
+                key.equals("sasl.jaas.config") ? v.replaceFirst("password=\"[^\"]*\"", "password=\"wrong\"") : v));
+        assertThat(wrong.get("sasl.jaas.config")).asString().contains("password=\"wrong\"");
+        wrong.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.bootstrap());
+        wrong.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5000);
+        wrong.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10000);
+        try (Admin impostor = Admin.create(wrong)) {
+            assertThatThrownBy(() -> impostor.listTopics().names().get(20, TimeUnit.SECONDS))
+                    .as("a wrong password").isInstanceOf(ExecutionException.class)
+                    .hasCauseInstanceOf(SaslAuthenticationException.class);
+        }
+        // without the SASL settings the client never gets past the handshake: it times out
         try (Admin anonymous = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.bootstrap(),
                 AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 3000, AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 5000))) {
             assertThatThrownBy(() -> anonymous.listTopics().names().get(10, TimeUnit.SECONDS))
-                    .as("a client without the SASL settings gets nowhere").isNotNull();
+                    .as("a client without the SASL settings gets nowhere").isInstanceOf(ExecutionException.class)
+                    .hasCauseInstanceOf(org.apache.kafka.common.errors.TimeoutException.class);
         }
     }
 }

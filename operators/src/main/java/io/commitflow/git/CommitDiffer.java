@@ -244,7 +244,7 @@ public final class CommitDiffer {
             throw new InvalidEventException(Reason.UNKNOWN_COMMIT,
                     "commit " + commit.sha() + " is not in the mirror of " + commit.repo());
         } catch (IncorrectObjectTypeException e) {
-            throw new InvalidEventException(Reason.UNKNOWN_COMMIT, commit.sha() + " is not a commit");
+            throw new InvalidEventException(Reason.INVALID_FIELD, commit.sha() + " is not a commit");
         }
     }
 }

@@ -5,42 +5,97 @@ import io.commitflow.event.DeadLetter;
 import io.commitflow.event.DeadLetters;
 import io.commitflow.event.InvalidEventException;
 import io.commitflow.event.Reason;
+import io.commitflow.push.RetryPolicy;
 import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.StateTtlConfig;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.metrics.Counter;
-import org.apache.flink.streaming.api.functions.ProcessFunction;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
 
 /**
- * Diffs each commit: from its inline patch when the event carries one, else from the repository's mirror
- * under the mirror root. A commit that cannot be diffed goes to {@link DeadLetters#TAG} with the reason
- * (no mirror, unknown commit, a name that leaves the root, a malformed patch). Stateless; the open mirrors
- * are a cache owned by this instance and closed with it.
+ * Diffs each commit once: from its inline patch when the event carries one, else from the repository's mirror under
+ * the mirror root. Keyed by (repo, sha) with {@link #KEY}.
  *
- * <p>Metrics: {@code diffsFromMirror}, {@code diffsInline}, {@code diffsTruncated} (counts),
- * {@code diffMillisTotal} (milliseconds spent diffing, a counter so that rates come out in ms/s).
+ * <ul>
+ *   <li><b>Dedup.</b> A commit is remembered when it is diffed, not when it arrives: a later delivery within the TTL
+ *   is dropped ({@code dedupDropped}). A commit that ended in a dead letter is not remembered, so that a redelivery
+ *   (after a transient {@code GIT_ERROR}, or once the mirror is fixed) is tried again and answered.</li>
+ *   <li><b>Waiting for the mirror.</b> A commit that the mirror does not have yet (the server published the event
+ *   before the mirror fetched it) waits and is retried with backoff ({@link RetryPolicy}, as pushes do); after the
+ *   policy's maximum wait it becomes an {@code UNKNOWN_COMMIT} dead letter. A delivery of a commit that is already
+ *   waiting is dropped: the waiting one answers for both.</li>
+ *   <li>Every other failure is a dead letter at once, with its reason (no mirror, a name that leaves the root, a
+ *   malformed patch, an object that is not a commit, a read error).</li>
+ * </ul>
+ *
+ * <p>State per key: {@code first-seen} (the diffed delivery's Kafka timestamp; written once, cleared by RocksDB's
+ * compaction filter a TTL after that, and never returned once expired, so the TTL must outlast the producers'
+ * longest redelivery window, 24 h by default), and {@code waiting-for-mirror} (the commit and its retry schedule,
+ * with a processing-time timer; it leaves when the commit is diffed or given up). The state name and the operator's
+ * uid are those of the former dedup operator, so a savepoint taken before the two were one restores here.
+ *
+ * <p>Metrics: {@code dedupDropped}, {@code diffsFromMirror}, {@code diffsInline}, {@code diffsTruncated},
+ * {@code mirrorRetries}, {@code commitsGivenUp} (counts), {@code diffMillisTotal} (milliseconds spent diffing, a
+ * counter so that rates come out in ms/s).
  */
-public class DiffCommits extends ProcessFunction<CommitEvent, DiffedCommit> {
+public class DiffCommits extends KeyedProcessFunction<String, CommitEvent, DiffedCommit> {
     private static final long serialVersionUID = 1L;
     private static final int MAX_OPEN_MIRRORS = 64;
 
+    public static final Duration DEFAULT_TTL = Duration.ofHours(24);
+
+    /** The key this function must be keyed by. */
+    public static final KeySelector<CommitEvent, String> KEY = new RepoAndSha();
+
+    /**
+     * A commit that its mirror did not have yet, waiting for a retry.
+     *
+     * @param firstTry when it was first tried (processing time, ms)
+     * @param attempts how often it was tried
+     * @param nextTry  when to try again (processing time, ms)
+     */
+    public record Waiting(CommitEvent commit, long firstTry, int attempts, long nextTry) {}
+
     private final String mirrorRoot;
     private final DiffBudget budget;
+    private final Duration ttl;
+    private final RetryPolicy mirrorWait;
 
     private transient Mirrors mirrors;
     private transient CommitDiffer differ;
     private transient InlinePatch inline;
+    private transient ValueState<Long> firstSeen;
+    private transient ValueState<Waiting> waiting;
+    private transient Counter dropped;
     private transient Counter fromMirror;
     private transient Counter fromInline;
     private transient Counter truncated;
+    private transient Counter retries;
+    private transient Counter givenUp;
     private transient Counter millis;
 
-    /** @param mirrorRoot the directory holding the mirrors, or {@code null} to accept inline patches only */
-    public DiffCommits(String mirrorRoot, DiffBudget budget) {
+    /**
+     * @param mirrorRoot the directory holding the mirrors, or {@code null} to accept inline patches only
+     * @param ttl        how long a diffed commit is remembered, so that its redeliveries are dropped
+     * @param mirrorWait how long a commit the mirror lacks waits for it, and how often it is tried meanwhile
+     */
+    public DiffCommits(String mirrorRoot, DiffBudget budget, Duration ttl, RetryPolicy mirrorWait) {
+        if (ttl.isNegative() || ttl.isZero()) {
+            throw new IllegalArgumentException("dedup TTL must be positive, got " + ttl);
+        }
         this.mirrorRoot = mirrorRoot;
         this.budget = budget;
+        this.ttl = ttl;
+        this.mirrorWait = mirrorWait;
     }
 
     @Override
@@ -48,26 +103,77 @@ public class DiffCommits extends ProcessFunction<CommitEvent, DiffedCommit> {
         mirrors = mirrorRoot == null ? null : new Mirrors(new MirrorRoot(Path.of(mirrorRoot)), MAX_OPEN_MIRRORS);
         differ = new CommitDiffer(budget);
         inline = new InlinePatch(budget);
+        ValueStateDescriptor<Long> seen = new ValueStateDescriptor<>("first-seen", Types.LONG);
+        seen.enableTimeToLive(StateTtlConfig.newBuilder(ttl)
+                .setUpdateType(StateTtlConfig.UpdateType.OnCreateAndWrite)
+                .setStateVisibility(StateTtlConfig.StateVisibility.NeverReturnExpired)
+                .cleanupInRocksdbCompactFilter(1000)
+                .build());
+        firstSeen = getRuntimeContext().getState(seen);
+        waiting = getRuntimeContext().getState(
+                new ValueStateDescriptor<>("waiting-for-mirror", TypeInformation.of(Waiting.class)));
         var metrics = getRuntimeContext().getMetricGroup();
+        dropped = metrics.counter("dedupDropped");
         fromMirror = metrics.counter("diffsFromMirror");
         fromInline = metrics.counter("diffsInline");
         truncated = metrics.counter("diffsTruncated");
+        retries = metrics.counter("mirrorRetries");
+        givenUp = metrics.counter("commitsGivenUp");
         millis = metrics.counter("diffMillisTotal");
     }
 
     @Override
-    public void processElement(CommitEvent commit, Context ctx, Collector<DiffedCommit> out) {
+    public void processElement(CommitEvent commit, Context ctx, Collector<DiffedCommit> out) throws Exception {
+        if (firstSeen.value() != null || waiting.value() != null) {
+            dropped.inc();
+            return;
+        }
+        long now = ctx.timerService().currentProcessingTime();
+        attempt(new Waiting(commit, now, 0, now), now, ctx, out);
+    }
+
+    @Override
+    public void onTimer(long timestamp, OnTimerContext ctx, Collector<DiffedCommit> out) throws Exception {
+        Waiting w = waiting.value();
+        long now = ctx.timerService().currentProcessingTime();
+        if (w == null || w.nextTry() > now) {
+            return; // answered meanwhile, or a timer of an earlier schedule
+        }
+        retries.inc();
+        attempt(w, now, ctx, out);
+    }
+
+    /** Tries one commit: emits it and remembers it, or dead-letters it, or lets it wait for the mirror. */
+    private void attempt(Waiting w, long now, Context ctx, Collector<DiffedCommit> out) throws IOException {
+        CommitEvent commit = w.commit();
         long start = System.nanoTime();
         try {
             DiffedCommit diffed = diff(commit);
             if (diffed.truncated()) {
                 truncated.inc();
             }
+            firstSeen.update(commit.origin().kafkaTs());
+            waiting.clear();
             out.collect(diffed);
         } catch (InvalidEventException e) {
-            ctx.output(DeadLetters.TAG, DeadLetter.of(commit, e.reason(), e.getMessage(), "diff"));
+            if (e.reason() == Reason.UNKNOWN_COMMIT && now - w.firstTry() < mirrorWait.maxWait().toMillis()) {
+                Waiting next = new Waiting(commit, w.firstTry(), w.attempts() + 1,
+                        now + mirrorWait.delayMillis(w.attempts() + 1));
+                waiting.update(next);
+                ctx.timerService().registerProcessingTimeTimer(next.nextTry());
+                return;
+            }
+            waiting.clear();
+            String detail = e.getMessage();
+            if (e.reason() == Reason.UNKNOWN_COMMIT && w.attempts() > 0) {
+                givenUp.inc();
+                detail += " after " + (w.attempts() + 1) + " attempts over " + (now - w.firstTry()) / 1000 + " s";
+            }
+            ctx.output(DeadLetters.TAG, DeadLetter.of(commit, e.reason(), detail, "diff"));
         } catch (IOException | RuntimeException e) {
-            // A corrupt object or pack: the commit cannot be read, but the job must go on.
+            // A corrupt object or pack: the commit cannot be read now, but the job must go on; not remembered, so that
+            // a redelivery is tried again.
+            waiting.clear();
             ctx.output(DeadLetters.TAG, DeadLetter.of(commit, Reason.GIT_ERROR,
                     "reading " + commit.sha() + " from the mirror of " + commit.repo() + " failed: " + e, "diff"));
         } finally {
@@ -84,14 +190,24 @@ public class DiffCommits extends ProcessFunction<CommitEvent, DiffedCommit> {
             throw new InvalidEventException(Reason.NO_DIFF_SOURCE,
                     "the event has no inline patch and the job has no mirror root configured");
         }
+        DiffedCommit d = differ.diff(mirrors.open(commit.repo()), commit);
         fromMirror.inc();
-        return differ.diff(mirrors.open(commit.repo()), commit);
+        return d;
     }
 
     @Override
     public void close() {
         if (mirrors != null) {
             mirrors.close();
+        }
+    }
+
+    private static final class RepoAndSha implements KeySelector<CommitEvent, String> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public String getKey(CommitEvent commit) {
+            return commit.repoAndSha();
         }
     }
 }

@@ -4,7 +4,7 @@ import java.io.Serializable;
 import java.time.Duration;
 
 /**
- * How long a push waits for its commits to reach the mirror: retries after {@code initial}, doubling up to
+ * How long a push, or a commit event, waits for its commits to reach the mirror: retries after {@code initial}, doubling up to
  * {@code maxDelay}, and gives up (dead letter) once {@code maxWait} has passed since the first try.
  */
 public record RetryPolicy(Duration initial, Duration maxDelay, Duration maxWait) implements Serializable {
@@ -18,7 +18,7 @@ public record RetryPolicy(Duration initial, Duration maxDelay, Duration maxWait)
     }
 
     /** The delay before attempt number {@code attempts + 1}. */
-    long delayMillis(int attempts) {
+    public long delayMillis(int attempts) {
         long d = initial.toMillis() << Math.min(attempts - 1, 20);
         return Math.min(d, maxDelay.toMillis());
     }

@@ -24,6 +24,7 @@ class EventTypesTest {
                 Arguments.of(DiffedCommit.class, DiffedCommit.of(commit, List.of(file), 1, "p", "", "mirror", "e".repeat(40))),
                 Arguments.of(io.commitflow.generate.IndexedCommit.class, new io.commitflow.generate.IndexedCommit(3, "a".repeat(40),
                         "Fix it", List.of("Widget"), new int[] {1, 5}, new float[] {0.6f, 0.8f}, new int[] {7, 9}, 11L, 12L, 13L, "SNAPSHOT", false)),
+                Arguments.of(io.commitflow.git.DiffCommits.Waiting.class, new io.commitflow.git.DiffCommits.Waiting(commit, 1, 2, 3)),
                 Arguments.of(io.commitflow.push.PendingPush.class, new io.commitflow.push.PendingPush(
                         TestEvents.push("r", "refs/heads/main", "a".repeat(40), "b".repeat(40)), 1, 2, 3)),
                 Arguments.of(Suggestion.class, new Suggestion("r", "a".repeat(40), "Fix it", "", "fix", "", "template", 0.5,

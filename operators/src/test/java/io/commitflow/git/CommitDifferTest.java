@@ -193,6 +193,7 @@ class CommitDifferTest {
 
         assertThatThrownBy(() -> differ.diff(fx.repo, TestEvents.commit("repo", blob.name())))
                 .isInstanceOf(InvalidEventException.class)
-                .satisfies(e -> assertThat(((InvalidEventException) e).reason()).isEqualTo(Reason.UNKNOWN_COMMIT));
+                .satisfies(e -> assertThat(((InvalidEventException) e).reason()).as("never a commit: no wait for the mirror")
+                        .isEqualTo(Reason.INVALID_FIELD));
     }
 }
