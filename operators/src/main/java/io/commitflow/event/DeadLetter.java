@@ -13,6 +13,7 @@ package io.commitflow.event;
  * @param repo    the repository when known, else empty
  * @param sha     the commit when known, else empty
  * @param traceId the event's trace id
+ * @param madeMs  when the job rejected it (epoch ms, the job's clock): the SLA windows' event time
  */
 public record DeadLetter(
         String reason,
@@ -23,7 +24,8 @@ public record DeadLetter(
         String tenant,
         String repo,
         String sha,
-        String traceId) {
+        String traceId,
+        long madeMs) {
 
     /** Raw values longer than this are cut, so that a dead letter always fits in a Kafka record. */
     public static final int MAX_RAW_CHARS = 256 * 1024;
@@ -37,11 +39,13 @@ public record DeadLetter(
 
     /** A dead letter for a parsed commit that a later stage could not handle. */
     public static DeadLetter of(CommitEvent c, Reason reason, String detail, String stage) {
-        return new DeadLetter(reason.name(), detail, stage, "", c.origin(), c.tenant(), c.repo(), c.sha(), c.traceId());
+        return new DeadLetter(reason.name(), detail, stage, "", c.origin(), c.tenant(), c.repo(), c.sha(), c.traceId(),
+                System.currentTimeMillis());
     }
 
     /** A dead letter for a parsed push that a later stage could not handle. */
     public static DeadLetter of(PushEvent p, Reason reason, String detail, String stage) {
-        return new DeadLetter(reason.name(), detail, stage, "", p.origin(), p.tenant(), p.repo(), p.after(), p.traceId());
+        return new DeadLetter(reason.name(), detail, stage, "", p.origin(), p.tenant(), p.repo(), p.after(), p.traceId(),
+                System.currentTimeMillis());
     }
 }

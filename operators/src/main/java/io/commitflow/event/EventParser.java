@@ -96,7 +96,7 @@ public final class EventParser implements Serializable {
         } catch (InvalidEventException e) {
             return new Result.Rejected(new DeadLetter(e.reason().name(), e.getMessage(), "parse", DeadLetter.clip(raw),
                     origin, f.textOrEmpty("tenant"), f.textOrEmpty("repo"), f.textOrEmpty("sha"),
-                    traceIdOrDerived(f, origin)));
+                    traceIdOrDerived(f, origin), System.currentTimeMillis()));
         }
     }
 
@@ -183,7 +183,7 @@ public final class EventParser implements Serializable {
 
     private static Result reject(Reason reason, String detail, String raw, Origin origin) {
         return new Result.Rejected(new DeadLetter(reason.name(), detail, "parse", DeadLetter.clip(raw), origin,
-                "", "", "", origin.derivedTraceId()));
+                "", "", "", origin.derivedTraceId(), System.currentTimeMillis()));
     }
 
     private static String firstLine(String message) {

@@ -14,10 +14,13 @@ import java.util.List;
  * @param similarity the retrieval similarity of the best exemplar, 0 when none was used
  * @param exemplars  the shas of the exemplar commits used
  * @param cache      {@code hit} when the message came from the result cache, else {@code miss}
- * @param latencyMs  from the event's Kafka timestamp to the moment the suggestion was made
+ * @param latencyMs  from the event's Kafka timestamp to the moment the suggestion was made ({@code madeMs}; 0 when
+ *                   the producer's clock is ahead of the job's)
  * @param truncation what the diff budget cut, empty when nothing
  * @param eventTs    the event's time (epoch ms), for event-time windows
  * @param kafkaTs    the event's Kafka timestamp (epoch ms)
+ * @param madeMs     the moment the suggest stage sent the suggestion on (epoch ms, the job's clock): the SLA windows'
+ *                   event time and the output record's timestamp
  * @param note       why the suggestion is what it is, when that is not the obvious: e.g. {@code llm fallback: SERVER: …}
  *                   when the tenant's LLM failed and the built-in generator answered; empty otherwise
  */
@@ -38,17 +41,24 @@ public record Suggestion(
         String truncation,
         long eventTs,
         long kafkaTs,
+        long madeMs,
         String note) {
 
     /** This suggestion with a note. */
     public Suggestion withNote(String n) {
         return new Suggestion(repo, sha, subject, body, type, scope, backend, similarity, exemplars, cache, latencyMs,
-                traceId, tenant, truncation, eventTs, kafkaTs, n);
+                traceId, tenant, truncation, eventTs, kafkaTs, madeMs, n);
     }
 
     /** This suggestion with another writer's subject and body. */
     public Suggestion writtenBy(String writer, String newSubject, String newBody, long newLatencyMs) {
         return new Suggestion(repo, sha, newSubject, newBody, type, scope, writer, similarity, exemplars, cache, newLatencyMs,
-                traceId, tenant, truncation, eventTs, kafkaTs, note);
+                traceId, tenant, truncation, eventTs, kafkaTs, kafkaTs + newLatencyMs, note);
+    }
+
+    /** This suggestion as sent on at {@code nowMs}: made then, its latency up to then. */
+    public Suggestion madeAt(long nowMs) {
+        return new Suggestion(repo, sha, subject, body, type, scope, backend, similarity, exemplars, cache,
+                Math.max(0, nowMs - kafkaTs), traceId, tenant, truncation, eventTs, kafkaTs, nowMs, note);
     }
 }

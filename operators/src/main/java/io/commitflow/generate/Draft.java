@@ -25,6 +25,6 @@ public record Draft(String subject, String body, String type, String scope, Stri
         CommitEvent c = diff.commit();
         return new Suggestion(c.repo(), c.sha(), subject, body, type, scope, backend, similarity, exemplars, cache,
                 Math.max(0, now - c.origin().kafkaTs()), c.traceId(), c.tenant(), diff.truncation(), c.ts(),
-                c.origin().kafkaTs(), "");
+                c.origin().kafkaTs(), now, "");
     }
 }

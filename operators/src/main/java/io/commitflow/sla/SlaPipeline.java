@@ -17,10 +17,17 @@ import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
 
 /**
- * The SLA branch of the job: suggestions and dead letters → samples with event time from the events' Kafka
- * timestamps (bounded out-of-orderness, a watermark per input) → each under its backend and under {@code all} → panes of one slide
- * (tumbling windows; late samples to a side output) → sliding windows ({@link SlaWindows}) → JSON records for
- * {@code commitflow.sla}: {@code kind} {@code window}, {@code spike} or {@code late}.
+ * The SLA branch of the job: suggestions and dead letters → samples whose event time is the moment the job made
+ * them (bounded out-of-orderness, a watermark per input) → each under its backend and under {@code all} → panes of
+ * one slide (tumbling windows; late samples to a side output) → sliding windows ({@link SlaWindows}) → JSON records
+ * for {@code commitflow.sla}: {@code kind} {@code window}, {@code spike} or {@code late}.
+ *
+ * <p>Why the time the outcome was made, not the event's Kafka timestamp: by the event's time, an outcome slower than
+ * the out-of-orderness bound came after its pane had closed and left the quantiles — exactly the tail that matters
+ * at saturation — and a producer whose clock ran ahead moved the watermark so that every later sample was late. A
+ * window now holds the outcomes made in it, with their full latency, as a Prometheus histogram would. Each subtask
+ * stamps in the order it sends, so a sample is late only when the clocks of two machines disagree by more than the
+ * bound; such a sample is still written out as {@code late}, never dropped.
  */
 public final class SlaPipeline {
     public static final OutputTag<SlaSample> LATE = new OutputTag<>("sla-late") {};
@@ -29,8 +36,7 @@ public final class SlaPipeline {
 
     public static DataStream<SlaRecord> attach(DataStream<Suggestion> suggestions, DataStream<DeadLetter> deadLetters,
                                             SlaSettings settings) {
-        // each input keeps its own watermark: dead letters are written at once, suggestions a latency later, so one
-        // watermark over both would make slow suggestions late; the union waits for the slower, an idle one drops out
+        // each input keeps its own watermark (the union waits for the slower, an idle one drops out)
         WatermarkStrategy<SlaSample> eventTime = WatermarkStrategy
                 .<SlaSample>forBoundedOutOfOrderness(settings.outOfOrderness())
                 .withTimestampAssigner((s, ts) -> s.ts())

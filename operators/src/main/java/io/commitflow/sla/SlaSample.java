@@ -8,7 +8,9 @@ import io.commitflow.event.Suggestion;
  * letter (with its reason code as the error).
  *
  * @param key        the window key: tenant and backend ({@link #key(String, String)})
- * @param ts         event time: the event's Kafka timestamp (epoch ms)
+ * @param ts         event time: when the job made the outcome (epoch ms, the job's clock), so that every outcome,
+ *                   however slow, lands in the window in which it happened and a producer's clock cannot make
+ *                   later samples late
  * @param latencyMs  end to end, from the event's Kafka timestamp to the suggestion; 0 for errors
  * @param similarity the suggestion's retrieval similarity; 0 for errors
  * @param error      the dead letter's reason code, empty for a suggestion
@@ -22,11 +24,11 @@ public record SlaSample(String tenant, String backend, long ts, long latencyMs, 
     static final String UNKNOWN_TENANT = "unknown";
 
     public static SlaSample of(Suggestion s) {
-        return new SlaSample(tenant(s.tenant()), s.backend(), s.kafkaTs(), s.latencyMs(), s.similarity(), "", s.traceId());
+        return new SlaSample(tenant(s.tenant()), s.backend(), s.madeMs(), s.latencyMs(), s.similarity(), "", s.traceId());
     }
 
     public static SlaSample of(DeadLetter d) {
-        return new SlaSample(tenant(d.tenant()), DLQ, d.origin().kafkaTs(), 0, 0, d.reason(), d.traceId());
+        return new SlaSample(tenant(d.tenant()), DLQ, d.madeMs(), 0, 0, d.reason(), d.traceId());
     }
 
     private static String tenant(String t) {

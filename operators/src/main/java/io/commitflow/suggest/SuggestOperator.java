@@ -299,14 +299,16 @@ public final class SuggestOperator extends AbstractStreamOperator<Suggestion>
             CommitEvent c = e.request.diff().commit();
             LOG.warn("writing the suggestion for {} {} failed; it goes to the dead letters", c.repo(), c.sha(), f.cause());
             output.collect(DeadLetters.TAG, new StreamRecord<>(
-                    DeadLetter.of(c, Reason.GENERATION_FAILED, f.cause().toString(), "suggest"), c.origin().kafkaTs()));
+                    DeadLetter.of(c, Reason.GENERATION_FAILED, f.cause().toString(), "suggest"), System.currentTimeMillis()));
             return;
         }
         emit(((Answer.Written) a).suggestion());
     }
 
+    /** Sends a suggestion on, stamped with this moment: its latency includes any wait in the mailbox. */
     private void emit(Suggestion s) {
-        output.collect(new StreamRecord<>(s, s.kafkaTs() + s.latencyMs()));
+        Suggestion made = s.madeAt(System.currentTimeMillis());
+        output.collect(new StreamRecord<>(made, made.madeMs()));
     }
 
     @Override

@@ -32,7 +32,9 @@ import static org.assertj.core.api.Assertions.within;
  * The SLA branch on a MiniCluster (RocksDB): a few thousand outcomes of two tenants over several minutes of event
  * time, slightly out of order; every window the job writes equals an exact computation over the same samples
  * (quantiles within the histogram's precision), no window is missing, each spike is where Δ passes the threshold,
- * and a sample that comes after its pane closed is written as late.
+ * and a sample that comes after its pane closed is written as late. Event time is when each outcome was made: an
+ * outcome slower than the out-of-orderness bound, sent when it was made, counts in its window's quantiles, and one
+ * whose producer's clock ran an hour ahead makes nothing late.
  */
 class SlaPipelineITCase {
     @RegisterExtension
@@ -47,20 +49,28 @@ class SlaPipelineITCase {
         List<Suggestion> suggestions = new ArrayList<>();
         List<DeadLetter> dead = new ArrayList<>();
         for (int i = 0; i < 3000; i++) {
-            long ts = T0 + i * 100L + r.nextInt(3000); // 5 minutes, up to 3 s out of order
+            long made = T0 + i * 100L + r.nextInt(3000); // 5 minutes, up to 3 s out of order
             String tenant = i % 3 == 0 ? "globex" : "acme";
             if (i % 97 == 0) {
-                dead.add(new DeadLetter(i % 2 == 0 ? "NO_MIRROR" : "BAD_PATCH", "x", "diff", "", new Origin("t", 0, i, ts),
-                        tenant, "repo", "", "trace-" + i));
+                dead.add(new DeadLetter(i % 2 == 0 ? "NO_MIRROR" : "BAD_PATCH", "x", "diff", "", new Origin("t", 0, i, made),
+                        tenant, "repo", "", "trace-" + i, made));
             } else {
                 long latency = (long) Math.exp(5 + r.nextGaussian()) + (i > 1500 && i < 1530 ? 5000 : 0);
+                long kafkaTs = made - latency;
+                if (i == 800) {
+                    latency = 20_000; // four times the out-of-orderness bound: its event is 20 s older than its neighbours'
+                    kafkaTs = made - latency;
+                } else if (i == 900) {
+                    kafkaTs = made + 3_600_000; // the producer's clock is an hour ahead
+                    latency = 0;
+                }
                 suggestions.add(new Suggestion("repo", "sha" + i, "s", "", "fix", "", i % 5 == 0 ? "cache" : "retrieval",
-                        r.nextDouble(), List.of(), "miss", latency, "trace-" + i, tenant, "", ts, ts, ""));
+                        r.nextDouble(), List.of(), "miss", latency, "trace-" + i, tenant, "", kafkaTs, kafkaTs, made, ""));
             }
         }
         // a sample far behind everything else, sent after the others: its pane is long closed
         Suggestion late = new Suggestion("repo", "late", "s", "", "fix", "", "retrieval", 0.9, List.of(), "miss", 10,
-                "trace-late", "acme", "", T0, T0, "");
+                "trace-late", "acme", "", T0, T0, T0 + 10, "");
 
         Configuration conf = new Configuration();
         conf.set(StateBackendOptions.STATE_BACKEND, "rocksdb");
@@ -119,6 +129,11 @@ class SlaPipelineITCase {
         assertThat(spikes).allSatisfy(sp -> assertThat(sp.path("slowTraceIds").size()).isBetween(1, 5));
         assertThat(lates).hasSize(1);
         assertThat(lates.get(0).path("traceId").asText()).isEqualTo("trace-late");
+        Suggestion slow = suggestions.stream().filter(x -> x.latencyMs() == 20_000).findFirst().orElseThrow();
+        String slowKey = (slow.tenant().equals("acme") ? "acme" : "globex") + "/all@";
+        long slowWindowEnd = slow.madeMs() - slow.madeMs() % SETTINGS.slide().toMillis() + SETTINGS.slide().toMillis();
+        assertThat(windows.get(slowKey + slowWindowEnd).path("p999Ms").asLong()).as("the 20 s outcome is in its window's tail")
+                .isGreaterThanOrEqualTo(19_000);
     }
 
     /** Exact figures per "tenant/backend@windowEnd" for every window holding a sample. */
