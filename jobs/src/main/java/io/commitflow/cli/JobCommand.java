@@ -55,7 +55,7 @@ public final class JobCommand implements Callable<Integer> {
         try {
             Configuration conf = LocalFlink.configuration(work, local.webPort, local.metricsPort);
             StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironmentWithWebUI(conf);
-            env.setParallelism(local.parallelism);
+            env.setParallelism(local.parallelism());
             try {
                 KafkaIO.checkDelivery(p.kafka(), env.getCheckpointInterval());
             } catch (IllegalArgumentException e) {

@@ -169,7 +169,8 @@ final class LoadReport {
         double offeredPerS = backlog.events() / Math.max(1e-3, (lastQueued - first) / 1000.0);
         double drain = backlog.drainSeconds();
         return step("backlog", offeredPerS, backlog.events() / Math.max(1e-3, drain), o -> o.eventMs() < startMs,
-                backlog.events(), 0, cpuMsPer(backlog.jobStartMs(), backlog.drainedMs(), backlog.events()), drain,
+                backlog.events(), peakRssMbByStep.getOrDefault(LoadMeasurement.BACKLOG_STEP, 0.0),
+                cpuMsPer(backlog.jobStartMs(), backlog.drainedMs(), backlog.events()), drain,
                 steadyAfterSeconds()).withComparisons(Double.NaN, Double.NaN, reference);
     }
 

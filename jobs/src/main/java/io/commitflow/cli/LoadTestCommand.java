@@ -46,9 +46,9 @@ public final class LoadTestCommand implements Callable<Integer> {
     @Option(names = "--repo", required = true, paramLabel = "PATH", description = "Repository whose history is replayed.")
     Path repo;
 
-    @Option(names = "--rate", defaultValue = "steps:150,300/40s", paramLabel = "PROFILE",
+    @Option(names = "--rate", defaultValue = "steps:100,200/40s", paramLabel = "PROFILE",
             description = "constant:N/T, ramp:A..B/T, steps:A,B,C/T (T per step), or N events/s until the history ends "
-                    + "(default: ${DEFAULT-VALUE}: about a third and two thirds of what two cores hold, after the warm-up).")
+                    + "(default: ${DEFAULT-VALUE}: rates that two cores hold in a steady state, after the warm-up).")
     String rate;
 
     @Option(names = "--mode", defaultValue = "commit", paramLabel = "commit|push",
@@ -219,7 +219,7 @@ public final class LoadTestCommand implements Callable<Integer> {
         String prefix = "commitflow.loadtest." + System.currentTimeMillis();
         KafkaSettings k = new KafkaSettings(stack.bootstrap(), prefix + ".events", prefix + ".suggestions", prefix + ".dlq",
                 prefix + ".sla", prefix, true, guarantee, prefix, Duration.ofMinutes(10), Map.of());
-        stack.createTopics(k, Map.of(k.eventsTopic(), Math.max(2, local.parallelism), k.suggestionsTopic(), 2,
+        stack.createTopics(k, Map.of(k.eventsTopic(), Math.max(2, local.parallelism()), k.suggestionsTopic(), 2,
                 k.deadLetterTopic(), 1, k.slaTopic(), 1));
     }
 

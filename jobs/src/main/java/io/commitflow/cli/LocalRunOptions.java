@@ -13,12 +13,19 @@ public class LocalRunOptions {
             description = "Prometheus endpoint port (default: ${DEFAULT-VALUE}).")
     int metricsPort;
 
-    @Option(names = "--parallelism", defaultValue = "2", paramLabel = "N", description = "Job parallelism (default: ${DEFAULT-VALUE}).")
-    int parallelism;
+    @Option(names = "--parallelism", paramLabel = "N", description = "Job parallelism (default: half of this machine's "
+            + "cores, at least 1: the Kafka broker and the load driver run beside the job and need the rest; on 2 cores "
+            + "parallelism 1 holds more than 2, see the README's load test figures).")
+    Integer parallelism;
+
+    /** The parallelism asked for, or half the cores. */
+    int parallelism() {
+        return parallelism != null ? parallelism : Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
+    }
 
     /** @throws UserError when the parallelism is not positive or a port is taken */
     void check() {
-        if (parallelism < 1) {
+        if (parallelism() < 1) {
             throw new UserError("--parallelism must be at least 1");
         }
         LocalFlink.requireFreePort(webPort, "the Flink web UI", "--web-port");
@@ -27,6 +34,6 @@ public class LocalRunOptions {
 
     /** These options, with the checkpoint interval of a run that watches its output as it comes. */
     LocalStack.Flink flink(Duration checkpointInterval) {
-        return new LocalStack.Flink(webPort, metricsPort, parallelism, checkpointInterval);
+        return new LocalStack.Flink(webPort, metricsPort, parallelism(), checkpointInterval);
     }
 }
