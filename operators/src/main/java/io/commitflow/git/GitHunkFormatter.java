@@ -34,7 +34,7 @@ final class GitHunkFormatter {
 
     /**
      * Writes the hunks of {@code edits}; {@code aLines} and {@code bLines} are the line maps the texts were made
-     * with ({@link GitPatchWriter#lineMap}).
+     * with ({@link GitPatchWriter#textLineMap}).
      */
     void format(EditList edits, RawText a, IntList aLines, RawText b, IntList bLines) {
         oldRaw = a.getRawContent();

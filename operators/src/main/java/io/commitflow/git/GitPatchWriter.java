@@ -151,32 +151,16 @@ final class GitPatchWriter {
         return lines == null ? null : new Side(new RawText(raw, lines), lines);
     }
 
+    /** A side made of text that has no NUL byte (the empty side, a submodule's line). */
     private static Side side(byte[] raw) {
-        IntList lines = lineMap(raw);
+        IntList lines = textLineMap(raw);
         return new Side(new RawText(raw, lines), lines);
     }
 
-    /** RawText's line index (entry 0 unused, then each line's start, then the end), in one tight loop. */
-    static IntList lineMap(byte[] b) {
-        IntList map = new IntList(b.length / 32 + 3);
-        map.add(Integer.MIN_VALUE);
-        int n = b.length;
-        if (n > 0) {
-            map.add(0);
-        }
-        for (int i = 0; i < n - 1; i++) {
-            if (b[i] == '\n') {
-                map.add(i + 1);
-            }
-        }
-        map.add(n);
-        return map;
-    }
-
     /**
-     * {@link #lineMap} and git's binary rule in one pass: the line index, or {@code null} when a NUL byte sits in the
-     * first 8000 bytes ({@link #isBinary}). Reads eight bytes at a time: every blob a commit touches goes through
-     * here, whole.
+     * RawText's line index (entry 0 unused, then each line's start, then the end) and git's binary rule in one
+     * pass: the line index, or {@code null} when a NUL byte sits in the first 8000 bytes ({@link #isBinary}). Reads
+     * eight bytes at a time: every blob a commit touches goes through here, whole.
      */
     static IntList textLineMap(byte[] b) {
         int n = b.length;

@@ -23,6 +23,10 @@ public final class PatchId extends OutputStream {
     private final byte[] sum = new byte[20];
     private byte[] line = new byte[256];
     private int length;
+    /** The line being consumed: {@code cur[at, at + len)}, in the line buffer or where it lies in a written block. */
+    private byte[] cur;
+    private int at;
+    private int len;
     private long hashed;
     private boolean done;
 
@@ -47,13 +51,13 @@ public final class PatchId extends OutputStream {
     }
 
     @Override
-    public void write(byte[] b, int off, int len) {
-        int end = off + len;
+    public void write(byte[] b, int off, int n) {
+        int end = off + n;
         int start = off;
         for (int i = off; i < end; i++) {
             if (b[i] == '\n') {
-                if (length == 0 && !done) {
-                    lineFrom(b, start, i + 1 - start); // a whole line in the block: read it where it is
+                if (length == 0) {
+                    consume(b, start, i + 1 - start); // a whole line in the block: read it where it is
                 } else {
                     append(b, start, i + 1 - start);
                     endOfLine();
@@ -64,33 +68,14 @@ public final class PatchId extends OutputStream {
         append(b, start, end - start);
     }
 
-    /** {@link #consume()} for a line that lies whole in {@code b}: hunk lines, most of a patch, skip the copy. */
-    private void lineFrom(byte[] b, int off, int len) {
-        byte first = b[off];
-        if ((first == '+' || first == '-' || first == ' ') && hashed != 0 && before != -1 && !binary
-                && !(before == 0 && after == 0)) {
-            // the states in which consume() only counts the line and hashes it without white space
-            if (first == '-' || first == ' ') {
-                before--;
-            }
-            if (first == '+' || first == ' ') {
-                after--;
-            }
-            hashWithoutSpace(b, off, len);
-            return;
-        }
-        append(b, off, len);
-        endOfLine();
-    }
-
-    private void append(byte[] b, int off, int len) {
-        if (length + len > line.length) {
-            byte[] bigger = new byte[Math.max(line.length * 2, length + len)];
+    private void append(byte[] b, int off, int n) {
+        if (length + n > line.length) {
+            byte[] bigger = new byte[Math.max(line.length * 2, length + n)];
             System.arraycopy(line, 0, bigger, 0, length);
             line = bigger;
         }
-        System.arraycopy(b, off, line, length, len);
-        length += len;
+        System.arraycopy(b, off, line, length, n);
+        length += n;
     }
 
     /** The patch-id as 40 hex digits, or {@code null} when no patch line was hashed (git prints nothing then). */
@@ -107,18 +92,21 @@ public final class PatchId extends OutputStream {
 
     private void endOfLine() {
         try {
-            consume();
+            consume(line, 0, length);
         } finally {
             length = 0;
         }
     }
 
-    /** One line of git's loop, {@code line[0..length)} including its newline. */
-    private void consume() {
+    /** One line of git's loop, {@code b[off, off + n)} including its newline. */
+    private void consume(byte[] b, int off, int n) {
         if (done) {
             return;
         }
-        if (startsWith("\\ ") && length > 12) {
+        cur = b;
+        at = off;
+        len = n;
+        if (startsWith("\\ ") && len > 12) {
             return; // "\ No newline at end of file"
         }
         if (hashed == 0 && !startsWith("diff ")) {
@@ -137,7 +125,7 @@ public final class PatchId extends OutputStream {
                 return;
             } else if (startsWith("--- ")) {
                 before = after = 1;
-            } else if (!isAlpha(line[0])) {
+            } else if (!isAlpha(cur[at])) {
                 done = true; // git stops reading this patch here
                 flushFile();
                 return;
@@ -163,24 +151,28 @@ public final class PatchId extends OutputStream {
             flushFile();
             before = after = -1;
         }
-        if (line[0] == '-' || line[0] == ' ') {
+        byte first = cur[at];
+        if (first == '-' || first == ' ') {
             before--;
         }
-        if (line[0] == '+' || line[0] == ' ') {
+        if (first == '+' || first == ' ') {
             after--;
         }
-        hashWithoutSpace(line, 0, length);
+        hashWithoutSpace();
     }
 
-    /** Hashes {@code b[off, off + len)} with C's white space left out, through the line buffer (may be {@code b}). */
-    private void hashWithoutSpace(byte[] b, int off, int len) {
+    /**
+     * Hashes the current line with C's white space left out, compacted into the line buffer (in place when the line
+     * is there: nothing is written ahead of what is read).
+     */
+    private void hashWithoutSpace() {
         if (len > line.length) {
             line = new byte[Math.max(line.length * 2, len)];
         }
         byte[] l = line;
         int n = 0;
-        for (int i = off, end = off + len; i < end; i++) {
-            byte c = b[i];
+        for (int i = at, end = at + len; i < end; i++) {
+            byte c = cur[i];
             if (!isSpace(c)) {
                 l[n++] = c;
             }
@@ -190,7 +182,7 @@ public final class PatchId extends OutputStream {
     }
 
     private void readIndexLine() {
-        String s = new String(line, 6, length - 6, java.nio.charset.StandardCharsets.ISO_8859_1);
+        String s = new String(cur, at + 6, len - 6, java.nio.charset.StandardCharsets.ISO_8859_1);
         int dots = s.indexOf("..");
         if (dots < 0) {
             return;
@@ -207,7 +199,7 @@ public final class PatchId extends OutputStream {
     private void scanHunkHeader() {
         int[] pos = {4};
         int b = countAt(pos);
-        if (b < 0 || pos[0] >= length || line[pos[0]] != ' ' || pos[0] + 1 >= length || line[pos[0] + 1] != '+') {
+        if (b < 0 || pos[0] >= len || cur[at + pos[0]] != ' ' || pos[0] + 1 >= len || cur[at + pos[0] + 1] != '+') {
             return;
         }
         pos[0] += 2;
@@ -225,7 +217,7 @@ public final class PatchId extends OutputStream {
         if (value < 0) {
             return -1;
         }
-        if (pos[0] < length && line[pos[0]] == ',') {
+        if (pos[0] < len && cur[at + pos[0]] == ',') {
             pos[0]++;
             value = digits(pos);
         }
@@ -235,8 +227,8 @@ public final class PatchId extends OutputStream {
     private int digits(int[] pos) {
         int start = pos[0];
         int v = 0;
-        while (pos[0] < length && line[pos[0]] >= '0' && line[pos[0]] <= '9') {
-            v = v * 10 + (line[pos[0]] - '0');
+        while (pos[0] < len && cur[at + pos[0]] >= '0' && cur[at + pos[0]] <= '9') {
+            v = v * 10 + (cur[at + pos[0]] - '0');
             pos[0]++;
         }
         return pos[0] == start ? -1 : v;
@@ -258,11 +250,11 @@ public final class PatchId extends OutputStream {
     }
 
     private boolean startsWith(String prefix) {
-        if (length < prefix.length()) {
+        if (len < prefix.length()) {
             return false;
         }
         for (int i = 0; i < prefix.length(); i++) {
-            if (line[i] != prefix.charAt(i)) {
+            if (cur[at + i] != prefix.charAt(i)) {
                 return false;
             }
         }

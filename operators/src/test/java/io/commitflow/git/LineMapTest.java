@@ -9,13 +9,13 @@ import java.util.Random;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Our line index gives the same lines as JGit's own. */
+/** Our line index gives the same lines as JGit's own, and equals the plain one-byte-at-a-time index below. */
 class LineMapTest {
     @Test
     void splitsLikeJGit() {
         for (String s : new String[] {"", "a", "a\n", "a\nb", "a\nb\n", "\n\n", "x\r\ny\r\n", "no newline at end"}) {
             byte[] b = s.getBytes(StandardCharsets.UTF_8);
-            RawText ours = new RawText(b, GitPatchWriter.lineMap(b));
+            RawText ours = new RawText(b, GitPatchWriter.textLineMap(b));
             RawText theirs = new RawText(b);
             assertThat(ours.size()).as(s).isEqualTo(theirs.size());
             for (int i = 0; i < theirs.size(); i++) {
@@ -50,9 +50,26 @@ class LineMapTest {
                 assertThat(fast).as("length %d", n).isNull();
                 continue;
             }
-            IntList plain = GitPatchWriter.lineMap(b);
+            IntList plain = lineMap(b);
             assertThat(fast).as("length %d", n).isNotNull();
             assertThat(fast.toString()).as("length %d", n).isEqualTo(plain.toString());
         }
+    }
+
+    /** The plain line index, one byte at a time: what the word-at-a-time scan must equal. */
+    private static IntList lineMap(byte[] b) {
+        IntList map = new IntList(b.length / 32 + 3);
+        map.add(Integer.MIN_VALUE);
+        int n = b.length;
+        if (n > 0) {
+            map.add(0);
+        }
+        for (int i = 0; i < n - 1; i++) {
+            if (b[i] == '\n') {
+                map.add(i + 1);
+            }
+        }
+        map.add(n);
+        return map;
     }
 }
