@@ -156,18 +156,18 @@ public class DiffCommits extends KeyedProcessFunction<String, CommitEvent, Diffe
             waiting.clear();
             out.collect(diffed);
         } catch (InvalidEventException e) {
-            if (e.reason() == Reason.UNKNOWN_COMMIT && now - w.firstTry() < mirrorWait.maxWait().toMillis()) {
-                Waiting next = new Waiting(commit, w.firstTry(), w.attempts() + 1,
-                        now + mirrorWait.delayMillis(w.attempts() + 1));
-                waiting.update(next);
-                ctx.timerService().registerProcessingTimeTimer(next.nextTry());
+            int attempts = w.attempts() + 1;
+            long next = e.reason() == Reason.UNKNOWN_COMMIT ? mirrorWait.nextTry(w.firstTry(), attempts, now) : -1;
+            if (next >= 0) {
+                waiting.update(new Waiting(commit, w.firstTry(), attempts, next));
+                ctx.timerService().registerProcessingTimeTimer(next);
                 return;
             }
             waiting.clear();
             String detail = e.getMessage();
             if (e.reason() == Reason.UNKNOWN_COMMIT && w.attempts() > 0) {
                 givenUp.inc();
-                detail += " after " + (w.attempts() + 1) + " attempts over " + (now - w.firstTry()) / 1000 + " s";
+                detail += RetryPolicy.gaveUp(w.firstTry(), attempts, now);
             }
             ctx.output(DeadLetters.TAG, DeadLetter.of(commit, e.reason(), detail, "diff"));
         } catch (IOException | RuntimeException e) {

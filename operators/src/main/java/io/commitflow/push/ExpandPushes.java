@@ -125,12 +125,13 @@ public class ExpandPushes extends KeyedProcessFunction<String, PushEvent, Commit
         } catch (InvalidEventException e) {
             if (e.reason() == Reason.UNKNOWN_COMMIT) {
                 int attempts = p.attempts() + 1;
-                if (now - p.firstTry() < retry.maxWait().toMillis()) {
-                    return new PendingPush(push, p.firstTry(), attempts, now + retry.delayMillis(attempts));
+                long next = retry.nextTry(p.firstTry(), attempts, now);
+                if (next >= 0) {
+                    return new PendingPush(push, p.firstTry(), attempts, next);
                 }
                 givenUp.inc();
-                ctx.output(DeadLetters.TAG, DeadLetter.of(push, e.reason(), e.getMessage() + " after " + attempts
-                        + " attempts over " + (now - p.firstTry()) / 1000 + " s", "expand"));
+                ctx.output(DeadLetters.TAG, DeadLetter.of(push, e.reason(),
+                        e.getMessage() + RetryPolicy.gaveUp(p.firstTry(), attempts, now), "expand"));
                 return null;
             }
             ctx.output(DeadLetters.TAG, DeadLetter.of(push, e.reason(), e.getMessage(), "expand"));

@@ -17,8 +17,21 @@ public record RetryPolicy(Duration initial, Duration maxDelay, Duration maxWait)
         }
     }
 
+    /**
+     * After attempt number {@code attempts} (from 1) failed at {@code now}, for something first tried at
+     * {@code firstTry}: when to try again, or -1 when the wait is over and it is given up.
+     */
+    public long nextTry(long firstTry, int attempts, long now) {
+        return now - firstTry < maxWait.toMillis() ? now + delayMillis(attempts) : -1;
+    }
+
+    /** What the dead letter of something given up adds to its reason's message. */
+    public static String gaveUp(long firstTry, int attempts, long now) {
+        return " after " + attempts + " attempts over " + (now - firstTry) / 1000 + " s";
+    }
+
     /** The delay before attempt number {@code attempts + 1}. */
-    public long delayMillis(int attempts) {
+    long delayMillis(int attempts) {
         long d = initial.toMillis() << Math.min(attempts - 1, 20);
         return Math.min(d, maxDelay.toMillis());
     }
