@@ -36,7 +36,7 @@ final class JobCpu {
 
     static boolean isDriver(String thread) {
         for (String prefix : DRIVER) {
-            if (thread.equals(prefix) || thread.startsWith(prefix)) {
+            if (thread.startsWith(prefix)) {
                 return true;
             }
         }

@@ -78,6 +78,8 @@ final class LoadReport {
     private final NavigableMap<Long, Long> jobCpuNanos;
     private final Map<Integer, String> newTenants;
     private final DiffReference.Rates reference;
+    /** The phases' figures, computed on first use: the JSON, the HTML and the printed table all show them. */
+    private List<Step> steps;
 
     /**
      * @param profile    the profile the replay followed, the warm-up step first when {@code warmup}
@@ -131,6 +133,13 @@ final class LoadReport {
     }
 
     List<Step> steps() {
+        if (steps == null) {
+            steps = List.copyOf(computeSteps());
+        }
+        return steps;
+    }
+
+    private List<Step> computeSteps() {
         List<Step> out = new ArrayList<>();
         if (backlog != null) {
             out.add(backlogStep());
@@ -252,7 +261,7 @@ final class LoadReport {
             put(o, "p999_ms", s.p999Ms());
             o.put("error_rate", s.errorRate());
             o.put("peak_rss_mb", round(s.peakRssMb()));
-            put(o, "cpu_ms_per_commit", Double.isNaN(s.cpuMsPerCommit()) ? Double.NaN : Math.round(s.cpuMsPerCommit() * 100) / 100.0);
+            put(o, "cpu_ms_per_commit", round2(s.cpuMsPerCommit()));
             put(o, "visible_p50_ms", s.visibleP50Ms());
             put(o, "visible_p95_ms", s.visibleP95Ms());
             put(o, "visible_p99_ms", s.visibleP99Ms());
@@ -271,7 +280,7 @@ final class LoadReport {
             o.put("step", "reference");
             o.put("commits", reference.commits());
             o.put("diff_code_commits_per_s", round(reference.diffCommitsPerS()));
-            o.put("diff_code_ms_per_commit", Math.round(100_000 / reference.diffCommitsPerS()) / 100.0);
+            o.put("diff_code_ms_per_commit", round2(1000 / reference.diffCommitsPerS()));
             put(o, "git_log_p_commits_per_s", round(reference.gitCommitsPerS()));
         }
         Files.writeString(dir.resolve("report.json"),
@@ -289,8 +298,13 @@ final class LoadReport {
 
     private static void putIfKnown(ObjectNode o, String field, double v) {
         if (!Double.isNaN(v)) {
-            o.put(field, Math.round(v * 100) / 100.0);
+            o.put(field, round2(v));
         }
+    }
+
+    /** To two decimals; NaN stays NaN. */
+    private static double round2(double v) {
+        return Double.isNaN(v) ? v : Math.round(v * 100) / 100.0;
     }
 
     private static double round(double v) {
