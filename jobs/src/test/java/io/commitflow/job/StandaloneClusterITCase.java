@@ -11,6 +11,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -23,7 +24,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -32,6 +37,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The job as operators run it: a standalone Flink session cluster — a JobManager and a TaskManager in JVMs of their
  * own, from the Maven-resolved Flink jars, configured with {@code flink-conf/config.yaml} — receives the shaded job
  * jar over the REST API ({@code /jars/upload}, {@code /jars/{id}/run}) and writes suggestions to Kafka.
+ *
+ * <p>Then the TaskManager's JVM is killed with SIGKILL under load (no shutdown hook runs, nothing is flushed or
+ * closed), right after a checkpoint and while a second repository's suggestions are on their way; a new
+ * TaskManager process registers and the job restores. Reading the output with read_committed: every commit exactly
+ * once (lost 0, duplicates 0), every malformed record once in the DLQ, redeliveries sent after the kill not
+ * described again (a sentinel behind them shows they were read).
  */
 class StandaloneClusterITCase {
     private static final Path HOME = Path.of(System.getProperty("commitflow.home", "..")).toAbsolutePath().normalize();
@@ -39,12 +50,18 @@ class StandaloneClusterITCase {
     @RegisterExtension
     static final KafkaBroker KAFKA = new KafkaBroker();
 
+    private static final int LIB_COMMITS = 2000;
+    private static final int MALFORMED = 20;
+    private static final int REDELIVERED = 50;
+
     @TempDir
     Path dir;
 
     @Test
-    void aJarSubmittedOverRestWritesSuggestions() throws Exception {
+    void aJarSubmittedOverRestWritesSuggestionsAndSurvivesASigkilledTaskManager() throws Exception {
         List<RevCommit> history = GitHistory.create(dir.resolve("mirrors"), "app.git", 15);
+        List<RevCommit> lib = GitHistory.create(dir.resolve("mirrors"), "lib.git", LIB_COMMITS);
+        RevCommit sentinel = GitHistory.create(dir.resolve("mirrors"), "sentinel.git", 1).get(0);
         KafkaSettings k = KafkaSettings.defaults(KAFKA.bootstrap());
         for (String t : List.of(k.eventsTopic(), k.suggestionsTopic(), k.deadLetterTopic(), k.slaTopic())) {
             KAFKA.createTopic(t, 2);
@@ -57,9 +74,8 @@ class StandaloneClusterITCase {
             cluster.add(java(List.of(), cp, "org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint",
                     List.of("--configDir", conf.toString()), "jobmanager"));
             List<String> tm = taskManagerParams(cp, conf);
-            cluster.add(java(Arrays.asList(tm.get(0).trim().split("\\s+")), cp,
-                    "org.apache.flink.runtime.taskexecutor.TaskManagerRunner",
-                    concat(List.of("--configDir", conf.toString()), Arrays.asList(tm.get(1).trim().split("\\s+"))), "taskmanager"));
+            Process first = startTaskManager(cp, conf, tm, "taskmanager");
+            cluster.add(first);
 
             HttpClient http = HttpClient.newHttpClient();
             String base = "http://127.0.0.1:" + rest;
@@ -76,15 +92,84 @@ class StandaloneClusterITCase {
             assertThat(run.statusCode()).as(run.body()).isEqualTo(200);
             String jobId = Json.mapper().readTree(run.body()).path("jobid").asText();
 
-            KAFKA.produce(k.eventsTopic(), "app".getBytes(StandardCharsets.UTF_8), GitHistory.commitEvents("app", history));
-            waitFor(() -> KAFKA.readCommitted(k.suggestionsTopic()).size() >= history.size(), "the suggestions");
-
-            List<String> shas = new ArrayList<>();
-            for (var r : KAFKA.readCommitted(k.suggestionsTopic())) {
-                shas.add(Json.mapper().readTree(r.value()).path("sha").asText());
+            // 1: the submitted jar describes a first repository, and dead-letters malformed records
+            for (int i = 0; i < MALFORMED; i++) {
+                KAFKA.produce(k.eventsTopic(), null, List.of(("not json " + i).getBytes(StandardCharsets.UTF_8)));
             }
-            assertThat(shas).containsExactlyInAnyOrderElementsOf(history.stream().map(RevCommit::name).toList());
+            KAFKA.produce(k.eventsTopic(), "app".getBytes(StandardCharsets.UTF_8), GitHistory.commitEvents("app", history));
+            waitFor(() -> committed(k).size() >= history.size(), "the first suggestions");
             assertThat(get(http, base + "/jobs/" + jobId).path("state").asText()).isEqualTo("RUNNING");
+
+            // 2: SIGKILL the TaskManager's JVM while a second repository streams in (50 commits every 100 ms)
+            long checkpoints = completedCheckpoints(http, base, jobId);
+            waitFor(() -> completedCheckpoints(http, base, jobId) > checkpoints, "a checkpoint after the first output");
+            // the producer kills between two of its batches, once asked: the batch before was acknowledged by the
+            // broker moments before, so it cannot all have been committed yet; it goes on sending during the outage
+            CountDownLatch killNow = new CountDownLatch(1);
+            CompletableFuture<Integer> killed = new CompletableFuture<>();
+            CompletableFuture<Void> producer = CompletableFuture.runAsync(() -> {
+                try {
+                    for (int from = 0; from < lib.size(); from += 50) {
+                        List<RevCommit> part = lib.subList(from, Math.min(lib.size(), from + 50));
+                        KAFKA.produce(k.eventsTopic(), "lib".getBytes(StandardCharsets.UTF_8), GitHistory.commitEvents("lib", part));
+                        if (!killed.isDone() && killNow.getCount() == 0) {
+                            first.destroyForcibly(); // SIGKILL: no shutdown hook, nothing flushed or closed
+                            killed.complete(from + part.size());
+                        }
+                        Thread.sleep(100);
+                    }
+                    killed.completeExceptionally(new AssertionError("every commit was sent before the kill"));
+                } catch (Exception e) {
+                    killed.completeExceptionally(e);
+                    throw new IllegalStateException(e);
+                }
+            });
+            waitFor(() -> committed(k).size() > history.size() + 100, "output of the second repository");
+            killNow.countDown();
+            int sentAtKill = killed.get(1, TimeUnit.MINUTES);
+            assertThat(first.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(first.exitValue()).as("killed by SIGKILL").isEqualTo(137);
+            int atKill = committed(k).size();
+            assertThat(atKill).as("the kill hit records in flight: sent, not yet committed")
+                    .isLessThan(history.size() + sentAtKill);
+            assertThat(sentAtKill).as("more was sent during the outage").isLessThan(lib.size());
+
+            // 3: a new TaskManager process registers; the job restores from its last checkpoint and goes on
+            cluster.add(startTaskManager(cp, conf, tm, "taskmanager-2"));
+            producer.get(2, TimeUnit.MINUTES);
+            waitFor(() -> committed(k).size() >= history.size() + lib.size(), "the second repository after the kill");
+
+            // redeliveries after the kill, then a sentinel on their partition: once it is described, they were read
+            KAFKA.produce(k.eventsTopic(), "lib".getBytes(StandardCharsets.UTF_8),
+                    GitHistory.commitEvents("lib", lib.subList(0, REDELIVERED)));
+            KAFKA.produce(k.eventsTopic(), "lib".getBytes(StandardCharsets.UTF_8),
+                    List.of(GitHistory.commitEvent("sentinel", sentinel)));
+            waitFor(() -> committed(k).size() >= history.size() + lib.size() + 1, "the sentinel");
+            assertThat(get(http, base + "/jobs/" + jobId).path("state").asText()).isEqualTo("RUNNING");
+            JsonNode exceptions = get(http, base + "/jobs/" + jobId + "/exceptions");
+            Thread.sleep(3000); // a few more checkpoints: duplicates, if any, would show now
+
+            Map<String, Integer> perSha = new HashMap<>();
+            for (JsonNode n : committed(k)) {
+                perSha.merge(n.path("repo").asText() + "@" + n.path("sha").asText(), 1, Integer::sum);
+            }
+            List<String> expected = new ArrayList<>();
+            history.forEach(c -> expected.add("app@" + c.name()));
+            lib.forEach(c -> expected.add("lib@" + c.name()));
+            expected.add("sentinel@" + sentinel.name());
+            assertThat(perSha.keySet()).as("lost").containsExactlyInAnyOrderElementsOf(expected);
+            assertThat(perSha.entrySet().stream().filter(e -> e.getValue() > 1).toList()).as("duplicates").isEmpty();
+            List<String> dead = new ArrayList<>();
+            for (var r : KAFKA.readCommitted(k.deadLetterTopic())) {
+                JsonNode d = Json.mapper().readTree(r.value());
+                assertThat(d.path("reason").asText()).isEqualTo("NOT_JSON");
+                dead.add(d.path("origin").path("partition").asInt() + "@" + d.path("origin").path("offset").asLong());
+            }
+            assertThat(dead).as("dead letters, each once").hasSize(MALFORMED).doesNotHaveDuplicates();
+            assertThat(exceptions.toString()).as("the job saw the TaskManager go").containsIgnoringCase("taskmanager");
+            System.out.printf("standalone SIGKILL: %d commits + %d redeliveries + %d malformed; at the kill %d sent,"
+                    + " %d committed; after: %d distinct, duplicates 0, dead letters %d%n", history.size() + lib.size() + 1,
+                    REDELIVERED, MALFORMED, history.size() + sentAtKill, atKill, perSha.size(), dead.size());
             http.send(HttpRequest.newBuilder(URI.create(base + "/jobs/" + jobId + "?mode=cancel"))
                     .method("PATCH", HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
         } finally {
@@ -96,6 +181,27 @@ class StandaloneClusterITCase {
                     p.destroyForcibly();
                 }
             }
+        }
+    }
+
+    private Process startTaskManager(String cp, Path conf, List<String> tm, String name) throws IOException {
+        return java(Arrays.asList(tm.get(0).trim().split("\\s+")), cp, "org.apache.flink.runtime.taskexecutor.TaskManagerRunner",
+                concat(List.of("--configDir", conf.toString()), Arrays.asList(tm.get(1).trim().split("\\s+"))), name);
+    }
+
+    private static long completedCheckpoints(HttpClient http, String base, String jobId) {
+        return get(http, base + "/jobs/" + jobId + "/checkpoints").path("counts").path("completed").asLong();
+    }
+
+    private static List<JsonNode> committed(KafkaSettings k) {
+        try {
+            List<JsonNode> out = new ArrayList<>();
+            for (var r : KAFKA.readCommitted(k.suggestionsTopic())) {
+                out.add(Json.mapper().readTree(r.value()));
+            }
+            return out;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -111,6 +217,8 @@ class StandaloneClusterITCase {
                 "metrics.reporter.prom.port: " + freePort(),
                 "execution.checkpointing.dir: " + dir.resolve("checkpoints").toUri(),
                 "execution.checkpointing.interval: 1s",
+                // a killed TaskManager is noticed within seconds (production keeps Flink's 50 s heartbeat timeout)
+                "heartbeat.interval: 1000", "heartbeat.timeout: 5000",
                 "io.tmp.dirs: " + Files.createDirectories(dir.resolve("tmp")),
                 "web.upload.dir: " + Files.createDirectories(dir.resolve("uploads")));
         List<String> keys = overrides.stream().map(o -> o.substring(0, o.indexOf(':'))).toList();
