@@ -119,9 +119,17 @@ public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
 
     /** Every committed record of {@code topic}, read with {@code read_committed} up to the end offsets. */
     public List<ConsumerRecord<byte[], byte[]>> readCommitted(String topic) {
-        Map<String, Object> p = with(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(),
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false"));
+        return readCommitted(with(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap())), topic);
+    }
+
+    /**
+     * Every committed record of {@code topic} on any broker ({@code client}: its bootstrap and security
+     * settings), read with {@code read_committed} up to the end offsets.
+     */
+    public static List<ConsumerRecord<byte[], byte[]>> readCommitted(Map<String, Object> client, String topic) {
+        Map<String, Object> p = new java.util.HashMap<>(client);
+        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             List<TopicPartition> parts = consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()

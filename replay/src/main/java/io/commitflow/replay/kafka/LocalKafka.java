@@ -39,14 +39,19 @@ public final class LocalKafka implements AutoCloseable {
     public static final String CLASSPATH_PROPERTY = "commitflow.broker.classpath";
     private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
 
-    private final Process process;
-    private final String bootstrap;
     private final Path dir;
+    private final List<String> javaCommand;
+    private final Path props;
+    private final int brokerPort;
+    private final String bootstrap;
+    private Process process;
 
-    private LocalKafka(Process process, String bootstrap, Path dir) {
-        this.process = process;
-        this.bootstrap = bootstrap;
+    private LocalKafka(Path dir, List<String> java, Path props, int brokerPort) {
         this.dir = dir;
+        this.javaCommand = java;
+        this.props = props;
+        this.brokerPort = brokerPort;
+        this.bootstrap = "localhost:" + brokerPort;
     }
 
     public static String classpathFromSystemProperty() {
@@ -59,6 +64,16 @@ public final class LocalKafka implements AutoCloseable {
 
     /** Formats storage under {@code dir} and starts the broker on two free loopback ports; waits until it serves. */
     public static LocalKafka start(Path dir, String classpath) throws IOException, InterruptedException {
+        LocalKafka kafka = format(dir, classpath);
+        kafka.serve();
+        return kafka;
+    }
+
+    /**
+     * Formats storage under {@code dir} and picks the broker's two loopback ports, without starting it: its
+     * {@link #bootstrap()} is known before it {@linkplain #serve() serves} (clients that start first wait for it).
+     */
+    public static LocalKafka format(Path dir, String classpath) throws IOException, InterruptedException {
         Files.createDirectories(dir);
         int brokerPort = freePort();
         int controllerPort = freePort();
@@ -77,31 +92,55 @@ public final class LocalKafka implements AutoCloseable {
             f.destroyForcibly();
             throw new IOException("formatting Kafka storage failed: " + tail(dir.resolve("format.log")));
         }
+        return new LocalKafka(dir, java, props, brokerPort);
+    }
 
+    /**
+     * Starts the broker process on its formatted storage and ports and waits until it serves: the first time, or
+     * again after {@link #kill()} (it recovers its logs and transaction state as a restarted broker does).
+     */
+    public void serve() throws IOException, InterruptedException {
+        if (process != null && process.isAlive()) {
+            throw new IllegalStateException("the broker is already running (pid " + process.pid() + ")");
+        }
         List<String> run = new ArrayList<>();
         if (Files.isExecutable(Path.of("/usr/bin/setsid"))) {
             run.add("/usr/bin/setsid"); // a terminal's Ctrl-C reaches us, not the broker: we stop it in order
         }
-        run.addAll(java);
+        run.addAll(javaCommand);
         run.addAll(List.of(BrokerMain.class.getName(), props.toString()));
-        Process p = new ProcessBuilder(run).redirectErrorStream(true)
-                .redirectOutput(dir.resolve("broker.out").toFile()).start();
-        LocalKafka kafka = new LocalKafka(p, "localhost:" + brokerPort, dir);
+        process = new ProcessBuilder(run).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("broker.out").toFile())).start();
         try {
-            kafka.awaitServing(brokerPort);
+            awaitServing(brokerPort);
         } catch (IOException | RuntimeException e) {
-            kafka.close();
+            close();
             throw e;
         }
-        return kafka;
+    }
+
+    /**
+     * Kills the broker process with SIGKILL, as a crash or the OOM killer would: no controlled shutdown, no flush,
+     * open transactions left as they were. {@link #serve()} starts it again. Returns the exit status (137).
+     */
+    public int kill() throws InterruptedException {
+        if (process == null || !process.isAlive()) {
+            throw new IllegalStateException("the broker is not running");
+        }
+        process.destroyForcibly(); // SIGKILL on Unix
+        if (!process.waitFor(30, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("the broker (pid " + process.pid() + ") did not die of SIGKILL");
+        }
+        return process.exitValue();
     }
 
     public String bootstrap() {
         return bootstrap;
     }
 
+    /** The broker's process id, or -1 before it first {@linkplain #serve() serves}. */
     public long pid() {
-        return process.pid();
+        return process == null ? -1 : process.pid();
     }
 
     /**
@@ -157,7 +196,7 @@ public final class LocalKafka implements AutoCloseable {
     /** Stops the broker: closes its standard input (a clean shutdown), then kills it if it lingers. */
     @Override
     public void close() {
-        if (!process.isAlive()) {
+        if (process == null || !process.isAlive()) {
             return;
         }
         try (OutputStream in = process.getOutputStream()) {
