@@ -8,6 +8,7 @@ import io.commitflow.event.Suggestion;
 import io.commitflow.sla.SlaRecord;
 import org.apache.flink.api.common.serialization.SerializationSchema;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
@@ -42,12 +43,12 @@ public final class KafkaIO {
     }
 
     /** Suggestions keyed by repository, so that one repository's suggestions stay in order. */
-    public static KafkaSink<Suggestion> suggestionSink(KafkaSettings k) {
+    public static Sink<Suggestion> suggestionSink(KafkaSettings k) {
         return sink(k, k.suggestionsTopic(), "suggestions", new SuggestionKey(), new JsonValue<>());
     }
 
     /** Dead letters keyed by their origin ({@code topic-partition@offset}). */
-    public static KafkaSink<DeadLetter> deadLetterSink(KafkaSettings k) {
+    public static Sink<DeadLetter> deadLetterSink(KafkaSettings k) {
         return sink(k, k.deadLetterTopic(), "dlq", new DeadLetterKey(), new JsonValue<>());
     }
 
@@ -71,11 +72,15 @@ public final class KafkaIO {
     }
 
     /** SLA records keyed by tenant. */
-    public static KafkaSink<SlaRecord> slaSink(KafkaSettings k) {
+    public static Sink<SlaRecord> slaSink(KafkaSettings k) {
         return sink(k, k.slaTopic(), "sla", new SlaKey(), new SlaValue());
     }
 
-    private static <T> KafkaSink<T> sink(KafkaSettings k, String topic, String name, SerializationSchema<T> key,
+    /**
+     * A Kafka sink of {@code topic}; exactly-once ones commit on checkpoints and never commit a transaction that
+     * may have outlived the transaction timeout ({@link FreshTransactionSink}).
+     */
+    private static <T> Sink<T> sink(KafkaSettings k, String topic, String name, SerializationSchema<T> key,
                                          SerializationSchema<T> json) {
         var builder = KafkaSink.<T>builder()
                 .setBootstrapServers(k.bootstrap())
@@ -88,10 +93,11 @@ public final class KafkaIO {
                         .setKeySerializationSchema(key)
                         .setValueSerializationSchema(json)
                         .build());
-        if (k.delivery() == DeliveryGuarantee.EXACTLY_ONCE) {
-            builder.setTransactionalIdPrefix(k.transactionalIdPrefix() + "-" + name);
+        if (k.delivery() != DeliveryGuarantee.EXACTLY_ONCE) {
+            return builder.build();
         }
-        return builder.build();
+        builder.setTransactionalIdPrefix(k.transactionalIdPrefix() + "-" + name);
+        return new FreshTransactionSink<>(builder.build(), k.transactionTimeout(), name);
     }
 
     private static Properties clientProperties(KafkaSettings k) {
