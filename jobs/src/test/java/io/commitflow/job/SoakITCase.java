@@ -50,8 +50,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * repositories, pushes of 10 more, redeliveries, hostile events — sent evenly over at least ten minutes into the
  * running job (real broker, MiniCluster, RocksDB, exactly-once). Every 15 s it samples the live heap of the JVM that
  * holds the TaskManager (after a full GC), the size of the RocksDB instances' local folders and of the checkpoints.
- * The job runs with the retention it would use for a fleet, scaled to the soak: dedup and caches keep 2 minutes,
- * each repository's memory 1,000 commits; so once those fill, the state must stop growing. At the end it reconciles:
+ * The job runs with the retention it would use for a fleet, scaled to the soak: dedup and caches keep 2 minutes, each
+ * repository's memory 100 commits for lookups plus 128 for requests in flight (its capacity), so every repository's
+ * memory is full within the first quarter of the soak; from then on the state must stop growing. At the end it reconciles:
  * every commit described once, every hostile event dead-lettered once, no redelivery described again.
  *
  * <pre>{@code ./mvnw -B verify -pl jobs -am -Dit.test=SoakITCase -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
@@ -269,7 +270,7 @@ class SoakITCase {
         PipelineSettings d = PipelineSettings.defaults(mirrors.toString());
         SuggestSettings s = d.suggest();
         SuggestSettings soak = new SuggestSettings(s.engine(), s.deviceBudgetMiB(), s.maxBatch(), s.maxWait(), s.workers(),
-                s.timeout(), s.capacity(), s.retries(), s.tiers(), s.defaultTier(), s.llm(), 1_000, Duration.ofMinutes(2));
+                s.timeout(), 128, s.retries(), s.tiers(), s.defaultTier(), s.llm(), 100, Duration.ofMinutes(2));
         PipelineSettings settings = new PipelineSettings(d.mirrorRoot(), Duration.ofMinutes(2), d.maxEventBytes(), d.budget(),
                 new RetryPolicy(Duration.ofMillis(200), Duration.ofSeconds(1), Duration.ofSeconds(10)), soak, d.sla());
         CommitMessageJob.build(env, KafkaIO.sourceBuilder(k).build(), KafkaIO.suggestionSink(k), KafkaIO.deadLetterSink(k),
