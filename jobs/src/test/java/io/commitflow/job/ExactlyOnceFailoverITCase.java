@@ -1,10 +1,9 @@
 package io.commitflow.job;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import io.commitflow.event.Json;
 import io.commitflow.testing.GitHistory;
 import io.commitflow.testing.KafkaBroker;
 import io.commitflow.testing.MiniClusters;
+import io.commitflow.testing.Reconciliation;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
@@ -25,12 +24,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
+import static io.commitflow.testing.Reconciliation.waitFor;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -84,22 +83,22 @@ class ExactlyOnceFailoverITCase {
         try {
             // 1: right after a checkpoint completes, once output is flowing, with a third of the first repository
             // just sent: those cannot have been committed yet
-            waitFor(() -> completed.getAsLong() >= 1 && !committed(k).isEmpty(), Duration.ofMinutes(3), "first output");
+            waitFor(() -> completed.getAsLong() >= 1 && committed(k) > 0, Duration.ofMinutes(3), "first output");
             long at = completed.getAsLong();
             waitFor(() -> completed.getAsLong() > at, Duration.ofMinutes(1), "the next checkpoint");
             produce(k, "app", app.subList(PER_REPO / 3, 2 * PER_REPO / 3));
             cluster.terminateTaskManager(0).get(30, TimeUnit.SECONDS);
-            assertThat(committed(k).size()).as("the first kill hit records in flight").isLessThan(2 * PER_REPO / 3);
+            assertThat(committed(k)).as("the first kill hit records in flight").isLessThan(2 * PER_REPO / 3);
             cluster.startTaskManager();
             produce(k, "app", app.subList(2 * PER_REPO / 3, PER_REPO));
 
             // 2: the second repository arrives; kill again while its suggestions are being made (requests in flight)
-            waitFor(() -> committed(k).size() >= PER_REPO, Duration.ofMinutes(3), "the first repository");
+            waitFor(() -> committed(k) >= PER_REPO, Duration.ofMinutes(3), "the first repository");
             produce(k, "lib", lib.subList(0, PER_REPO / 2));
-            waitFor(() -> committed(k).size() > PER_REPO + 150, Duration.ofMinutes(3), "progress on the second");
+            waitFor(() -> committed(k) > PER_REPO + 150, Duration.ofMinutes(3), "progress on the second");
             produce(k, "lib", lib.subList(PER_REPO / 2, PER_REPO));
             cluster.terminateTaskManager(1).get(30, TimeUnit.SECONDS);
-            assertThat(committed(k).size()).as("the second kill hit the second repository in flight")
+            assertThat(committed(k)).as("the second kill hit the second repository in flight")
                     .isLessThan(2 * PER_REPO);
             cluster.startTaskManager();
 
@@ -109,45 +108,28 @@ class ExactlyOnceFailoverITCase {
             KAFKA.produce(k.eventsTopic(), "app".getBytes(StandardCharsets.UTF_8),
                     List.of(GitHistory.commitEvent("sentinel", sentinel)));
 
-            waitFor(() -> committed(k).size() >= 2 * PER_REPO + 1, Duration.ofMinutes(5), "every commit's suggestion");
+            waitFor(() -> committed(k) >= 2 * PER_REPO + 1, Duration.ofMinutes(5), "every commit's suggestion");
             Thread.sleep(3000); // a few more checkpoints: duplicates, if any, would show now
         } finally {
             job.cancel().get(60, TimeUnit.SECONDS);
         }
 
-        Map<String, Integer> perSha = new HashMap<>();
-        for (JsonNode n : committed(k)) {
-            perSha.merge(n.path("repo").asText() + "@" + n.path("sha").asText(), 1, Integer::sum);
-        }
-        List<String> expected = new ArrayList<>();
-        app.forEach(c -> expected.add("app@" + c.name()));
-        lib.forEach(c -> expected.add("lib@" + c.name()));
+        List<String> expected = new ArrayList<>(Reconciliation.keys("app", app));
+        expected.addAll(Reconciliation.keys("lib", lib));
         expected.add("sentinel@" + sentinel.name());
-        assertThat(perSha.keySet()).as("lost").containsExactlyInAnyOrderElementsOf(expected);
-        assertThat(perSha.entrySet().stream().filter(e -> e.getValue() > 1).toList()).as("duplicates").isEmpty();
-        List<JsonNode> dead = new ArrayList<>();
-        for (var r : KAFKA.readCommitted(k.deadLetterTopic())) {
-            dead.add(Json.mapper().readTree(r.value()));
-        }
-        assertThat(dead).hasSize(50);
-        assertThat(dead.stream().map(d -> d.path("origin").path("partition").asInt() + "@"
-                + d.path("origin").path("offset").asLong()).distinct()).hasSize(50);
+        Reconciliation.assertExactlyOnce(Reconciliation.perCommit(KAFKA.readCommitted(k.suggestionsTopic())), expected);
+        Map<String, Integer> dead = Reconciliation.perOrigin(KAFKA.readCommitted(k.deadLetterTopic()));
+        assertThat(dead).as("each malformed record dead-lettered").hasSize(50);
+        assertThat(dead.values()).as("once").containsOnly(1);
     }
 
     private static void produce(KafkaSettings k, String repo, List<RevCommit> commits) throws Exception {
         KAFKA.produce(k.eventsTopic(), repo.getBytes(StandardCharsets.UTF_8), GitHistory.commitEvents(repo, commits));
     }
 
-    private List<JsonNode> committed(KafkaSettings k) {
-        try {
-            List<JsonNode> out = new ArrayList<>();
-            for (var r : KAFKA.readCommitted(k.suggestionsTopic())) {
-                out.add(Json.mapper().readTree(r.value()));
-            }
-            return out;
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
+    /** How many suggestions are committed so far. */
+    private static int committed(KafkaSettings k) {
+        return KAFKA.readCommitted(k.suggestionsTopic()).size();
     }
 
     private JobClient start(KafkaSettings k) throws Exception {
@@ -165,16 +147,5 @@ class ExactlyOnceFailoverITCase {
         CommitMessageJob.build(env, KafkaIO.sourceBuilder(k).build(), KafkaIO.suggestionSink(k), KafkaIO.deadLetterSink(k),
                 KafkaIO.slaSink(k), PipelineSettings.defaults(mirrors.toString()));
         return env.executeAsync("commitflow-failover");
-    }
-
-    private static void waitFor(java.util.function.BooleanSupplier condition, Duration timeout, String what)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for " + what);
-            }
-            Thread.sleep(200);
-        }
     }
 }

@@ -6,6 +6,7 @@ import io.commitflow.replay.kafka.LocalKafka;
 import io.commitflow.testing.GitHistory;
 import io.commitflow.testing.KafkaBroker;
 import io.commitflow.testing.MiniClusters;
+import io.commitflow.testing.Reconciliation;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
@@ -29,7 +30,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -39,6 +39,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
+import static io.commitflow.testing.Reconciliation.waitFor;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -269,22 +270,12 @@ class KafkaFaultsITCase {
             assertThat(job.getJobStatus().get(10, TimeUnit.SECONDS)).as("the job is up").isEqualTo(JobStatus.RUNNING);
             job.cancel().get(60, TimeUnit.SECONDS);
 
-            Map<String, Integer> perKey = new HashMap<>();
-            for (var r : KafkaBroker.readCommitted(client(), k.suggestionsTopic())) {
-                JsonNode n = Json.mapper().readTree(r.value());
-                perKey.merge(n.path("repo").asText() + "@" + n.path("sha").asText(), 1, Integer::sum);
-            }
-            Map<String, Integer> dead = new HashMap<>();
-            for (var r : KafkaBroker.readCommitted(client(), k.deadLetterTopic())) {
-                JsonNode d = Json.mapper().readTree(r.value());
-                assertThat(d.path("reason").asText()).isEqualTo("NOT_JSON");
-                dead.merge(d.path("origin").path("partition").asInt() + "@" + d.path("origin").path("offset").asLong(), 1, Integer::sum);
-            }
+            Map<String, Integer> perKey = Reconciliation.perCommit(KafkaBroker.readCommitted(client(), k.suggestionsTopic()));
+            Map<String, Integer> dead = Reconciliation.perOrigin(KafkaBroker.readCommitted(client(), k.deadLetterTopic()));
             assertThat(dead).as("each malformed record once in the DLQ").hasSize(MALFORMED);
             assertThat(dead.values()).containsOnly(1);
-            Set<String> expected = new HashSet<>();
-            app.forEach(c -> expected.add("app@" + c.name()));
-            lib.forEach(c -> expected.add("lib@" + c.name()));
+            Set<String> expected = new HashSet<>(Reconciliation.keys("app", app));
+            expected.addAll(Reconciliation.keys("lib", lib));
             assertThat(expected).as("nothing but what was sent").containsAll(perKey.keySet());
             Set<String> lost = new HashSet<>(expected);
             lost.removeAll(perKey.keySet());
@@ -319,17 +310,6 @@ class KafkaFaultsITCase {
             p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 300_000);
             p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 300_000);
             return new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
-        }
-    }
-
-    private static void waitFor(java.util.function.BooleanSupplier condition, Duration timeout, String what)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for " + what);
-            }
-            Thread.sleep(100);
         }
     }
 }

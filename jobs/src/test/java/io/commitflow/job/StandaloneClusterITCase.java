@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.commitflow.event.Json;
 import io.commitflow.testing.GitHistory;
 import io.commitflow.testing.KafkaBroker;
+import io.commitflow.testing.Reconciliation;
 import org.eclipse.jgit.revwalk.RevCommit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -11,7 +12,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -24,7 +24,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -97,7 +96,7 @@ class StandaloneClusterITCase {
                 KAFKA.produce(k.eventsTopic(), null, List.of(("not json " + i).getBytes(StandardCharsets.UTF_8)));
             }
             KAFKA.produce(k.eventsTopic(), "app".getBytes(StandardCharsets.UTF_8), GitHistory.commitEvents("app", history));
-            waitFor(() -> committed(k).size() >= history.size(), "the first suggestions");
+            waitFor(() -> committed(k) >= history.size(), "the first suggestions");
             assertThat(get(http, base + "/jobs/" + jobId).path("state").asText()).isEqualTo("RUNNING");
 
             // 2: SIGKILL the TaskManager's JVM while a second repository streams in (50 commits every 100 ms)
@@ -124,12 +123,12 @@ class StandaloneClusterITCase {
                     throw new IllegalStateException(e);
                 }
             });
-            waitFor(() -> committed(k).size() > history.size() + 100, "output of the second repository");
+            waitFor(() -> committed(k) > history.size() + 100, "output of the second repository");
             killNow.countDown();
             int sentAtKill = killed.get(1, TimeUnit.MINUTES);
             assertThat(first.waitFor(30, TimeUnit.SECONDS)).isTrue();
             assertThat(first.exitValue()).as("killed by SIGKILL").isEqualTo(137);
-            int atKill = committed(k).size();
+            int atKill = committed(k);
             assertThat(atKill).as("the kill hit records in flight: sent, not yet committed")
                     .isLessThan(history.size() + sentAtKill);
             assertThat(sentAtKill).as("more was sent during the outage").isLessThan(lib.size());
@@ -137,39 +136,29 @@ class StandaloneClusterITCase {
             // 3: a new TaskManager process registers; the job restores from its last checkpoint and goes on
             cluster.add(startTaskManager(cp, conf, tm, "taskmanager-2"));
             producer.get(2, TimeUnit.MINUTES);
-            waitFor(() -> committed(k).size() >= history.size() + lib.size(), "the second repository after the kill");
+            waitFor(() -> committed(k) >= history.size() + lib.size(), "the second repository after the kill");
 
             // redeliveries after the kill, then a sentinel on their partition: once it is described, they were read
             KAFKA.produce(k.eventsTopic(), "lib".getBytes(StandardCharsets.UTF_8),
                     GitHistory.commitEvents("lib", lib.subList(0, REDELIVERED)));
             KAFKA.produce(k.eventsTopic(), "lib".getBytes(StandardCharsets.UTF_8),
                     List.of(GitHistory.commitEvent("sentinel", sentinel)));
-            waitFor(() -> committed(k).size() >= history.size() + lib.size() + 1, "the sentinel");
+            waitFor(() -> committed(k) >= history.size() + lib.size() + 1, "the sentinel");
             assertThat(get(http, base + "/jobs/" + jobId).path("state").asText()).isEqualTo("RUNNING");
             JsonNode exceptions = get(http, base + "/jobs/" + jobId + "/exceptions");
             Thread.sleep(3000); // a few more checkpoints: duplicates, if any, would show now
 
-            Map<String, Integer> perSha = new HashMap<>();
-            for (JsonNode n : committed(k)) {
-                perSha.merge(n.path("repo").asText() + "@" + n.path("sha").asText(), 1, Integer::sum);
-            }
-            List<String> expected = new ArrayList<>();
-            history.forEach(c -> expected.add("app@" + c.name()));
-            lib.forEach(c -> expected.add("lib@" + c.name()));
+            List<String> expected = new ArrayList<>(Reconciliation.keys("app", history));
+            expected.addAll(Reconciliation.keys("lib", lib));
             expected.add("sentinel@" + sentinel.name());
-            assertThat(perSha.keySet()).as("lost").containsExactlyInAnyOrderElementsOf(expected);
-            assertThat(perSha.entrySet().stream().filter(e -> e.getValue() > 1).toList()).as("duplicates").isEmpty();
-            List<String> dead = new ArrayList<>();
-            for (var r : KAFKA.readCommitted(k.deadLetterTopic())) {
-                JsonNode d = Json.mapper().readTree(r.value());
-                assertThat(d.path("reason").asText()).isEqualTo("NOT_JSON");
-                dead.add(d.path("origin").path("partition").asInt() + "@" + d.path("origin").path("offset").asLong());
-            }
-            assertThat(dead).as("dead letters, each once").hasSize(MALFORMED).doesNotHaveDuplicates();
+            Reconciliation.assertExactlyOnce(Reconciliation.perCommit(KAFKA.readCommitted(k.suggestionsTopic())), expected);
+            Map<String, Integer> dead = Reconciliation.perOrigin(KAFKA.readCommitted(k.deadLetterTopic()));
+            assertThat(dead).as("each malformed record dead-lettered").hasSize(MALFORMED);
+            assertThat(dead.values()).as("once").containsOnly(1);
             assertThat(exceptions.toString()).as("the job saw the TaskManager go").containsIgnoringCase("taskmanager");
             System.out.printf("standalone SIGKILL: %d commits + %d redeliveries + %d malformed; at the kill %d sent,"
                     + " %d committed; after: %d distinct, duplicates 0, dead letters %d%n", history.size() + lib.size() + 1,
-                    REDELIVERED, MALFORMED, history.size() + sentAtKill, atKill, perSha.size(), dead.size());
+                    REDELIVERED, MALFORMED, history.size() + sentAtKill, atKill, expected.size(), dead.size());
             http.send(HttpRequest.newBuilder(URI.create(base + "/jobs/" + jobId + "?mode=cancel"))
                     .method("PATCH", HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
         } finally {
@@ -193,16 +182,9 @@ class StandaloneClusterITCase {
         return get(http, base + "/jobs/" + jobId + "/checkpoints").path("counts").path("completed").asLong();
     }
 
-    private static List<JsonNode> committed(KafkaSettings k) {
-        try {
-            List<JsonNode> out = new ArrayList<>();
-            for (var r : KAFKA.readCommitted(k.suggestionsTopic())) {
-                out.add(Json.mapper().readTree(r.value()));
-            }
-            return out;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+    /** How many suggestions are committed so far. */
+    private static int committed(KafkaSettings k) {
+        return KAFKA.readCommitted(k.suggestionsTopic()).size();
     }
 
     /** flink-conf/config.yaml with this test's ports and folders in place of the ones it names. */
