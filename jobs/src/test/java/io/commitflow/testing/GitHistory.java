@@ -18,23 +18,22 @@ public final class GitHistory {
      * each commit adds or edits a class and has a realistic subject.
      */
     public static List<RevCommit> create(Path root, String name, int n) throws Exception {
-        try (Repository repo = new FileRepositoryBuilder().setGitDir(root.resolve(name).toFile()).setBare().build()) {
-            repo.create(true);
-            try (TestRepository<Repository> git = new TestRepository<>(repo)) {
-                List<RevCommit> commits = new ArrayList<>();
-                RevCommit parent = null;
-                for (int i = 0; i < n; i++) {
-                    String cls = "Widget" + (i % 7);
-                    var b = parent == null ? git.commit() : git.commit().parent(parent);
-                    parent = b.add("src/main/java/app/" + cls + ".java",
-                                    "package app;\n\nclass " + cls + " {\n    int version = " + i + ";\n}\n")
-                            .message((i % 7 == i ? "Add " : "Bump version of ") + cls + " to " + i + "\n")
-                            .create();
-                    commits.add(parent);
-                }
-                git.update("refs/heads/main", parent);
-                return commits;
+        Repository repo = new FileRepositoryBuilder().setGitDir(root.resolve(name).toFile()).setBare().build();
+        repo.create(true);
+        try (TestRepository<Repository> git = new TestRepository<>(repo)) { // closes the repository too
+            List<RevCommit> commits = new ArrayList<>();
+            RevCommit parent = null;
+            for (int i = 0; i < n; i++) {
+                String cls = "Widget" + (i % 7);
+                var b = parent == null ? git.commit() : git.commit().parent(parent);
+                parent = b.add("src/main/java/app/" + cls + ".java",
+                                "package app;\n\nclass " + cls + " {\n    int version = " + i + ";\n}\n")
+                        .message((i % 7 == i ? "Add " : "Bump version of ") + cls + " to " + i + "\n")
+                        .create();
+                commits.add(parent);
             }
+            git.update("refs/heads/main", parent);
+            return commits;
         }
     }
 
