@@ -3,7 +3,6 @@ package io.commitflow.cache;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import io.commitflow.event.Json;
 import org.apache.flink.api.common.functions.RuntimeContext;
-import org.apache.flink.api.common.state.StateTtlConfig;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.typeinfo.Types;
@@ -52,11 +51,7 @@ public final class CompressedCache<V> implements Serializable {
     public void open(RuntimeContext context) {
         MapStateDescriptor<String, byte[]> d =
                 new MapStateDescriptor<>(name, Types.STRING, PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO);
-        d.enableTimeToLive(StateTtlConfig.newBuilder(ttl)
-                .setUpdateType(StateTtlConfig.UpdateType.OnCreateAndWrite)
-                .setStateVisibility(StateTtlConfig.StateVisibility.NeverReturnExpired)
-                .cleanupInRocksdbCompactFilter(1000)
-                .build());
+        d.enableTimeToLive(StateTtl.of(ttl));
         state = context.getMapState(d);
         hits = context.getMetricGroup().counter(name + "Hits");
         misses = context.getMetricGroup().counter(name + "Misses");

@@ -1,5 +1,6 @@
 package io.commitflow.git;
 
+import io.commitflow.cache.StateTtl;
 import io.commitflow.event.CommitEvent;
 import io.commitflow.event.DeadLetter;
 import io.commitflow.event.DeadLetters;
@@ -7,7 +8,6 @@ import io.commitflow.event.InvalidEventException;
 import io.commitflow.event.Reason;
 import io.commitflow.push.RetryPolicy;
 import org.apache.flink.api.common.functions.OpenContext;
-import org.apache.flink.api.common.state.StateTtlConfig;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -104,11 +104,7 @@ public class DiffCommits extends KeyedProcessFunction<String, CommitEvent, Diffe
         differ = new CommitDiffer(budget);
         inline = new InlinePatch(budget);
         ValueStateDescriptor<Long> seen = new ValueStateDescriptor<>("first-seen", Types.LONG);
-        seen.enableTimeToLive(StateTtlConfig.newBuilder(ttl)
-                .setUpdateType(StateTtlConfig.UpdateType.OnCreateAndWrite)
-                .setStateVisibility(StateTtlConfig.StateVisibility.NeverReturnExpired)
-                .cleanupInRocksdbCompactFilter(1000)
-                .build());
+        seen.enableTimeToLive(StateTtl.of(ttl));
         firstSeen = getRuntimeContext().getState(seen);
         waiting = getRuntimeContext().getState(
                 new ValueStateDescriptor<>("waiting-for-mirror", TypeInformation.of(Waiting.class)));
