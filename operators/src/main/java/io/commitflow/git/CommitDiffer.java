@@ -74,7 +74,7 @@ public final class CommitDiffer {
 
     public DiffedCommit diff(Repository repo, CommitEvent commit) throws InvalidEventException, IOException {
         try (ObjectReader reader = repo.newObjectReader(); RevWalk walk = new RevWalk(reader)) {
-            RevCommit c = parse(walk, commit);
+            RevCommit c = parse(repo, walk, commit);
             ObjectId oldTree = c.getParentCount() == 0 ? null : walk.parseCommit(c.getParent(0)).getTree();
             // the real message, to learn from, when the event did not carry it
             CommitEvent known = commit.message() != null ? commit : new CommitEvent(commit.tenant(), commit.repo(),
@@ -237,10 +237,18 @@ public final class CommitDiffer {
         }
     }
 
-    private static RevCommit parse(RevWalk walk, CommitEvent commit) throws InvalidEventException, IOException {
+    private static RevCommit parse(Repository repo, RevWalk walk, CommitEvent commit)
+            throws InvalidEventException, IOException {
+        MirrorDamage.checkIdLength("sha", commit.sha(), commit.repo());
         try {
             return walk.parseCommit(ObjectId.fromString(commit.sha()));
         } catch (MissingObjectException e) {
+            String damage = MirrorDamage.describe(repo);
+            if (!damage.isEmpty()) {
+                // not worth waiting for: a fetch does not repair a corrupt pack
+                throw new InvalidEventException(Reason.GIT_ERROR,
+                        "commit " + commit.sha() + " cannot be read from the mirror of " + commit.repo() + ": " + damage);
+            }
             throw new InvalidEventException(Reason.UNKNOWN_COMMIT,
                     "commit " + commit.sha() + " is not in the mirror of " + commit.repo());
         } catch (IncorrectObjectTypeException e) {

@@ -5,6 +5,7 @@ import io.commitflow.event.Hashes;
 import io.commitflow.event.InvalidEventException;
 import io.commitflow.event.PushEvent;
 import io.commitflow.event.Reason;
+import io.commitflow.git.MirrorDamage;
 import org.eclipse.jgit.errors.IncorrectObjectTypeException;
 import org.eclipse.jgit.errors.MissingObjectException;
 import org.eclipse.jgit.lib.ObjectId;
@@ -35,7 +36,7 @@ public final class PushExpander {
         try (RevWalk walk = new RevWalk(repo)) {
             walk.sort(RevSort.TOPO, true);
             walk.sort(RevSort.REVERSE, true);
-            walk.markStart(commit(walk, push.after(), push));
+            walk.markStart(commit(repo, walk, push.after(), push));
             if (push.createsRef()) {
                 for (Ref ref : repo.getRefDatabase().getRefs()) {
                     ObjectId id = ref.getPeeledObjectId() != null ? ref.getPeeledObjectId() : ref.getObjectId();
@@ -44,7 +45,7 @@ public final class PushExpander {
                     }
                 }
             } else {
-                walk.markUninteresting(commit(walk, push.before(), push));
+                walk.markUninteresting(commit(repo, walk, push.before(), push));
             }
             int n = 0;
             for (RevCommit c : walk) {
@@ -55,10 +56,17 @@ public final class PushExpander {
         }
     }
 
-    private static RevCommit commit(RevWalk walk, String sha, PushEvent push) throws InvalidEventException, IOException {
+    private static RevCommit commit(Repository repo, RevWalk walk, String sha, PushEvent push)
+            throws InvalidEventException, IOException {
+        MirrorDamage.checkIdLength("the push's commit", sha, push.repo());
         try {
             return walk.parseCommit(ObjectId.fromString(sha));
         } catch (MissingObjectException e) {
+            String damage = MirrorDamage.describe(repo);
+            if (!damage.isEmpty()) {
+                throw new InvalidEventException(Reason.GIT_ERROR, "commit " + sha + " of the push to " + push.ref()
+                        + " cannot be read from the mirror of " + push.repo() + ": " + damage);
+            }
             throw new InvalidEventException(Reason.UNKNOWN_COMMIT,
                     "commit " + sha + " of the push to " + push.ref() + " is not in the mirror of " + push.repo());
         } catch (IncorrectObjectTypeException e) {
