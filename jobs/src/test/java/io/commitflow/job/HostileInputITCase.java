@@ -36,9 +36,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Hostile input against the running job (real broker, MiniCluster, RocksDB, no restarts allowed): thousands of
  * malformed, oversized, wrongly typed, unicode-tricky and hostile events — path traversal, deep nesting, huge and
- * broken inline patches — among valid ones. The job must stay up (a single exception fails it: restarts are off),
+ * broken inline patches, and Gerrit, Gitea and GitLab push payloads broken at every level ({@link ServerPayloadKinds}) —
+ * among valid ones, three of them server pushes whose commits come from the mirror. The job must stay up (a single exception fails it: restarts are off),
  * every hostile event must land in the DLQ exactly once with a reason of its kind, and every valid event must still
- * get its suggestion.
+ * get its suggestion. Pushes the job skips by design (NoteDb and other metadata refs, ref deletions) must leave
+ * neither a dead letter nor a suggestion.
  *
  * <p>CI sends {@value #DEFAULT_EVENTS} hostile events; a longer soak on request:
  * {@code ./mvnw -B verify -pl jobs -am -Dit.test=HostileInputITCase -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false
@@ -60,15 +62,20 @@ class HostileInputITCase {
     Path checkpoints;
 
     /** A hostile event and the reasons the job may give for it. */
-    private record Hostile(String kind, byte[] value, Set<String> reasons) {}
+    record Hostile(String kind, byte[] value, Set<String> reasons) {}
 
     @Test
     void theJobStaysUpDeadLettersEveryHostileEventAndKeepsDescribingValidOnes() throws Exception {
         int count = Integer.getInteger("commitflow.fuzz.events", DEFAULT_EVENTS);
         List<RevCommit> history = GitHistory.create(mirrors, "app.git", 30);
+        // pushed by Git servers: web's commits come only from the three valid server pushes; meta's only from pushes
+        // the job skips by design (metadata refs, deletions), so none of meta's may be described
+        List<RevCommit> web = GitHistory.create(mirrors, "acme/web.git", 30);
+        List<RevCommit> metaRepo = GitHistory.create(mirrors, "acme/meta.git", 5);
         Random r = new Random(42);
         List<Hostile> hostile = new ArrayList<>();
         List<Function<Random, Hostile>> kinds = kinds(history);
+        kinds.addAll(ServerPayloadKinds.all(web));
         for (int i = 0; i < count; i++) {
             hostile.add(kinds.get(i % kinds.size()).apply(r));
         }
@@ -81,6 +88,7 @@ class HostileInputITCase {
         List<byte[]> valid = new ArrayList<>(GitHistory.commitEvents("app", history));
         String bigSha = "e".repeat(40);
         valid.add(WireFormat.commit("acme", "inline/big", bigSha, List.of(), "A <a@example.com>", 1L, "Big", hugePatch(200_000)));
+        valid.addAll(ServerPayloadKinds.validPushes("acme/web", web));
         Map<String, Hostile> byOrigin = new HashMap<>();
         int batch = 0;
         for (int from = 0; from < hostile.size(); from += 500) {
@@ -99,38 +107,58 @@ class HostileInputITCase {
             KAFKA.produce(k.eventsTopic(), "app".getBytes(StandardCharsets.UTF_8), valid.subList(batch * 8, valid.size()));
         }
 
+        List<RecordMetadata> skippedMeta = KAFKA.produce(k.eventsTopic(), null, ServerPayloadKinds.skippedByDesign(metaRepo, r));
+        Set<String> skipped = new java.util.HashSet<>();
+        skippedMeta.forEach(m -> skipped.add(m.partition() + "@" + m.offset()));
+
         run(k);
 
         Map<String, Integer> suggested = new HashMap<>();
         for (var rec : KAFKA.readCommitted(k.suggestionsTopic())) {
             JsonNode n = Json.mapper().readTree(rec.value());
-            suggested.merge(n.path("sha").asText(), 1, Integer::sum);
+            suggested.merge(n.path("repo").asText() + "@" + n.path("sha").asText(), 1, Integer::sum); // histories share shas
             if (n.path("sha").asText().equals(bigSha)) {
                 assertThat(n.path("truncation").asText()).as("the huge inline patch was cut to the budget").isNotEmpty();
             }
         }
-        List<String> expectedShas = new ArrayList<>(history.stream().map(RevCommit::name).toList());
-        expectedShas.add(bigSha);
+        List<String> expectedShas = new ArrayList<>(history.stream().map(c -> "app@" + c.name()).toList());
+        expectedShas.add("inline/big@" + bigSha);
+        web.forEach(c -> expectedShas.add("acme/web@" + c.name()));
+        metaRepo.forEach(c -> assertThat(suggested).as("a skipped push was expanded").doesNotContainKey("acme/meta@" + c.name()));
         assertThat(suggested.keySet()).containsExactlyInAnyOrderElementsOf(expectedShas);
         assertThat(suggested.values()).as("each valid commit once").containsOnly(1);
 
         Map<String, Integer> seen = new HashMap<>();
         Map<String, Integer> byReason = new java.util.TreeMap<>();
+        Map<String, Map<String, Integer>> byFamily = new java.util.TreeMap<>();
         for (var rec : KAFKA.readCommitted(k.deadLetterTopic())) {
             JsonNode d = Json.mapper().readTree(rec.value());
             String origin = d.path("origin").path("partition").asInt() + "@" + d.path("origin").path("offset").asLong();
+            assertThat(skipped).as("a dead letter for a push the job skips by design: %s", d).doesNotContain(origin);
             Hostile h = byOrigin.get(origin);
             assertThat(h).as("a dead letter for a record we did not send as hostile: %s", d).isNotNull();
             assertThat(d.path("reason").asText()).as("%s: %s", h.kind(), d.path("detail").asText()).isIn(h.reasons());
             assertThat(d.path("detail").asText()).isNotBlank();
             seen.merge(origin, 1, Integer::sum);
             byReason.merge(d.path("reason").asText(), 1, Integer::sum);
+            byFamily.computeIfAbsent(family(h.kind()), x -> new java.util.TreeMap<>())
+                    .merge(d.path("reason").asText(), 1, Integer::sum);
         }
         Map<String, Long> missing = byOrigin.entrySet().stream().filter(e -> !seen.containsKey(e.getKey()))
                 .collect(java.util.stream.Collectors.groupingBy(e -> e.getValue().kind(), java.util.stream.Collectors.counting()));
         assertThat(missing).as("hostile events without a dead letter, by kind").isEmpty();
         assertThat(seen.values()).as("each once").containsOnly(1);
         System.out.println("hostile events by reason: " + byReason);
+        Map<String, Long> sentByFamily = new java.util.TreeMap<>(byOrigin.values().stream().collect(
+                java.util.stream.Collectors.groupingBy(h -> family(h.kind()), java.util.stream.Collectors.counting())));
+        System.out.println("hostile events sent by family: " + sentByFamily + "; dead letters by family and reason: "
+                + byFamily + "; skipped by design: " + skipped.size() + " sent, 0 dead letters; suggestions: "
+                + suggested.size() + " (" + web.size() + " from the three valid server pushes)");
+    }
+
+    private static String family(String kind) {
+        int colon = kind.indexOf(':');
+        return colon < 0 ? "native" : kind.substring(0, colon);
     }
 
     private void run(KafkaSettings k) throws Exception {
@@ -211,7 +239,7 @@ class HostileInputITCase {
                 + "\"ts\":1700000000000}";
     }
 
-    private static String randomHex(Random r) {
+    static String randomHex(Random r) {
         StringBuilder s = new StringBuilder();
         for (int i = 0; i < 40; i++) {
             s.append(Character.forDigit(r.nextInt(16), 16));
