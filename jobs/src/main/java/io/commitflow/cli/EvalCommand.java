@@ -33,7 +33,8 @@ public final class EvalCommand implements Callable<Integer> {
     int test;
 
     @Option(names = "--history", defaultValue = "3000", paramLabel = "H",
-            description = "Commits before each test commit it may learn from (default: ${DEFAULT-VALUE}).")
+            description = "Commits before each test commit it may learn from (default: ${DEFAULT-VALUE}); a shorter "
+                    + "history is used whole, and the report says how many commits it had.")
     int history;
 
     @Option(names = "--out", paramLabel = "FILE.jsonl", description = "One JSON line per test commit: sha, message, and the scores.")
@@ -60,6 +61,11 @@ public final class EvalCommand implements Callable<Integer> {
                     line.put("bnorm", round(100 * row.bnorm()));
                     line.put("nngen_bnorm", round(100 * row.nngenBnorm()));
                     line.put("similarity", round(row.similarity()));
+                    line.put("bnorm_no_suffix", round(100 * row.bnormNoSuffix()));
+                    line.put("nngen_bnorm_no_suffix", round(100 * row.nngenBnormNoSuffix()));
+                    line.put("unsupported", row.unsupported());
+                    line.put("nngen_unsupported", row.nngenUnsupported());
+                    line.put("reference_unsupported", row.referenceUnsupported());
                     try {
                         jsonl.write(Json.string(line));
                         jsonl.newLine();
@@ -69,13 +75,18 @@ public final class EvalCommand implements Callable<Integer> {
                 }
             }, err::println);
             double seconds = (System.nanoTime() - start) / 1e9;
-            o.printf("              B-Norm   ROUGE-L%n");
-            o.printf("commitflow    %6.2f   %6.2f%n", s.bnorm(), s.rougeL());
-            o.printf("NNGen         %6.2f   %6.2f%n", s.nngenBnorm(), s.nngenRougeL());
+            o.printf("              B-Norm   without (#n)   ROUGE-L   unfaithful%n");
+            o.printf("commitflow    %6.2f   %12.2f   %7.2f   %9.1f%%%n", s.bnorm(), s.bnormNoSuffix(), s.rougeL(), s.unfaithful());
+            o.printf("NNGen         %6.2f   %12.2f   %7.2f   %9.1f%%%n", s.nngenBnorm(), s.nngenBnormNoSuffix(), s.nngenRougeL(),
+                    s.nngenUnfaithful());
+            o.printf("real          %6s   %12s   %7s   %9.1f%%%n", "", "", "", s.referenceUnfaithful());
             o.printf("{\"repo\":%s,\"commits\":%d,\"history\":%d,\"bnorm\":%.2f,\"nngen_bnorm\":%.2f,\"ratio\":%.2f,"
-                            + "\"rouge_l\":%.2f,\"nngen_rouge_l\":%.2f,\"seconds\":%.1f}%n",
-                    Json.string(repo.getFileName().toString()), s.commits(), history, s.bnorm(), s.nngenBnorm(), s.ratio(),
-                    s.rougeL(), s.nngenRougeL(), seconds);
+                            + "\"bnorm_no_suffix\":%.2f,\"nngen_bnorm_no_suffix\":%.2f,\"ratio_no_suffix\":%.2f,"
+                            + "\"rouge_l\":%.2f,\"nngen_rouge_l\":%.2f,\"unfaithful_pct\":%.1f,\"nngen_unfaithful_pct\":%.1f,"
+                            + "\"real_unfaithful_pct\":%.1f,\"seconds\":%.1f}%n",
+                    Json.string(repo.getFileName().toString()), s.commits(), s.history(), s.bnorm(), s.nngenBnorm(), s.ratio(),
+                    s.bnormNoSuffix(), s.nngenBnormNoSuffix(), s.ratioNoSuffix(), s.rougeL(), s.nngenRougeL(),
+                    s.unfaithful(), s.nngenUnfaithful(), s.referenceUnfaithful(), seconds);
             return 0;
         } catch (IllegalArgumentException e) {
             throw new UserError(e.getMessage());

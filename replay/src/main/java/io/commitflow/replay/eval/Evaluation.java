@@ -5,6 +5,7 @@ import io.commitflow.event.Origin;
 import io.commitflow.generate.Bleu;
 import io.commitflow.generate.DiffFeatures;
 import io.commitflow.generate.Draft;
+import io.commitflow.generate.Faithfulness;
 import io.commitflow.generate.RepoKnowledge;
 import io.commitflow.generate.RetrievalGenerator;
 import io.commitflow.generate.Subject;
@@ -28,17 +29,32 @@ import java.util.function.Consumer;
  * The online, chronological evaluation: over the first-parent chain without merges, each of the last {@code test}
  * commits is generated from only the {@code history} commits before it (their diffs and real messages), by
  * commitflow's generator (the job's code) and by the {@link NnGen} baseline, and both subjects are scored against
- * the real subject with B-Norm and ROUGE-L. Each test commit then joins both memories, as in the job.
+ * the real subject with B-Norm and ROUGE-L, raw and with GitHub's squash suffix {@code (#123)} removed from both
+ * (no generator can know the number). Each subject, the real one too, is also judged for
+ * {@linkplain Faithfulness faithfulness}: does it name only identifiers, files and versions its diff contains? Each
+ * test commit then joins both memories, as in the job. A chain shorter than {@code test + history} keeps the
+ * {@code test} commits and learns from what is before them (at least one commit).
  */
 public final class Evaluation {
-    /** One test commit's outcome. */
+    /** One test commit's outcome; the {@code unsupported} lists name what each subject claims beyond the diff. */
     public record Row(String sha, String reference, String commitflow, String nngen, double bnorm, double nngenBnorm,
-                      double rougeL, double nngenRougeL, double similarity) {}
+                      double rougeL, double nngenRougeL, double similarity, double bnormNoSuffix,
+                      double nngenBnormNoSuffix, List<String> unsupported, List<String> nngenUnsupported,
+                      List<String> referenceUnsupported) {}
 
-    /** The averages, in percent. */
-    public record Summary(int commits, double bnorm, double nngenBnorm, double rougeL, double nngenRougeL) {
+    /**
+     * The averages, in percent; {@code unfaithful…} are the shares of subjects naming something their diff does not
+     * contain; {@code history} is how many commits preceded the first test commit.
+     */
+    public record Summary(int commits, int history, double bnorm, double nngenBnorm, double rougeL, double nngenRougeL,
+                          double bnormNoSuffix, double nngenBnormNoSuffix, double unfaithful, double nngenUnfaithful,
+                          double referenceUnfaithful) {
         public double ratio() {
             return nngenBnorm == 0 ? 0 : bnorm / nngenBnorm;
+        }
+
+        public double ratioNoSuffix() {
+            return nngenBnormNoSuffix == 0 ? 0 : bnormNoSuffix / nngenBnormNoSuffix;
         }
     }
 
@@ -56,15 +72,21 @@ public final class Evaluation {
     /** Runs the protocol, reporting each test commit to {@code rows} and progress to {@code progress}. */
     public Summary run(Repository repo, Consumer<Row> rows, Consumer<String> progress) throws IOException {
         List<RevCommit> chain = chain(repo, test + history);
-        if (chain.size() <= history) {
+        if (chain.size() < 2) {
             throw new IllegalArgumentException("the first-parent chain has " + chain.size()
-                    + " commits without merges; --history " + history + " leaves none to test");
+                    + " commit(s) without merges: at least two are needed, one to learn from and one to test");
         }
-        int firstTest = Math.max(history, chain.size() - test);
-        int start = firstTest - history;
+        // the test commits are the last ones; what is before them is the history, up to the one asked for
+        int used = Math.min(history, Math.max(1, chain.size() - test));
+        int firstTest = Math.max(used, chain.size() - test);
+        int start = firstTest - used;
+        if (used < history) {
+            progress.accept(String.format("  the chain has %d commits without merges: testing the last %d, each from "
+                    + "up to %d before it (not %d)", chain.size(), chain.size() - firstTest, used, history));
+        }
         CommitDiffer differ = new CommitDiffer(DiffBudget.DEFAULT);
         RetrievalGenerator generator = new RetrievalGenerator();
-        double[] sums = new double[4];
+        double[] sums = new double[9];
         int n = 0;
         try (CpuEngine engine = new CpuEngine(io.commitflow.generate.FeatureSpace.DEFAULT_DIMENSION);
              ObjectReader reader = repo.newObjectReader(); RevWalk walk = new RevWalk(reader)) {
@@ -81,12 +103,23 @@ public final class Evaluation {
                     String ours = draft.subject();
                     String theirs = Subject.firstLine(nngen.predict(d.patch()));
                     String ref = Subject.firstLine(real);
+                    String bareRef = Faithfulness.withoutSquashSuffix(ref);
+                    String patch = d.patch();
                     Row row = new Row(c.name(), ref, ours, theirs, Bleu.bnorm(ours, ref), Bleu.bnorm(theirs, ref),
-                            Bleu.rougeL(ours, ref), Bleu.rougeL(theirs, ref), draft.similarity());
+                            Bleu.rougeL(ours, ref), Bleu.rougeL(theirs, ref), draft.similarity(),
+                            Bleu.bnorm(Faithfulness.withoutSquashSuffix(ours), bareRef),
+                            Bleu.bnorm(Faithfulness.withoutSquashSuffix(theirs), bareRef),
+                            Faithfulness.unsupported(ours, patch), Faithfulness.unsupported(theirs, patch),
+                            Faithfulness.unsupported(ref, patch));
                     sums[0] += row.bnorm();
                     sums[1] += row.nngenBnorm();
                     sums[2] += row.rougeL();
                     sums[3] += row.nngenRougeL();
+                    sums[4] += row.bnormNoSuffix();
+                    sums[5] += row.nngenBnormNoSuffix();
+                    sums[6] += row.unsupported().isEmpty() ? 0 : 1;
+                    sums[7] += row.nngenUnsupported().isEmpty() ? 0 : 1;
+                    sums[8] += row.referenceUnsupported().isEmpty() ? 0 : 1;
                     n++;
                     rows.accept(row);
                 }
@@ -97,7 +130,11 @@ public final class Evaluation {
                 }
             }
         }
-        return new Summary(n, 100 * sums[0] / n, 100 * sums[1] / n, 100 * sums[2] / n, 100 * sums[3] / n);
+        double[] pct = new double[sums.length];
+        for (int i = 0; i < sums.length; i++) {
+            pct[i] = 100 * sums[i] / n;
+        }
+        return new Summary(n, used, pct[0], pct[1], pct[2], pct[3], pct[4], pct[5], pct[6], pct[7], pct[8]);
     }
 
     /** The commit as the job sees it; its event time is its place in the chain, so "earlier" means earlier in it. */

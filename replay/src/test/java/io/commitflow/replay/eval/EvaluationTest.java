@@ -59,10 +59,43 @@ class EvaluationTest {
     }
 
     @Test
-    void refusesAHistoryThatLeavesNothingToTest() throws Exception {
+    void aHistoryShorterThanAskedIsUsedWholeAndSaysHowMuchItHad() throws Exception {
         try (Repository repo = history()) {
+            List<Evaluation.Row> rows = new ArrayList<>();
+            List<String> said = new ArrayList<>();
+            Evaluation.Summary s = new Evaluation(5, 500).run(repo, rows::add, said::add);
+
+            assertThat(rows).hasSize(5);
+            assertThat(s.history()).as("61 commits without merges, the last 5 tested").isEqualTo(56);
+            assertThat(said).anySatisfy(l -> assertThat(l).contains("up to 56 before it (not 500)"));
+            // the whole chain is tested when it is shorter than --test, from at least one commit
+            assertThat(new Evaluation(100, 10).run(repo, r -> { }, l -> { }).commits()).isEqualTo(60);
+        }
+    }
+
+    @Test
+    void reportsFaithfulnessAndScoresWithoutTheSquashSuffix() throws Exception {
+        try (Repository repo = history()) {
+            List<Evaluation.Row> rows = new ArrayList<>();
+            Evaluation.Summary s = new Evaluation(20, 30).run(repo, rows::add, line -> { });
+
+            double unfaithful = 100.0 * rows.stream().filter(r -> !r.unsupported().isEmpty()).count() / rows.size();
+            assertThat(s.unfaithful()).isCloseTo(unfaithful, offset(1e-9));
+            // the real subjects name no file, identifier or version: "fix(parser): count tokens 41"
+            assertThat(s.referenceUnfaithful()).isZero();
+            // no subject here has a "(#n)" suffix: both scores agree
+            assertThat(s.bnormNoSuffix()).isCloseTo(s.bnorm(), offset(1e-9));
+        }
+    }
+
+    @Test
+    void refusesAChainWithNothingToLearnFrom() throws Exception {
+        Repository repo = new FileRepositoryBuilder().setGitDir(tmp.resolve("one.git").toFile()).setBare().build();
+        repo.create(true);
+        try (TestRepository<Repository> git = new TestRepository<>(repo)) {
+            git.update("refs/heads/master", git.commit().add("a", "a\n").message("start").create());
             assertThatThrownBy(() -> new Evaluation(5, 500).run(repo, r -> { }, l -> { }))
-                    .hasMessageContaining("leaves none to test");
+                    .hasMessageContaining("at least two are needed");
         }
     }
 

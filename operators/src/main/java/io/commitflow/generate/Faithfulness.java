@@ -1,0 +1,118 @@
+package io.commitflow.generate;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Does a subject name only what its diff contains? A subject is unfaithful when it names an identifier
+ * ({@code PatchId}, {@code getRef}, {@code pack_size}, {@code close()}), a file or path ({@code README.md},
+ * {@code src/app}), a version ({@code 1.18.10}, {@code v29}) or an issue or pull-request number ({@code #123},
+ * {@code FLINK-123}) that the commit's own patch does not contain. GitHub's squash suffix {@code (#123)} is left out:
+ * it is the pull request's number, not a claim about the change, and no diff holds it.
+ *
+ * <p>Plain words are never judged, nor names of one letter case and no inner capital ({@code Git}, {@code README}
+ * without its extension): only shapes that can only be names. The same rule scores the real messages, so their own
+ * rate is the yardstick.
+ */
+public final class Faithfulness {
+    private static final Pattern SQUASH_SUFFIX = Pattern.compile("\\s*\\(#\\d+\\)\\s*$");
+    private static final Pattern TOKEN = Pattern.compile("[A-Za-z0-9_#./:()-]+");
+    private static final Pattern VERSION = Pattern.compile("v?(\\d+(?:\\.\\d+)+)");
+    private static final Pattern SHORT_VERSION = Pattern.compile("v(\\d+)");
+    private static final Pattern ISSUE = Pattern.compile("#\\d+|(?!(?:UTF|ISO|SHA|TLS|SSL|ES|X)-)[A-Z][A-Z0-9]+-\\d{2,}");
+    /** A file name: a stem of two characters or more and an extension ({@code e.g} and {@code 3.x} are none). */
+    private static final Pattern FILE = Pattern.compile("(?:[\\w.-]*/)*[\\w-]*\\w\\w\\.[A-Za-z][A-Za-z0-9]{0,7}");
+    private static final Pattern PATH = Pattern.compile("[\\w.-]+(?:/[\\w.-]+)+/?");
+    private static final Pattern CALL = Pattern.compile("([A-Za-z_]\\w*)\\(\\)");
+    private static final Pattern IDENTIFIER = Pattern.compile(
+            "[a-z]+[A-Z]\\w*|[A-Z][a-z0-9]+[A-Z]\\w*|[A-Za-z]+\\d*_\\w+|_\\w+");
+
+    private Faithfulness() {}
+
+    /** The subject without GitHub's squash suffix {@code (#123)}: what a generator can know. */
+    public static String withoutSquashSuffix(String subject) {
+        return SQUASH_SUFFIX.matcher(subject).replaceFirst("");
+    }
+
+    /** The names in {@code subject} that {@code patch} does not contain, in order; empty when it is faithful. */
+    public static List<String> unsupported(String subject, String patch) {
+        List<String> out = new ArrayList<>();
+        Matcher m = TOKEN.matcher(withoutSquashSuffix(subject));
+        while (m.find()) {
+            String token = trim(m.group());
+            String name = name(token);
+            if (name != null && !patch.contains(name)) {
+                out.add(token);
+            }
+        }
+        return out;
+    }
+
+    /** Whether every name in {@code subject} is in {@code patch}. */
+    public static boolean faithful(String subject, String patch) {
+        return unsupported(subject, patch).isEmpty();
+    }
+
+    /** What the patch must contain for {@code token} to be supported, or null when the token names nothing. */
+    static String name(String token) {
+        if (token.length() < 2) {
+            return null;
+        }
+        Matcher v = VERSION.matcher(token);
+        if (v.matches()) {
+            return v.group(1);
+        }
+        Matcher sv = SHORT_VERSION.matcher(token);
+        if (sv.matches()) {
+            return sv.group(1);
+        }
+        Matcher issue = ISSUE.matcher(token);
+        if (issue.matches()) {
+            return token;
+        }
+        Matcher call = CALL.matcher(token);
+        if (call.matches()) {
+            return call.group(1);
+        }
+        if (token.contains("(") || token.contains(")")) {
+            return null;
+        }
+        if (FILE.matcher(token).matches()) {
+            int slash = token.lastIndexOf('/');
+            return slash < 0 ? token : token.substring(slash + 1); // a path may be written from any folder up
+        }
+        if (PATH.matcher(token).matches() && token.chars().anyMatch(Character::isLetter)) {
+            String p = token.endsWith("/") ? token.substring(0, token.length() - 1) : token;
+            return p.substring(p.lastIndexOf('/') + 1);
+        }
+        if (IDENTIFIER.matcher(token).matches()) {
+            return token;
+        }
+        return null;
+    }
+
+    private static String trim(String token) {
+        int end = token.length();
+        while (end > 0 && ".:,-/".indexOf(token.charAt(end - 1)) >= 0) {
+            end--;
+        }
+        int start = 0;
+        while (start < end && ".:,-".indexOf(token.charAt(start)) >= 0) {
+            start++;
+        }
+        String t = token.substring(start, end);
+        // parentheses around a name, or unbalanced ones, are the sentence's: "(#12)" → "#12", "(see Foo)" → "Foo"
+        if (t.length() > 2 && t.startsWith("(") && t.endsWith(")")) {
+            t = t.substring(1, t.length() - 1);
+        }
+        if (t.startsWith("(") && !t.contains(")")) {
+            t = t.substring(1);
+        }
+        if (t.endsWith(")") && !t.contains("(")) {
+            t = t.substring(0, t.length() - 1);
+        }
+        return t;
+    }
+}
