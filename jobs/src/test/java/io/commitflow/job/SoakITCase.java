@@ -49,7 +49,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A soak, on request only ({@code -Dcommitflow.soak=true}): 10^5 mixed events — valid commit events of 20
  * repositories, pushes of 10 more, redeliveries, hostile events — sent evenly over at least ten minutes into the
  * running job (real broker, MiniCluster, RocksDB, exactly-once). Every 15 s it samples the live heap of the JVM that
- * holds the TaskManager (after a full GC), the size of the RocksDB instances' local folders and of the checkpoints.
+ * holds the TaskManager (after a full GC), the RocksDB instances' state on disk (SST files, manifests: everything
+ * but their info logs), their info logs (which Flink rotates: {@code state.backend.rocksdb.log.max-file-size} ×
+ * {@code log.file-num} per instance) and the checkpoints.
  * The job runs with the retention it would use for a fleet, scaled to the soak: dedup and caches keep 2 minutes, each
  * repository's memory 100 commits for lookups plus 128 for requests in flight (its capacity), so every repository's
  * memory is full within the first quarter of the soak; from then on the state must stop growing. At the end it reconciles:
@@ -69,7 +71,8 @@ class SoakITCase {
     private static final int PER_PUSH_REPO = 1_000;
     private static final int PER_PUSH = 10;
     private static final int REDELIVERIES = 20_000;
-    private static final Path ROCKSDB = tempDir("commitflow-soak-rocksdb");
+    /** The RocksDB instances' local folders: under the build folder, emptied before and after the soak. */
+    private static final Path ROCKSDB = Path.of("target", "soak-rocksdb").toAbsolutePath();
 
     @RegisterExtension
     static final KafkaBroker KAFKA = new KafkaBroker();
@@ -106,14 +109,15 @@ class SoakITCase {
         Thread producer = new Thread(() -> send(k, events, Duration.ofMinutes(minutes), sent), "soak-producer");
         producer.start();
         List<String> samples = new ArrayList<>();
-        samples.add("elapsed_s\tevents_sent\tlive_heap_mb\trocksdb_mb\tcheckpoints_mb");
+        deleteRecursively(ROCKSDB);
+        samples.add("elapsed_s\tevents_sent\tlive_heap_mb\trocksdb_state_mb\trocksdb_logs_mb\tcheckpoints_mb");
         long t0 = System.nanoTime();
         List<double[]> rows = new ArrayList<>();
         while (producer.isAlive() || rows.isEmpty()) {
             Thread.sleep(15_000);
             double[] row = sample((System.nanoTime() - t0) / 1e9, sent.get());
             rows.add(row);
-            samples.add(String.format("%.0f\t%.0f\t%.0f\t%.1f\t%.1f", row[0], row[1], row[2], row[3], row[4]));
+            samples.add(format(row));
             System.out.println("soak " + samples.get(samples.size() - 1));
             assertThat(job.getJobStatus().get(10, TimeUnit.SECONDS)).isEqualTo(JobStatus.RUNNING);
         }
@@ -124,9 +128,10 @@ class SoakITCase {
                 Duration.ofSeconds(2), "every suggestion");
         Thread.sleep(5000);
         double[] end = sample((System.nanoTime() - t0) / 1e9, sent.get());
-        samples.add(String.format("%.0f\t%.0f\t%.0f\t%.1f\t%.1f", end[0], end[1], end[2], end[3], end[4]));
+        samples.add(format(end));
         job.cancel().get(60, TimeUnit.SECONDS);
         Files.write(Path.of("target/soak-samples.tsv"), samples);
+        deleteRecursively(ROCKSDB);
 
         Map<String, Integer> perSha = Reconciliation.perCommit(KAFKA.readCommitted(k.suggestionsTopic()));
         assertThat(perSha).as("every commit described").hasSize(commits);
@@ -144,10 +149,10 @@ class SoakITCase {
         double rocksMid = median(rows.subList(third, 2 * third), 3);
         double rocksEnd = median(rows.subList(2 * third, rows.size()), 3);
         System.out.printf("soak: %d events over %d min; %d suggestions, %d dead letters; median live heap %.0f → %.0f MB, "
-                + "RocksDB %.1f → %.1f MB (middle → last third)%n", EVENTS, minutes, perSha.size(), dead.size(),
-                heapMid, heapEnd, rocksMid, rocksEnd);
+                + "RocksDB state %.1f → %.1f MB (middle → last third); RocksDB info logs at the end %.1f MB%n", EVENTS,
+                minutes, perSha.size(), dead.size(), heapMid, heapEnd, rocksMid, rocksEnd, end[4]);
         assertThat(heapEnd).as("live heap flat after warm-up").isLessThan(1.25 * heapMid);
-        assertThat(rocksEnd).as("RocksDB flat after warm-up").isLessThan(1.5 * rocksMid);
+        assertThat(rocksEnd).as("RocksDB state flat after warm-up").isLessThan(1.5 * rocksMid);
     }
 
     /**
@@ -244,11 +249,21 @@ class SoakITCase {
         }
     }
 
-    /** elapsed s, events sent, live heap MB (after a full GC), RocksDB local folders MB, checkpoints MB. */
+    /**
+     * elapsed s, events sent, live heap MB (after a full GC), RocksDB state MB (all but the info logs), RocksDB info
+     * logs MB, checkpoints MB.
+     */
     private double[] sample(double elapsed, int sent) {
         System.gc();
         double heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed() / 1048576.0;
-        return new double[] {elapsed, sent, heap, size(ROCKSDB) / 1048576.0, size(dir.resolve("checkpoints")) / 1048576.0};
+        long logs = size(ROCKSDB, f -> f.getFileName().toString().startsWith("LOG"));
+        long all = size(ROCKSDB, f -> true);
+        return new double[] {elapsed, sent, heap, (all - logs) / 1048576.0, logs / 1048576.0,
+                size(dir.resolve("checkpoints"), f -> true) / 1048576.0};
+    }
+
+    private static String format(double[] row) {
+        return String.format("%.0f\t%.0f\t%.0f\t%.1f\t%.1f\t%.1f", row[0], row[1], row[2], row[3], row[4], row[5]);
     }
 
     private JobClient start(KafkaSettings k, Path mirrors) throws Exception {
@@ -278,20 +293,23 @@ class SoakITCase {
         return c;
     }
 
-    private static Path tempDir(String prefix) {
-        try {
-            return Files.createTempDirectory(prefix);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+    private static void deleteRecursively(Path root) throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> files = Files.walk(root)) {
+            for (Path f : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(f);
+            }
         }
     }
 
-    private static long size(Path root) {
+    private static long size(Path root, java.util.function.Predicate<Path> which) {
         if (!Files.exists(root)) {
             return 0;
         }
         try (Stream<Path> files = Files.walk(root)) {
-            return files.filter(Files::isRegularFile).mapToLong(f -> {
+            return files.filter(Files::isRegularFile).filter(which).mapToLong(f -> {
                 try {
                     return Files.size(f);
                 } catch (IOException e) {
