@@ -240,9 +240,21 @@ public final class DiffTokens {
         return versions.introduced();
     }
 
+    /** The version numbers a patch's removed lines hold and its added lines do not: what a bump moves away from. */
+    public static List<String> oldVersions(String patch) {
+        Versions versions = new Versions();
+        for (int from = 0, to; from <= patch.length(); from = to + 1) {
+            to = lineEnd(patch, from);
+            if (isChange(patch, from, to)) {
+                versions.scan(patch, from, to);
+            }
+        }
+        return versions.dropped();
+    }
+
     /** Collects {@link #newVersions} from a patch's added and removed lines, shown one by one in order. */
     static final class Versions {
-        private final Set<String> removed = new HashSet<>();
+        private final Set<String> removed = new java.util.LinkedHashSet<>();
         private final List<String> added = new ArrayList<>();
 
         /** Reads the added or removed line {@code [from, to)}; its first character is the sign. */
@@ -260,6 +272,12 @@ public final class DiffTokens {
         List<String> introduced() {
             List<String> out = new ArrayList<>(added);
             out.removeAll(removed);
+            return out;
+        }
+
+        List<String> dropped() {
+            List<String> out = new ArrayList<>(removed);
+            out.removeAll(added);
             return out;
         }
     }

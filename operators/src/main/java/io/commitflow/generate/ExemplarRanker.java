@@ -33,8 +33,14 @@ public final class ExemplarRanker {
      */
     static int choose(List<RepoKnowledge.Neighbor> nn, List<Subject> subjects, int[] signature, String versionShape,
                       Weights weights) {
+        return order(nn, subjects, signature, versionShape, weights).get(0);
+    }
+
+    /** The neighbours' indexes, best exemplar first (ties to the more similar neighbour). */
+    static List<Integer> order(List<RepoKnowledge.Neighbor> nn, List<Subject> subjects, int[] signature,
+                               String versionShape, Weights weights) {
         if (nn.size() == 1) {
-            return 0;
+            return List.of(0);
         }
         WordSet ourWords = WordSet.of(signature);
         List<List<String>> tokens = new ArrayList<>();
@@ -46,8 +52,7 @@ public final class ExemplarRanker {
         }
         PairwiseBleu descriptions = new PairwiseBleu(tokens);
         SignatureBleu diffBleu = new SignatureBleu(signature);
-        int best = 0;
-        double bestScore = Double.NEGATIVE_INFINITY;
+        double[] scores = new double[nn.size()];
         for (int i = 0; i < nn.size(); i++) {
             IndexedCommit theirs = nn.get(i).commit();
             double agree = 0;
@@ -60,15 +65,26 @@ public final class ExemplarRanker {
             }
             double diffMatch = diffBleu.against(theirs.signature());
             double fit = fit(tokens.get(i), ourWords, theirs.signature());
-            double score = nn.get(i).score() + weights.diff() * diffMatch
+            scores[i] = nn.get(i).score() + weights.diff() * diffMatch
                     + weights.consensus() * (total == 0 ? 0 : agree / total) + weights.fit() * fit
                     + weights.shape() * shapeMatch(versionShape, theirs.versionShape());
-            if (score > bestScore + 1e-12) {
-                bestScore = score;
+        }
+        // the best: a later neighbour must beat an earlier, more similar one by more than rounding
+        int best = 0;
+        for (int i = 1; i < nn.size(); i++) {
+            if (scores[i] > scores[best] + 1e-12) {
                 best = i;
             }
         }
-        return best;
+        List<Integer> order = new ArrayList<>();
+        for (int i = 0; i < nn.size(); i++) {
+            if (i != best) {
+                order.add(i);
+            }
+        }
+        order.sort((a, b) -> scores[a] != scores[b] ? Double.compare(scores[b], scores[a]) : Integer.compare(a, b));
+        order.add(0, best);
+        return order;
     }
 
     /**

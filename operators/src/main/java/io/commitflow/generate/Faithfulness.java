@@ -10,7 +10,8 @@ import java.util.regex.Pattern;
  * ({@code PatchId}, {@code getRef}, {@code pack_size}, {@code close()}), a file or path ({@code README.md},
  * {@code src/app}), a version ({@code 1.18.10}, {@code v29}) or an issue or pull-request number ({@code #123},
  * {@code FLINK-123}) that the commit's own patch does not contain. GitHub's squash suffix {@code (#123)} is left out:
- * it is the pull request's number, not a claim about the change, and no diff holds it.
+ * it is the pull request's number, not a claim about the change, and no diff holds it; so is quoted text, such as
+ * the reverted commit's subject in git's {@code Revert "…"}.
  *
  * <p>Plain words are never judged, nor names of one letter case and no inner capital ({@code Git}, {@code README}
  * without its extension): only shapes that can only be names. The same rule scores the real messages, so their own
@@ -18,6 +19,9 @@ import java.util.regex.Pattern;
  */
 public final class Faithfulness {
     private static final Pattern SQUASH_SUFFIX = Pattern.compile("\\s*\\(#\\d+\\)\\s*$");
+    private static final Pattern PULL_REQUEST = Pattern.compile("\\s*\\(#\\d+\\)");
+    /** A quotation, such as the reverted commit's subject in git's {@code Revert "…"}: a reference, not a claim. */
+    private static final Pattern QUOTED = Pattern.compile("\"[^\"]*\"");
     private static final Pattern TOKEN = Pattern.compile("[A-Za-z0-9_#./:()-]+");
     private static final Pattern VERSION = Pattern.compile("v?(\\d+(?:\\.\\d+)+)");
     private static final Pattern SHORT_VERSION = Pattern.compile("v(\\d+)");
@@ -36,10 +40,18 @@ public final class Faithfulness {
         return SQUASH_SUFFIX.matcher(subject).replaceFirst("");
     }
 
-    /** The names in {@code subject} that {@code patch} does not contain, in order; empty when it is faithful. */
+    /** The text without pull-request references {@code (#123)} anywhere in it: an exemplar's, never this change's. */
+    public static String withoutPullRequests(String text) {
+        return PULL_REQUEST.matcher(text).replaceAll("");
+    }
+
+    /**
+     * The names in {@code subject} that {@code patch} does not contain, in order; empty when it is faithful. Quoted
+     * text (the subject of the commit a {@code Revert "…"} undoes) is not judged.
+     */
     public static List<String> unsupported(String subject, String patch) {
         List<String> out = new ArrayList<>();
-        Matcher m = TOKEN.matcher(withoutSquashSuffix(subject));
+        Matcher m = TOKEN.matcher(QUOTED.matcher(withoutSquashSuffix(subject)).replaceAll("\"\""));
         while (m.find()) {
             String token = trim(m.group());
             String name = name(token);

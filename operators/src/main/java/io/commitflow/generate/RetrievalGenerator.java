@@ -13,7 +13,9 @@ import java.util.List;
  * <li>Choose ({@link ExemplarRanker}): among the {@value ExemplarRanker#K} nearest neighbours, the description that
  * agrees most with the others and fits this diff best.</li>
  * <li>Edit ({@link SubjectEditor}): the exemplar's file names and version become this diff's, its first word
- * imperative.</li>
+ * imperative, its pull-request suffix gone. Of the ranked exemplars the first whose edited subject is
+ * {@linkplain Faithfulness faithful} to this diff (names no identifier, file or version the diff lacks, and no file
+ * the exemplar changed and this diff does not) is taken; the best one when none is.</li>
  * <li>Style ({@link StyleApplier}): the repository's own form — type and scope, {@code area: }, tags and tickets,
  * capitalisation, trailing period — voted by the neighbours and counted from the history.</li>
  * </ol>
@@ -72,20 +74,40 @@ public final class RetrievalGenerator implements java.io.Serializable {
         List<String> files = RepoKnowledge.fileNames(diff);
         Draft template = fallback.generate(diff);
         List<Subject> subjects = RepoKnowledge.subjects(nn);
-        Subject edited;
+        boolean mainIsSource = StyleApplier.mainIsSource(diff);
+        IndexedCommit latest = memory.latest(notAfter, window);
+        Subject s;
         List<String> exemplars;
         if (nn.isEmpty()) {
             Subject t = Subject.parse(template.subject());
-            edited = t.withDescription(SubjectEditor.imperative(t.description()));
+            s = StyleApplier.styled(t.withDescription(SubjectEditor.imperative(t.description())), nn, subjects,
+                    conventions, files, mainIsSource, latest, template.type());
             exemplars = List.of();
         } else {
-            int chosen = ExemplarRanker.choose(nn, subjects, features.signature(), features.versionShape(), weights);
-            RepoKnowledge.Neighbor pick = nn.get(chosen);
-            edited = SubjectEditor.adapt(subjects.get(chosen), pick.commit().files(), files, features.newVersions());
-            exemplars = exemplars(pick, nn);
+            // the best exemplar whose subject, edited for this diff, names only what this diff contains; if none
+            // does, the best one
+            List<Integer> order = ExemplarRanker.order(nn, subjects, features.signature(), features.versionShape(), weights);
+            List<String> oldVersions = DiffTokens.oldVersions(diff.patch());
+            s = null;
+            int chosen = order.get(0);
+            for (int i : order) {
+                RepoKnowledge.Neighbor candidate = nn.get(i);
+                Subject edited = SubjectEditor.adapt(subjects.get(i), candidate.commit().files(), files, oldVersions,
+                        features.newVersions());
+                Subject styled = StyleApplier.styled(edited, nn, subjects, conventions, files, mainIsSource, latest,
+                        template.type());
+                if (s == null) {
+                    s = styled;
+                }
+                if (!SubjectEditor.namesOtherFiles(edited.description(), candidate.commit().files(), files)
+                        && Faithfulness.faithful(styled.render(), diff.patch())) {
+                    s = styled;
+                    chosen = i;
+                    break;
+                }
+            }
+            exemplars = exemplars(nn.get(chosen), nn);
         }
-        Subject s = StyleApplier.styled(edited, nn, subjects, conventions, files, StyleApplier.mainIsSource(diff),
-                memory.latest(notAfter, window), template.type());
         String type = s.type().isEmpty() ? template.type() : s.type();
         float score = nn.isEmpty() ? 0 : nn.get(0).score();
         return new Draft(s.render(), template.body(), type, s.scope(), BACKEND, score, exemplars);

@@ -17,6 +17,9 @@ public final class SubjectEditor {
     private static final Pattern VERSION_WORD =
             Pattern.compile("(?<![\\w.])v?\\d+(?:\\.\\d+)+(?:[-.][A-Za-z][\\w.]*)?(?![\\w.])|(?<![\\w.])v\\d+(?![\\w.])");
 
+    private static final Pattern VERSION_PAIR = Pattern.compile(
+            "from (v)?(\\d+(?:\\.\\d+)+(?:[-.][A-Za-z][\\w.]*)?) to (v)?(\\d+(?:\\.\\d+)+(?:[-.][A-Za-z][\\w.]*)?)(?![\\w.])");
+
     private static final Map<String, String> VERBS = Map.ofEntries(
             Map.entry("added", "add"), Map.entry("adds", "add"), Map.entry("adding", "add"),
             Map.entry("fixed", "fix"), Map.entry("fixes", "fix"), Map.entry("fixing", "fix"),
@@ -37,13 +40,44 @@ public final class SubjectEditor {
 
     private SubjectEditor() {}
 
-    /** The exemplar's subject with its description edited for this diff: file names, version, imperative mood. */
+    /**
+     * The exemplar's subject with its description edited for this diff: file names, version, imperative mood, and
+     * without the exemplar's pull-request references {@code (#123)}, which this change is not.
+     */
     static Subject adapt(Subject exemplar, List<String> theirFiles, List<String> ourFiles, List<String> newVersions) {
-        return exemplar.withDescription(imperative(editVersion(edit(exemplar.description(), theirFiles, ourFiles),
-                newVersions)));
+        return adapt(exemplar, theirFiles, ourFiles, List.of(), newVersions);
     }
 
-    /** Replaces words naming the exemplar's changed files, which this diff does not change, by this diff's main file. */
+    /** {@link #adapt}, with the versions this diff moves away from, for a bump's {@code from 1.2 to 1.3}. */
+    static Subject adapt(Subject exemplar, List<String> theirFiles, List<String> ourFiles, List<String> oldVersions,
+                         List<String> newVersions) {
+        String d = edit(Faithfulness.withoutPullRequests(exemplar.description()), theirFiles, ourFiles);
+        String pair = editVersionPair(d, oldVersions, newVersions);
+        return exemplar.withDescription(imperative(pair != null ? pair : editVersion(d, newVersions)));
+    }
+
+    /**
+     * A bump's {@code from 3.29.2 to 3.29.4} becomes this diff's when it moves from exactly one version to exactly
+     * one other ({@code v} prefixes kept); null when the description has no such pair or the diff is not so clear.
+     */
+    static String editVersionPair(String description, List<String> oldVersions, List<String> newVersions) {
+        if (oldVersions.size() != 1 || newVersions.size() != 1) {
+            return null;
+        }
+        Matcher m = VERSION_PAIR.matcher(description);
+        if (!m.find()) {
+            return null;
+        }
+        String from = (m.group(1) != null ? "v" : "") + oldVersions.get(0);
+        String to = (m.group(3) != null ? "v" : "") + newVersions.get(0);
+        return description.substring(0, m.start()) + "from " + from + " to " + to + description.substring(m.end());
+    }
+
+    /**
+     * Replaces words naming the exemplar's changed files, which this diff does not change, by this diff's main file
+     * when both names have the same shape ({@code PackWriter} → {@code RefUpdate}, {@code README} → {@code NEWS});
+     * a name of another shape stays ({@code README} never becomes {@code PatchId}): see {@link #namesOtherFiles}.
+     */
     static String edit(String description, List<String> theirFiles, List<String> ourFiles) {
         if (ourFiles.isEmpty()) {
             return description;
@@ -61,7 +95,7 @@ public final class SubjectEditor {
                 }
                 String word = description.substring(i, j);
                 boolean theirs = RepoStyle.matchesFile(word, theirFiles) && !RepoStyle.matchesFile(word, ourFiles);
-                out.append(theirs && word.length() > 3 ? main : word);
+                out.append(theirs && word.length() > 3 && shape(word).equals(shape(main)) ? main : word);
                 i = j;
             } else {
                 out.append(c);
@@ -69,6 +103,30 @@ public final class SubjectEditor {
             }
         }
         return out.toString();
+    }
+
+    /**
+     * Whether the description still names a file the exemplar changed and this diff does not: the exemplar speaks
+     * of another part of the code, and the subject would claim a change this diff does not make.
+     */
+    static boolean namesOtherFiles(String description, List<String> theirFiles, List<String> ourFiles) {
+        for (String word : description.split("[^\\p{L}\\p{N}_]+")) {
+            if (word.length() > 3 && RepoStyle.matchesFile(word, theirFiles) && !RepoStyle.matchesFile(word, ourFiles)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** A name's shape: {@code Aa} (PackWriter), {@code A} (README, NEWS), {@code a} (pom, build), or {@code ?}. */
+    static String shape(String name) {
+        if (name.chars().allMatch(c -> Character.isUpperCase(c) || Character.isDigit(c) || c == '_')) {
+            return "A";
+        }
+        if (name.chars().allMatch(c -> Character.isLowerCase(c) || Character.isDigit(c) || c == '_' || c == '-')) {
+            return "a";
+        }
+        return Character.isUpperCase(name.charAt(0)) ? "Aa" : "?";
     }
 
     /** A version number in the description ({@code 1.18.10}, {@code v29}) becomes the one this diff introduces. */

@@ -41,5 +41,8 @@ class FaithfulnessTest {
         assertThat(Faithfulness.withoutSquashSuffix("Fix the meter (#11630)")).isEqualTo("Fix the meter");
         assertThat(Faithfulness.faithful("Git: handle UTF-8 names, e.g. in README and 3.x branches", PATCH)).isTrue();
         assertThat(Faithfulness.faithful("Revert \"Add a cache\"", PATCH)).isTrue();
+        assertThat(Faithfulness.faithful("Revert \"fix(Transition): keep KeepAlive child (#11778)\"", PATCH))
+                .as("the reverted commit's subject is quoted, not claimed").isTrue();
+        assertThat(Faithfulness.withoutPullRequests("Bump codeql (#1421) 3.17.0")).isEqualTo("Bump codeql 3.17.0");
     }
 }

@@ -38,4 +38,34 @@ class SubjectEditorTest {
         assertThat(adapted.tags()).isEqualTo(exemplar.tags());
         assertThat(adapted.ticket()).isEqualTo("FLINK-1");
     }
+
+    @Test
+    void neverTurnsAFileNameIntoANameOfAnotherShape() {
+        // issue 16's nonsense edit: the README became a class
+        assertThat(SubjectEditor.edit("Show real demo output in the README", List.of("README"), List.of("PatchId")))
+                .isEqualTo("Show real demo output in the README");
+        assertThat(SubjectEditor.namesOtherFiles("Show real demo output in the README", List.of("README"), List.of("PatchId")))
+                .as("so the exemplar still speaks of a file this diff does not change").isTrue();
+        assertThat(SubjectEditor.edit("Update the NEWS for the release", List.of("NEWS"), List.of("CHANGES")))
+                .isEqualTo("Update the CHANGES for the release");
+        assertThat(SubjectEditor.namesOtherFiles("Fix race in RefUpdate", List.of("PackWriter"), List.of("RefUpdate"))).isFalse();
+    }
+
+    @Test
+    void dropsTheExemplarsPullRequestNumber() {
+        Subject adapted = SubjectEditor.adapt(Subject.parse("fix(compiler): handle v-if on template (#11630)"),
+                List.of(), List.of("compile"), List.of());
+        assertThat(adapted.render()).isEqualTo("fix(compiler): handle v-if on template");
+    }
+
+    @Test
+    void rewritesABumpsVersionPairWhenTheDiffMovesFromOneVersionToAnother() {
+        Subject adapted = SubjectEditor.adapt(Subject.parse("Bump github/codeql-action from 3.29.2 to 3.29.4 (#1421)"),
+                List.of(), List.of("codeql"), List.of("3.29.8"), List.of("3.29.9"));
+        assertThat(adapted.render()).isEqualTo("Bump github/codeql-action from 3.29.8 to 3.29.9");
+        assertThat(SubjectEditor.editVersionPair("update vite from v5.4.1 to v5.4.2", List.of("5.4.2"), List.of("5.4.3")))
+                .isEqualTo("update vite from v5.4.2 to v5.4.3");
+        assertThat(SubjectEditor.editVersionPair("Bump x from 1.0 to 1.1", List.of("1.0", "2.0"), List.of("1.2")))
+                .as("two old versions: which one is unclear").isNull();
+    }
 }
