@@ -12,7 +12,10 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
@@ -21,7 +24,8 @@ import java.util.concurrent.Callable;
         description = "Runs the online chronological protocol over the first-parent chain without merges: each of "
                 + "the last N commits is generated from only the H commits before it, by commitflow's generator and by "
                 + "the NNGen baseline, and both subjects are scored against the real subject (B-Norm, ROUGE-L).",
-        footer = {"", "Example: ./commitflow eval --repo ~/src/jgit --test 1000 --history 3000 --out jgit-eval.jsonl"})
+        footer = {"", "Example: ./commitflow eval --repo ~/src/jgit --test 1000 --history 3000 --out jgit-eval.jsonl",
+                "Learning curve: ./commitflow eval --repo ~/src/jgit --test 300 --history 20,50,200,1000,3000"})
 public final class EvalCommand implements Callable<Integer> {
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
@@ -32,61 +36,48 @@ public final class EvalCommand implements Callable<Integer> {
     @Option(names = "--test", defaultValue = "1000", paramLabel = "N", description = "Test commits, the last N (default: ${DEFAULT-VALUE}).")
     int test;
 
-    @Option(names = "--history", defaultValue = "3000", paramLabel = "H",
-            description = "Commits before each test commit it may learn from (default: ${DEFAULT-VALUE}); a shorter "
-                    + "history is used whole, and the report says how many commits it had.")
-    int history;
+    @Option(names = "--history", defaultValue = "3000", paramLabel = "H[,H…]", split = ",",
+            description = {"Commits before each test commit it may learn from (default: ${DEFAULT-VALUE}); a shorter "
+                    + "history is used whole, and the report says how many commits it had.",
+                    "Several, comma-separated, give the learning curve in one run: the same test commits, each size "
+                            + "in turn (e.g. 20,50,200,1000,3000)."})
+    List<Integer> histories;
 
-    @Option(names = "--out", paramLabel = "FILE.jsonl", description = "One JSON line per test commit: sha, message, and the scores.")
+    @Option(names = "--out", paramLabel = "FILE.jsonl",
+            description = "One JSON line per test commit (and history size): sha, messages, scores, unsupported names.")
     Path out;
 
     @Override
     public Integer call() throws Exception {
-        if (test < 1 || history < 1) {
-            throw new UserError("--test and --history must be at least 1");
+        if (test < 1 || histories.stream().anyMatch(h -> h < 1)) {
+            throw new UserError("--test and every --history must be at least 1");
         }
         PrintWriter o = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         BufferedWriter jsonl = out == null ? null : Files.newBufferedWriter(out, StandardCharsets.UTF_8);
+        List<String> summaries = new ArrayList<>();
         try (Repository r = History.open(repo)) {
-            err.printf("eval: %s, last %d commits, each from the %d before it%n", repo, test, history);
-            long start = System.nanoTime();
-            Evaluation.Summary s = new Evaluation(test, history).run(r, row -> {
-                if (jsonl != null) {
-                    Map<String, Object> line = new LinkedHashMap<>();
-                    line.put("sha", row.sha());
-                    line.put("message", row.commitflow());
-                    line.put("reference", row.reference());
-                    line.put("nngen", row.nngen());
-                    line.put("bnorm", round(100 * row.bnorm()));
-                    line.put("nngen_bnorm", round(100 * row.nngenBnorm()));
-                    line.put("similarity", round(row.similarity()));
-                    line.put("bnorm_no_suffix", round(100 * row.bnormNoSuffix()));
-                    line.put("nngen_bnorm_no_suffix", round(100 * row.nngenBnormNoSuffix()));
-                    line.put("unsupported", row.unsupported());
-                    line.put("nngen_unsupported", row.nngenUnsupported());
-                    line.put("reference_unsupported", row.referenceUnsupported());
-                    try {
-                        jsonl.write(Json.string(line));
-                        jsonl.newLine();
-                    } catch (java.io.IOException e) {
-                        throw new java.io.UncheckedIOException(e);
-                    }
-                }
-            }, err::println);
-            double seconds = (System.nanoTime() - start) / 1e9;
-            o.printf("              B-Norm   without (#n)   ROUGE-L   unfaithful%n");
-            o.printf("commitflow    %6.2f   %12.2f   %7.2f   %9.1f%%%n", s.bnorm(), s.bnormNoSuffix(), s.rougeL(), s.unfaithful());
-            o.printf("NNGen         %6.2f   %12.2f   %7.2f   %9.1f%%%n", s.nngenBnorm(), s.nngenBnormNoSuffix(), s.nngenRougeL(),
-                    s.nngenUnfaithful());
-            o.printf("real          %6s   %12s   %7s   %9.1f%%%n", "", "", "", s.referenceUnfaithful());
-            o.printf("{\"repo\":%s,\"commits\":%d,\"history\":%d,\"bnorm\":%.2f,\"nngen_bnorm\":%.2f,\"ratio\":%.2f,"
-                            + "\"bnorm_no_suffix\":%.2f,\"nngen_bnorm_no_suffix\":%.2f,\"ratio_no_suffix\":%.2f,"
-                            + "\"rouge_l\":%.2f,\"nngen_rouge_l\":%.2f,\"unfaithful_pct\":%.1f,\"nngen_unfaithful_pct\":%.1f,"
-                            + "\"real_unfaithful_pct\":%.1f,\"seconds\":%.1f}%n",
-                    Json.string(repo.getFileName().toString()), s.commits(), s.history(), s.bnorm(), s.nngenBnorm(), s.ratio(),
-                    s.bnormNoSuffix(), s.nngenBnormNoSuffix(), s.ratioNoSuffix(), s.rougeL(), s.nngenRougeL(),
-                    s.unfaithful(), s.nngenUnfaithful(), s.referenceUnfaithful(), seconds);
+            o.printf("history   B-Norm  NNGen  ratio   without (#n): ours  NNGen  ratio   ROUGE-L ours  NNGen   "
+                    + "unfaithful ours  NNGen   real%n");
+            for (int history : histories) {
+                err.printf("eval: %s, last %d commits, each from the %d before it%n", repo, test, history);
+                long start = System.nanoTime();
+                Evaluation.Summary s = new Evaluation(test, history).run(r, row -> write(jsonl, history, row), err::println);
+                double seconds = (System.nanoTime() - start) / 1e9;
+                o.printf("%7d   %6.2f %6.2f  %5.2f   %18.2f %6.2f  %5.2f   %12.2f %6.2f   %14.1f%% %5.1f%% %5.1f%%%n",
+                        s.history(), s.bnorm(), s.nngenBnorm(), s.ratio(), s.bnormNoSuffix(), s.nngenBnormNoSuffix(),
+                        s.ratioNoSuffix(), s.rougeL(), s.nngenRougeL(), s.unfaithful(), s.nngenUnfaithful(),
+                        s.referenceUnfaithful());
+                o.flush();
+                summaries.add(String.format(Locale.ROOT, "{\"repo\":%s,\"commits\":%d,\"history\":%d,\"bnorm\":%.2f,"
+                                + "\"nngen_bnorm\":%.2f,\"ratio\":%.2f,\"bnorm_no_suffix\":%.2f,\"nngen_bnorm_no_suffix\":%.2f,"
+                                + "\"ratio_no_suffix\":%.2f,\"rouge_l\":%.2f,\"nngen_rouge_l\":%.2f,\"unfaithful_pct\":%.1f,"
+                                + "\"nngen_unfaithful_pct\":%.1f,\"real_unfaithful_pct\":%.1f,\"seconds\":%.1f}",
+                        Json.string(name(repo)), s.commits(), s.history(), s.bnorm(), s.nngenBnorm(), s.ratio(),
+                        s.bnormNoSuffix(), s.nngenBnormNoSuffix(), s.ratioNoSuffix(), s.rougeL(), s.nngenRougeL(),
+                        s.unfaithful(), s.nngenUnfaithful(), s.referenceUnfaithful(), seconds));
+            }
+            summaries.forEach(o::println);
             return 0;
         } catch (IllegalArgumentException e) {
             throw new UserError(e.getMessage());
@@ -95,6 +86,42 @@ public final class EvalCommand implements Callable<Integer> {
                 jsonl.close();
             }
         }
+    }
+
+    private static void write(BufferedWriter jsonl, int history, Evaluation.Row row) {
+        if (jsonl == null) {
+            return;
+        }
+        Map<String, Object> line = new LinkedHashMap<>();
+        line.put("history", history);
+        line.put("sha", row.sha());
+        line.put("message", row.commitflow());
+        line.put("reference", row.reference());
+        line.put("nngen", row.nngen());
+        line.put("bnorm", round(100 * row.bnorm()));
+        line.put("nngen_bnorm", round(100 * row.nngenBnorm()));
+        line.put("similarity", round(row.similarity()));
+        line.put("bnorm_no_suffix", round(100 * row.bnormNoSuffix()));
+        line.put("nngen_bnorm_no_suffix", round(100 * row.nngenBnormNoSuffix()));
+        line.put("unsupported", row.unsupported());
+        line.put("nngen_unsupported", row.nngenUnsupported());
+        line.put("reference_unsupported", row.referenceUnsupported());
+        try {
+            jsonl.write(Json.string(line));
+            jsonl.newLine();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** The repository's name: its folder, or the one above a {@code .git} folder or a mirror's {@code repo}. */
+    static String name(Path repo) {
+        Path p = repo.toAbsolutePath().normalize();
+        String n = p.getFileName() == null ? p.toString() : p.getFileName().toString();
+        if ((n.equals(".git") || n.equals("repo")) && p.getParent() != null && p.getParent().getFileName() != null) {
+            return p.getParent().getFileName().toString();
+        }
+        return n;
     }
 
     private static double round(double v) {
