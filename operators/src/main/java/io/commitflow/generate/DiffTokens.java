@@ -284,8 +284,9 @@ public final class DiffTokens {
 
     /**
      * The version numbers in {@code text[from, to)}, in order: the matches, one after the other, of the regular
-     * expression {@code (?<![\w.])\d+(?:\.\d+)+(?:[-.][A-Za-z][\w.]*)?(?![\w.])} ({@code \w} and {@code \d}
-     * ASCII), found by hand. A jgit version bump changes hundreds of manifest lines that hold versions, and the
+     * expression {@code (?:(?<![\w.])|(?<=(?<![\w.])v))\d+(?:\.\d+)+(?:[-.][A-Za-z][\w.]*)?(?![\w.])}
+     * ({@code \w} and {@code \d} ASCII; a lone {@code v} before the digits is not part of the version:
+     * {@code # v3.29.8} holds {@code 3.29.8}), found by hand. A jgit version bump changes hundreds of manifest lines that hold versions, and the
      * regular expression, which tries every position of such a line, was a third of the cost of reading a diff.
      *
      * <p>Why this is the same: a match starts at a digit that follows no word character or dot. Its numbers must
@@ -300,7 +301,7 @@ public final class DiffTokens {
         List<String> out = new ArrayList<>(0);
         int i = from;
         while (i < to) {
-            if (!isAsciiDigit(text.charAt(i)) || (i > from && isWordOrDot(text.charAt(i - 1)))) {
+            if (!isAsciiDigit(text.charAt(i)) || (i > from && isWordOrDot(text.charAt(i - 1)) && !afterLoneV(text, from, i))) {
                 i++;
                 continue;
             }
@@ -324,6 +325,11 @@ public final class DiffTokens {
             i = end;
         }
         return out;
+    }
+
+    /** Is {@code text[at]} after a {@code v} that follows no word character or dot ({@code # v3.29.8}, {@code @v4.2})? */
+    private static boolean afterLoneV(String text, int from, int at) {
+        return text.charAt(at - 1) == 'v' && (at - 1 == from || !isWordOrDot(text.charAt(at - 2)));
     }
 
     private static int digitsEnd(String text, int from, int to) {

@@ -74,8 +74,8 @@ class DiffFeaturesTest {
     @Test
     void findsVersionsAsTheRegularExpressionDoes() {
         java.util.regex.Pattern version =
-                java.util.regex.Pattern.compile("(?<![\\w.])\\d+(?:\\.\\d+)+(?:[-.][A-Za-z][\\w.]*)?(?![\\w.])");
-        String alphabet = "0123456789....---aZq_ +;/(é٣";
+                java.util.regex.Pattern.compile("(?:(?<![\\w.])|(?<=(?<![\\w.])v))\\d+(?:\\.\\d+)+(?:[-.][A-Za-z][\\w.]*)?(?![\\w.])");
+        String alphabet = "0123456789...v--aZq_ +;/(é٣v.-";
         Random random = new Random(5);
         for (int trial = 0; trial < 200_000; trial++) {
             StringBuilder b = new StringBuilder();
@@ -96,7 +96,7 @@ class DiffFeaturesTest {
         }
         String line = "+<v>1.18.11</v> 3.1-SNAPSHOT 2.0.0-RC1 v1.2 1.2x 1.2.Final";
         assertThat(DiffTokens.versionsIn(line, 0, line.length()))
-                .containsExactly("1.18.11", "3.1-SNAPSHOT", "2.0.0-RC1", "1.2.Final");
+                .containsExactly("1.18.11", "3.1-SNAPSHOT", "2.0.0-RC1", "1.2", "1.2.Final");
     }
 
     @Test

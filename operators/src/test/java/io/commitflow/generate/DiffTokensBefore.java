@@ -163,7 +163,7 @@ final class DiffTokensBefore {
     }
 
     private static final java.util.regex.Pattern VERSION =
-            java.util.regex.Pattern.compile("(?<![\\w.])\\d+(?:\\.\\d+)+(?:[-.][A-Za-z][\\w.]*)?(?![\\w.])");
+            java.util.regex.Pattern.compile("(?:(?<![\\w.])|(?<=(?<![\\w.])v))\\d+(?:\\.\\d+)+(?:[-.][A-Za-z][\\w.]*)?(?![\\w.])");
 
     /** Does the line hold digit, dot, digit: what every match of {@link #VERSION} contains. */
     private static boolean hasDottedNumber(String line) {
