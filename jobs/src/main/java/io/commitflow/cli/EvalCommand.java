@@ -58,24 +58,27 @@ public final class EvalCommand implements Callable<Integer> {
         List<String> summaries = new ArrayList<>();
         try (Repository r = History.open(repo)) {
             o.printf("history   B-Norm  NNGen  ratio   without (#n): ours  NNGen  ratio   ROUGE-L ours  NNGen   "
-                    + "unfaithful ours  NNGen   real%n");
+                    + "unfaithful ours  NNGen   real   old numbers ours  NNGen%n");
             for (int history : histories) {
                 err.printf("eval: %s, last %d commits, each from the %d before it%n", repo, test, history);
                 long start = System.nanoTime();
                 Evaluation.Summary s = new Evaluation(test, history).run(r, row -> write(jsonl, history, row), err::println);
                 double seconds = (System.nanoTime() - start) / 1e9;
-                o.printf("%7d   %6.2f %6.2f  %5.2f   %18.2f %6.2f  %5.2f   %12.2f %6.2f   %14.1f%% %5.1f%% %5.1f%%%n",
+                o.printf("%7d   %6.2f %6.2f  %5.2f   %18.2f %6.2f  %5.2f   %12.2f %6.2f   %14.1f%% %5.1f%% %5.1f%%   "
+                                + "%15.1f%% %5.1f%%%n",
                         s.history(), s.bnorm(), s.nngenBnorm(), s.ratio(), s.bnormNoSuffix(), s.nngenBnormNoSuffix(),
                         s.ratioNoSuffix(), s.rougeL(), s.nngenRougeL(), s.unfaithful(), s.nngenUnfaithful(),
-                        s.referenceUnfaithful());
+                        s.referenceUnfaithful(), s.carried(), s.nngenCarried());
                 o.flush();
                 summaries.add(String.format(Locale.ROOT, "{\"repo\":%s,\"commits\":%d,\"history\":%d,\"bnorm\":%.2f,"
                                 + "\"nngen_bnorm\":%.2f,\"ratio\":%.2f,\"bnorm_no_suffix\":%.2f,\"nngen_bnorm_no_suffix\":%.2f,"
                                 + "\"ratio_no_suffix\":%.2f,\"rouge_l\":%.2f,\"nngen_rouge_l\":%.2f,\"unfaithful_pct\":%.1f,"
-                                + "\"nngen_unfaithful_pct\":%.1f,\"real_unfaithful_pct\":%.1f,\"seconds\":%.1f}",
+                                + "\"nngen_unfaithful_pct\":%.1f,\"real_unfaithful_pct\":%.1f,\"old_numbers_pct\":%.1f,"
+                                + "\"nngen_old_numbers_pct\":%.1f,\"seconds\":%.1f}",
                         Json.string(name(repo)), s.commits(), s.history(), s.bnorm(), s.nngenBnorm(), s.ratio(),
                         s.bnormNoSuffix(), s.nngenBnormNoSuffix(), s.ratioNoSuffix(), s.rougeL(), s.nngenRougeL(),
-                        s.unfaithful(), s.nngenUnfaithful(), s.referenceUnfaithful(), seconds));
+                        s.unfaithful(), s.nngenUnfaithful(), s.referenceUnfaithful(), s.carried(), s.nngenCarried(),
+                        seconds));
             }
             summaries.forEach(o::println);
             return 0;
@@ -106,6 +109,8 @@ public final class EvalCommand implements Callable<Integer> {
         line.put("unsupported", row.unsupported());
         line.put("nngen_unsupported", row.nngenUnsupported());
         line.put("reference_unsupported", row.referenceUnsupported());
+        line.put("old_numbers", row.carried());
+        line.put("nngen_old_numbers", row.nngenCarried());
         try {
             jsonl.write(Json.string(line));
             jsonl.newLine();

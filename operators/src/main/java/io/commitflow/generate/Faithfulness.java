@@ -8,10 +8,10 @@ import java.util.regex.Pattern;
 /**
  * Does a subject name only what its diff contains? A subject is unfaithful when it names an identifier
  * ({@code PatchId}, {@code getRef}, {@code pack_size}, {@code close()}), a file or path ({@code README.md},
- * {@code src/app}), a version ({@code 1.18.10}, {@code v29}) or an issue or pull-request number ({@code #123},
- * {@code FLINK-123}) that the commit's own patch does not contain. GitHub's squash suffix {@code (#123)} is left out:
- * it is the pull request's number, not a claim about the change, and no diff holds it; so is quoted text, such as
- * the reverted commit's subject in git's {@code Revert "…"}.
+ * {@code src/app}) or a version ({@code 1.18.10}, {@code v29}) that the commit's own patch does not contain. Quoted
+ * text, such as the reverted commit's subject in git's {@code Revert "…"}, is not judged. Issue, ticket and
+ * pull-request numbers ({@code #123}, {@code FLINK-123}) are no claim about the diff, which never holds them: they
+ * are {@linkplain #numbers listed} apart, for "never carry an old number".
  *
  * <p>Plain words are never judged, nor names of one letter case and no inner capital ({@code Git}, {@code README}
  * without its extension): only shapes that can only be names. The same rule scores the real messages, so their own
@@ -54,8 +54,24 @@ public final class Faithfulness {
         Matcher m = TOKEN.matcher(QUOTED.matcher(withoutSquashSuffix(subject)).replaceAll("\"\""));
         while (m.find()) {
             String token = trim(m.group());
-            String name = name(token);
+            String name = ISSUE.matcher(token).matches() ? null : name(token);
             if (name != null && !patch.contains(name)) {
+                out.add(token);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The issue, ticket and pull-request numbers ({@code #123}, {@code FLINK-123}) a subject names, in order, but for
+     * GitHub's squash suffix and quoted text.
+     */
+    public static List<String> numbers(String subject) {
+        List<String> out = new ArrayList<>();
+        Matcher m = TOKEN.matcher(QUOTED.matcher(withoutSquashSuffix(subject)).replaceAll("\"\""));
+        while (m.find()) {
+            String token = trim(m.group());
+            if (ISSUE.matcher(token).matches()) {
                 out.add(token);
             }
         }

@@ -318,16 +318,6 @@ public final class RepoKnowledge {
         return out;
     }
 
-    /** The most recently learned commit in {@code window} of an event not later than {@code notAfter}, or null. */
-    public IndexedCommit latest(long notAfter, Window window) {
-        for (IndexedCommit r : rows.subMap(window.from(), true, window.to(), false).descendingMap().values()) {
-            if (r.ts() <= notAfter) {
-                return r;
-            }
-        }
-        return null;
-    }
-
     private void insert(IndexedCommit row) {
         if (onEngine) {
             try {

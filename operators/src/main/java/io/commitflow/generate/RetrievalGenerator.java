@@ -14,8 +14,9 @@ import java.util.List;
  * agrees most with the others and fits this diff best.</li>
  * <li>Edit ({@link SubjectEditor}): the exemplar's file names and version become this diff's, its first word
  * imperative, its pull-request suffix gone. Of the ranked exemplars the first whose edited subject is
- * {@linkplain Faithfulness faithful} to this diff (names no identifier, file or version the diff lacks, and no file
- * the exemplar changed and this diff does not) is taken; the best one when none is.</li>
+ * {@linkplain Faithfulness faithful} to this diff (names no identifier, file or version the diff lacks, no file
+ * the exemplar changed and this diff does not, and no issue number of the exemplar's) is taken; the best one when
+ * none is.</li>
  * <li>Style ({@link StyleApplier}): the repository's own form — type and scope, {@code area: }, tags and tickets,
  * capitalisation, trailing period — voted by the neighbours and counted from the history.</li>
  * </ol>
@@ -75,13 +76,12 @@ public final class RetrievalGenerator implements java.io.Serializable {
         Draft template = fallback.generate(diff);
         List<Subject> subjects = RepoKnowledge.subjects(nn);
         boolean mainIsSource = StyleApplier.mainIsSource(diff);
-        IndexedCommit latest = memory.latest(notAfter, window);
         Subject s;
         List<String> exemplars;
         if (nn.isEmpty()) {
             Subject t = Subject.parse(template.subject());
             s = StyleApplier.styled(t.withDescription(SubjectEditor.imperative(t.description())), nn, subjects,
-                    conventions, files, mainIsSource, latest, template.type());
+                    conventions, files, mainIsSource, template.type());
             exemplars = List.of();
         } else {
             // the best exemplar whose subject, edited for this diff, names only what this diff contains; if none
@@ -94,13 +94,14 @@ public final class RetrievalGenerator implements java.io.Serializable {
                 RepoKnowledge.Neighbor candidate = nn.get(i);
                 Subject edited = SubjectEditor.adapt(subjects.get(i), candidate.commit().files(), files, oldVersions,
                         features.newVersions());
-                Subject styled = StyleApplier.styled(edited, nn, subjects, conventions, files, mainIsSource, latest,
+                Subject styled = StyleApplier.styled(edited, nn, subjects, conventions, files, mainIsSource,
                         template.type());
                 if (s == null) {
                     s = styled;
                 }
                 if (!SubjectEditor.namesOtherFiles(edited.description(), candidate.commit().files(), files)
-                        && Faithfulness.faithful(styled.render(), diff.patch())) {
+                        && Faithfulness.faithful(styled.render(), diff.patch())
+                        && Faithfulness.numbers(edited.description()).isEmpty()) {
                     s = styled;
                     chosen = i;
                     break;

@@ -31,8 +31,14 @@ class FaithfulnessTest {
         assertThat(Faithfulness.unsupported("Show real demo output in the PatchId", PATCH)).containsExactly("PatchId");
         assertThat(Faithfulness.unsupported("Update README.md and getRef()", PATCH)).containsExactly("README.md", "getRef()");
         assertThat(Faithfulness.unsupported("Bump version to 5.1.0", PATCH)).containsExactly("5.1.0");
-        assertThat(Faithfulness.unsupported("Fix #4242 in PackWriter", PATCH)).containsExactly("#4242", "PackWriter");
-        assertThat(Faithfulness.unsupported("[FLINK-12345] Fix checkpoint timeout", PATCH)).containsExactly("FLINK-12345");
+        assertThat(Faithfulness.unsupported("Fix #4242 in PackWriter", PATCH)).containsExactly("PackWriter");
+    }
+
+    @Test
+    void issueAndPullRequestNumbersAreListedApart() {
+        assertThat(Faithfulness.unsupported("[FLINK-12345] Fix checkpoint timeout", PATCH)).isEmpty();
+        assertThat(Faithfulness.numbers("[FLINK-12345] Fix #4242 and UTF-8 names (#11630)")).containsExactly("FLINK-12345", "#4242");
+        assertThat(Faithfulness.numbers("Revert \"Fix #12 (#13)\"")).isEmpty();
     }
 
     @Test

@@ -26,15 +26,15 @@ class StyleApplierTest {
     }
 
     private static String styled(String subject, List<RepoKnowledge.Neighbor> nn, Conventions conventions,
-                                 List<String> files, IndexedCommit previous) {
+                                 List<String> files) {
         return StyleApplier.styled(Subject.parse(subject), nn, RepoKnowledge.subjects(nn), conventions, files, true,
-                previous, "chore").render();
+                "chore").render();
     }
 
     @Test
     void namesTheAreaAfterTheMainCodeFile() {
         Conventions conventions = conventionsOf(List.of("RevWalk"), "RevWalk: Free flags", "RevWalk: Reset state");
-        assertThat(styled("fix the walker", List.of(), conventions, List.of("PackWriterTest", "PackWriter"), null))
+        assertThat(styled("fix the walker", List.of(), conventions, List.of("PackWriterTest", "PackWriter")))
                 .isEqualTo("PackWriter: Fix the walker");
         assertThat(StyleApplier.mainCodeFile(List.of("WidgetIT", "WidgetTests"))).as("only tests")
                 .isEqualTo("WidgetIT");
@@ -45,30 +45,29 @@ class StyleApplierTest {
         Conventions conventions = conventionsOf(List.of("Pack"), "fix(core): retry packs", "feat(core): add packs");
         List<RepoKnowledge.Neighbor> nn = List.of(neighbour("feat(core): add packs", 0.6f),
                 neighbour("fix(core): retry packs", 0.5f), neighbour("fix(core): close packs", 0.5f));
-        assertThat(styled("feat(core): add walks", nn, conventions, List.of("Walk"), null))
+        assertThat(styled("feat(core): add walks", nn, conventions, List.of("Walk")))
                 .isEqualTo("fix(core): add walks");
-        assertThat(styled("feat(core): add walks", nn.subList(0, 2), conventions, List.of("Walk"), null))
+        assertThat(styled("feat(core): add walks", nn.subList(0, 2), conventions, List.of("Walk")))
                 .as("the exemplar's own type when it weighs most").isEqualTo("feat(core): add walks");
     }
 
     @Test
-    void keepsTheTicketFormWithAPlaceholderUnlessThePreviousCommitIsTheSameWork() {
+    void keepsTheTicketFormWithAPlaceholderNeverAnOldNumber() {
         Conventions conventions = conventionsOf(List.of("Scheduler"), "[FLINK-100][runtime] Plan slots lazily",
                 "[FLINK-200] Take it");
         List<RepoKnowledge.Neighbor> nn = List.of(neighbour("[FLINK-100][runtime] Plan slots lazily", 0.5f));
-        assertThat(styled("[FLINK-100][runtime] Plan slots lazily", nn, conventions, List.of("Scheduler"), null))
+        assertThat(styled("[FLINK-100][runtime] Plan slots lazily", nn, conventions, List.of("Scheduler")))
                 .isEqualTo("[FLINK-XXXXX][runtime] Plan slots lazily");
-        IndexedCommit previous = commit("[FLINK-300] Plan slots", List.of("Scheduler"));
-        assertThat(styled("[FLINK-100][runtime] Plan slots lazily", nn, conventions, List.of("Scheduler"), previous))
-                .isEqualTo("[FLINK-300][runtime] Plan slots lazily");
+        assertThat(styled("[FLINK-100] Plan slots lazily", nn, conventions, List.of("Scheduler")))
+                .as("not the exemplar's number either").isEqualTo("[FLINK-XXXXX] Plan slots lazily");
     }
 
     @Test
     void writesTheRepositorysCaseAndPeriod() {
         Conventions conventions = conventionsOf(List.of("Parser"), "fix the parser.", "add a lexer.",
                 "Drop the old one");
-        assertThat(styled("Add tests", List.of(), conventions, List.of("Parser"), null)).isEqualTo("add tests.");
-        assertThat(styled("Add tests.", List.of(), new RepoStyle().conventions(), List.of("Parser"), null))
+        assertThat(styled("Add tests", List.of(), conventions, List.of("Parser"))).isEqualTo("add tests.");
+        assertThat(styled("Add tests.", List.of(), new RepoStyle().conventions(), List.of("Parser")))
                 .as("no history: as written").isEqualTo("Add tests.");
     }
 }

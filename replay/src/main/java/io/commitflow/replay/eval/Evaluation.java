@@ -40,15 +40,17 @@ public final class Evaluation {
     public record Row(String sha, String reference, String commitflow, String nngen, double bnorm, double nngenBnorm,
                       double rougeL, double nngenRougeL, double similarity, double bnormNoSuffix,
                       double nngenBnormNoSuffix, List<String> unsupported, List<String> nngenUnsupported,
-                      List<String> referenceUnsupported) {}
+                      List<String> referenceUnsupported, List<String> carried, List<String> nngenCarried) {}
 
     /**
      * The averages, in percent; {@code unfaithful…} are the shares of subjects naming something their diff does not
-     * contain; {@code history} is how many commits preceded the first test commit.
+     * contain; {@code carried…} the shares of generated subjects naming an issue, ticket or pull-request number the
+     * real subject does not (an old one, carried over); {@code history} is how many commits preceded the first test
+     * commit.
      */
     public record Summary(int commits, int history, double bnorm, double nngenBnorm, double rougeL, double nngenRougeL,
                           double bnormNoSuffix, double nngenBnormNoSuffix, double unfaithful, double nngenUnfaithful,
-                          double referenceUnfaithful) {
+                          double referenceUnfaithful, double carried, double nngenCarried) {
         public double ratio() {
             return nngenBnorm == 0 ? 0 : bnorm / nngenBnorm;
         }
@@ -86,7 +88,7 @@ public final class Evaluation {
         }
         CommitDiffer differ = new CommitDiffer(DiffBudget.DEFAULT);
         RetrievalGenerator generator = new RetrievalGenerator();
-        double[] sums = new double[9];
+        double[] sums = new double[11];
         int n = 0;
         try (CpuEngine engine = new CpuEngine(io.commitflow.generate.FeatureSpace.DEFAULT_DIMENSION);
              ObjectReader reader = repo.newObjectReader(); RevWalk walk = new RevWalk(reader)) {
@@ -110,7 +112,7 @@ public final class Evaluation {
                             Bleu.bnorm(Faithfulness.withoutSquashSuffix(ours), bareRef),
                             Bleu.bnorm(Faithfulness.withoutSquashSuffix(theirs), bareRef),
                             Faithfulness.unsupported(ours, patch), Faithfulness.unsupported(theirs, patch),
-                            Faithfulness.unsupported(ref, patch));
+                            Faithfulness.unsupported(ref, patch), carried(ours, ref), carried(theirs, ref));
                     sums[0] += row.bnorm();
                     sums[1] += row.nngenBnorm();
                     sums[2] += row.rougeL();
@@ -120,6 +122,8 @@ public final class Evaluation {
                     sums[6] += row.unsupported().isEmpty() ? 0 : 1;
                     sums[7] += row.nngenUnsupported().isEmpty() ? 0 : 1;
                     sums[8] += row.referenceUnsupported().isEmpty() ? 0 : 1;
+                    sums[9] += row.carried().isEmpty() ? 0 : 1;
+                    sums[10] += row.nngenCarried().isEmpty() ? 0 : 1;
                     n++;
                     rows.accept(row);
                 }
@@ -134,7 +138,15 @@ public final class Evaluation {
         for (int i = 0; i < sums.length; i++) {
             pct[i] = 100 * sums[i] / n;
         }
-        return new Summary(n, used, pct[0], pct[1], pct[2], pct[3], pct[4], pct[5], pct[6], pct[7], pct[8]);
+        return new Summary(n, used, pct[0], pct[1], pct[2], pct[3], pct[4], pct[5], pct[6], pct[7], pct[8], pct[9],
+                pct[10]);
+    }
+
+    /** The issue, ticket and pull-request numbers a generated subject names and the real one does not. */
+    static List<String> carried(String generated, String reference) {
+        List<String> out = new ArrayList<>(Faithfulness.numbers(generated));
+        out.removeAll(Faithfulness.numbers(reference));
+        return out;
     }
 
     /** The commit as the job sees it; its event time is its place in the chain, so "earlier" means earlier in it. */
