@@ -230,18 +230,15 @@ public final class DiffTokens {
      * editing "Update x to 1.2.3" exemplars.
      */
     public static List<String> newVersions(String patch) {
-        Versions versions = new Versions();
-        for (int from = 0, to; from <= patch.length(); from = to + 1) {
-            to = lineEnd(patch, from);
-            if (isChange(patch, from, to)) {
-                versions.scan(patch, from, to);
-            }
-        }
-        return versions.introduced();
+        return versions(patch).introduced();
     }
 
     /** The version numbers a patch's removed lines hold and its added lines do not: what a bump moves away from. */
     public static List<String> oldVersions(String patch) {
+        return versions(patch).dropped();
+    }
+
+    private static Versions versions(String patch) {
         Versions versions = new Versions();
         for (int from = 0, to; from <= patch.length(); from = to + 1) {
             to = lineEnd(patch, from);
@@ -249,7 +246,7 @@ public final class DiffTokens {
                 versions.scan(patch, from, to);
             }
         }
-        return versions.dropped();
+        return versions;
     }
 
     /** Collects {@link #newVersions} from a patch's added and removed lines, shown one by one in order. */

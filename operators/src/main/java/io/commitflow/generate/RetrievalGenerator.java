@@ -87,7 +87,9 @@ public final class RetrievalGenerator implements java.io.Serializable {
             // the best exemplar whose subject, edited for this diff, names only what this diff contains; if none
             // does, the best one
             List<Integer> order = ExemplarRanker.order(nn, subjects, features.signature(), features.versionShape(), weights);
-            List<String> oldVersions = DiffTokens.oldVersions(diff.patch());
+            // only a diff that moves to one new version can rewrite a bump's "from A to B": scan its patch for the old
+            // one then, not for every suggestion
+            List<String> oldVersions = features.newVersions().size() == 1 ? DiffTokens.oldVersions(diff.patch()) : List.of();
             s = null;
             int chosen = order.get(0);
             for (int i : order) {
