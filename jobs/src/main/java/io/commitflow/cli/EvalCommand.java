@@ -22,7 +22,7 @@ import java.util.concurrent.Callable;
 /** {@code commitflow eval}: the built-in generator against NNGen on a repository's own history. */
 @Command(name = "eval", mixinStandardHelpOptions = true,
         description = "Runs the online chronological protocol over the first-parent chain without merges: each of "
-                + "the last N commits is generated from only the H commits before it, by commitflow's generator and by "
+                + "the last N commits by people (bots' commits are learned from, not scored) is generated from only the H commits before it, by commitflow's generator and by "
                 + "the NNGen baseline, and both subjects are scored against the real subject (B-Norm, ROUGE-L).",
         footer = {"", "Example: ./commitflow eval --repo ~/src/jgit --test 1000 --history 3000 --out jgit-eval.jsonl",
                 "Learning curve: ./commitflow eval --repo ~/src/jgit --test 300 --history 20,50,200,1000,3000"})
@@ -58,27 +58,32 @@ public final class EvalCommand implements Callable<Integer> {
         List<String> summaries = new ArrayList<>();
         try (Repository r = History.open(repo)) {
             o.printf("history   B-Norm  NNGen  ratio   without (#n): ours  NNGen  ratio   ROUGE-L ours  NNGen   "
-                    + "unfaithful ours  NNGen   real   old numbers ours  NNGen%n");
+                    + "unfaithful ours  NNGen   real   old numbers ours  NNGen   20-72 chars ours  NNGen   real%n");
             for (int history : histories) {
                 err.printf("eval: %s, last %d commits, each from the %d before it%n", repo, test, history);
                 long start = System.nanoTime();
                 Evaluation.Summary s = new Evaluation(test, history).run(r, row -> write(jsonl, history, row), err::println);
                 double seconds = (System.nanoTime() - start) / 1e9;
                 o.printf("%7d   %6.2f %6.2f  %5.2f   %18.2f %6.2f  %5.2f   %12.2f %6.2f   %14.1f%% %5.1f%% %5.1f%%   "
-                                + "%15.1f%% %5.1f%%%n",
+                                + "%15.1f%% %5.1f%%   %15.1f%% %5.1f%% %5.1f%%%n",
                         s.history(), s.bnorm(), s.nngenBnorm(), s.ratio(), s.bnormNoSuffix(), s.nngenBnormNoSuffix(),
                         s.ratioNoSuffix(), s.rougeL(), s.nngenRougeL(), s.unfaithful(), s.nngenUnfaithful(),
-                        s.referenceUnfaithful(), s.carried(), s.nngenCarried());
+                        s.referenceUnfaithful(), s.carried(), s.nngenCarried(), s.conforming(), s.nngenConforming(),
+                        s.referenceConforming());
+                if (s.bots() > 0) {
+                    err.printf("eval: %d bot commits among the last ones were learned from, not scored%n", s.bots());
+                }
                 o.flush();
                 summaries.add(String.format(Locale.ROOT, "{\"repo\":%s,\"commits\":%d,\"history\":%d,\"bnorm\":%.2f,"
                                 + "\"nngen_bnorm\":%.2f,\"ratio\":%.2f,\"bnorm_no_suffix\":%.2f,\"nngen_bnorm_no_suffix\":%.2f,"
                                 + "\"ratio_no_suffix\":%.2f,\"rouge_l\":%.2f,\"nngen_rouge_l\":%.2f,\"unfaithful_pct\":%.1f,"
                                 + "\"nngen_unfaithful_pct\":%.1f,\"real_unfaithful_pct\":%.1f,\"old_numbers_pct\":%.1f,"
-                                + "\"nngen_old_numbers_pct\":%.1f,\"seconds\":%.1f}",
+                                + "\"nngen_old_numbers_pct\":%.1f,\"conforming_pct\":%.1f,\"nngen_conforming_pct\":%.1f,"
+                                + "\"real_conforming_pct\":%.1f,\"bots_not_scored\":%d,\"seconds\":%.1f}",
                         Json.string(name(repo)), s.commits(), s.history(), s.bnorm(), s.nngenBnorm(), s.ratio(),
                         s.bnormNoSuffix(), s.nngenBnormNoSuffix(), s.ratioNoSuffix(), s.rougeL(), s.nngenRougeL(),
                         s.unfaithful(), s.nngenUnfaithful(), s.referenceUnfaithful(), s.carried(), s.nngenCarried(),
-                        seconds));
+                        s.conforming(), s.nngenConforming(), s.referenceConforming(), s.bots(), seconds));
             }
             summaries.forEach(o::println);
             return 0;
@@ -111,6 +116,7 @@ public final class EvalCommand implements Callable<Integer> {
         line.put("reference_unsupported", row.referenceUnsupported());
         line.put("old_numbers", row.carried());
         line.put("nngen_old_numbers", row.nngenCarried());
+        line.put("conforms", row.conforms());
         try {
             jsonl.write(Json.string(line));
             jsonl.newLine();

@@ -51,6 +51,7 @@ final class LoadMeasurement {
     private volatile long backlogDrained = -1;
     private final long[] sentAt;
     private final AtomicLong sentCount = new AtomicLong();
+    private final AtomicLong nonConforming = new AtomicLong();
     private final List<LoadReport.Outcome> outcomes = Collections.synchronizedList(new ArrayList<>());
     private final Map<Integer, Double> peakRss = new ConcurrentHashMap<>();
     private final ConcurrentSkipListMap<Long, Long> jobCpuNanos = new ConcurrentSkipListMap<>();
@@ -106,6 +107,11 @@ final class LoadMeasurement {
     }
 
     /** Suggestions and dead letters read so far. */
+    /** Suggestions that failed {@link SuggestionCheck} (counted among the errors). */
+    long nonConforming() {
+        return nonConforming.get();
+    }
+
     int answered() {
         return outcomes.size();
     }
@@ -152,8 +158,12 @@ final class LoadMeasurement {
                     boolean dead = rec.topic().equals(k.deadLetterTopic());
                     long eventMs = dead ? n.path("origin").path("kafkaTs").asLong() : n.path("kafkaTs").asLong();
                     String tenant = n.path("tenant").asText();
+                    String problem = dead ? null : SuggestionCheck.problem(n);
+                    if (problem != null && nonConforming.getAndIncrement() == 0) {
+                        err.println("loadtest: a suggestion fails the check (counted as an error): " + problem);
+                    }
                     outcomes.add(new LoadReport.Outcome(eventMs, rec.timestamp(), seen, tenant.isEmpty() ? "unknown" : tenant,
-                            dead));
+                            dead || problem != null));
                 }
             }
         } catch (Exception e) {

@@ -153,6 +153,8 @@ public final class LoadTestCommand implements Callable<Integer> {
             drain(stack, measurement);
             LoadReport result = measurement.report(schedule.newTenants());
             writeReport(result.withReference(measureReference(stack, source.commits())), measurement.sent());
+            out.printf("suggestions failing the schema or 20–72 character subject check (counted as errors): %d%n",
+                    measurement.nonConforming());
             return stack.stopRequested() ? 130 : 0;
         }
     }

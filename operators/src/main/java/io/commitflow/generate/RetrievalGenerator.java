@@ -65,7 +65,7 @@ public final class RetrievalGenerator implements java.io.Serializable {
         IndexedCommit reverted = memory.reverted(features.lines(), notAfter, window);
         if (reverted != null) {
             // git's own revert message: the diff undoes an earlier commit exactly
-            String subject = "Revert \"" + reverted.subject() + "\"";
+            String subject = SubjectLength.fit("Revert \"" + reverted.subject() + "\"", diff);
             return new Draft(subject, "This reverts commit " + reverted.sha() + ".", "revert", "", BACKEND, 1.0,
                     List.of(reverted.sha()));
         }
@@ -111,6 +111,7 @@ public final class RetrievalGenerator implements java.io.Serializable {
             }
             exemplars = exemplars(nn.get(chosen), nn);
         }
+        s = SubjectLength.fit(s, diff);
         String type = s.type().isEmpty() ? template.type() : s.type();
         float score = nn.isEmpty() ? 0 : nn.get(0).score();
         return new Draft(s.render(), template.body(), type, s.scope(), BACKEND, score, exemplars);

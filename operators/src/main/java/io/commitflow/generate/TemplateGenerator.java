@@ -25,7 +25,7 @@ public final class TemplateGenerator implements java.io.Serializable {
         List<FileChange> files = diff.files();
         String type = type(diff);
         String scope = scope(files);
-        String subject = files.isEmpty() ? emptySubject(diff) : subject(files, diff.totalFiles());
+        String subject = SubjectLength.fit(files.isEmpty() ? emptySubject(diff) : subject(files, diff.totalFiles()), diff);
         String body = diff.truncated() ? "The diff was summarised: " + diff.truncation() + "." : "";
         return new Draft(subject, body, type, scope, BACKEND, 0.0, java.util.List.of());
     }
@@ -42,7 +42,8 @@ public final class TemplateGenerator implements java.io.Serializable {
             FileChange f = files.get(0);
             String from = base(f.oldPath());
             String to = base(f.newPath());
-            String s = from.equals(to) ? "Move " + from + " to " + dir(f.newPath()) : "Rename " + from + " to " + to;
+            String s = from.equals(to) ? "Move " + from + " from " + where(dir(f.oldPath())) + " to " + where(dir(f.newPath()))
+                    : "Rename " + from + " to " + to;
             if (s.length() <= MAX_SUBJECT) {
                 return s;
             }
@@ -72,11 +73,16 @@ public final class TemplateGenerator implements java.io.Serializable {
     private static List<String> names(List<FileChange> files) {
         Set<String> names = new LinkedHashSet<>();
         for (FileChange f : files) {
-            String base = base(f.path());
-            PathKind kind = PathKind.of(f.path());
-            names.add(kind == PathKind.SOURCE || kind == PathKind.TEST ? stripExtension(base) : base);
+            names.add(displayName(f.path()));
         }
         return new ArrayList<>(names);
+    }
+
+    /** How a subject names a path: a source file's class or module name, else the file name. */
+    static String displayName(String path) {
+        String base = base(path);
+        PathKind kind = PathKind.of(path);
+        return kind == PathKind.SOURCE || kind == PathKind.TEST ? stripExtension(base) : base;
     }
 
     static String type(DiffedCommit diff) {
@@ -148,6 +154,10 @@ public final class TemplateGenerator implements java.io.Serializable {
             return names.get(0);
         }
         return String.join(", ", names.subList(0, names.size() - 1)) + " and " + names.get(names.size() - 1);
+    }
+
+    private static String where(String dir) {
+        return dir.isEmpty() ? "the top level" : dir;
     }
 
     private static String base(String path) {

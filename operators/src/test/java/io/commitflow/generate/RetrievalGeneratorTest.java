@@ -76,7 +76,7 @@ class RetrievalGeneratorTest {
         try (CpuEngine a = new CpuEngine(FeatureSpace.DEFAULT_DIMENSION); CpuEngine b = new CpuEngine(FeatureSpace.DEFAULT_DIMENSION)) {
             DiffedCommit d = StageHarness.change("r", "5".repeat(40), "Widget", "run", null, null);
             Draft first = run(RepoKnowledge.fresh(a, 0, 10), d);
-            assertThat(first.subject()).isEqualTo("Update Widget");
+            assertThat(first.subject()).isEqualTo("Update Widget in src/main/java/org/example");
             assertThat(first.backend()).isEqualTo("retrieval");
             assertThat(run(RepoKnowledge.fresh(b, 3, 10), d)).isEqualTo(first);
         }

@@ -40,7 +40,7 @@ class TemplateGeneratorTest {
         assertThat(draft(List.of(new FileChange("RENAME", "a/Old.java", "a/New.java", false, 0, 0, 100, "100644", "100644"))).subject())
                 .isEqualTo("Rename Old.java to New.java");
         assertThat(draft(List.of(new FileChange("RENAME", "a/Same.java", "b/Same.java", false, 0, 0, 100, "100644", "100644"))).subject())
-                .isEqualTo("Move Same.java to b");
+                .isEqualTo("Move Same.java from a to b");
     }
 
     @Test
@@ -69,7 +69,7 @@ class TemplateGeneratorTest {
         String longName = "a/" + "VeryLongClassName".repeat(6) + ".java";
         Draft d = draft(List.of(modify(longName, 1, 1)));
 
-        assertThat(d.subject()).hasSizeLessThanOrEqualTo(72).isEqualTo("Update 1 file in a");
+        assertThat(d.subject()).hasSizeBetween(20, 72).isEqualTo("Update 1 file in a in this repository");
     }
 
     @Test

@@ -9,6 +9,7 @@ import io.commitflow.generate.Faithfulness;
 import io.commitflow.generate.RepoKnowledge;
 import io.commitflow.generate.RetrievalGenerator;
 import io.commitflow.generate.Subject;
+import io.commitflow.generate.SubjectLength;
 import io.commitflow.git.CommitDiffer;
 import io.commitflow.git.DiffBudget;
 import io.commitflow.git.DiffedCommit;
@@ -32,25 +33,29 @@ import java.util.function.Consumer;
  * the real subject with B-Norm and ROUGE-L, raw and with GitHub's squash suffix {@code (#123)} removed from both
  * (no generator can know the number). Each subject, the real one too, is also judged for
  * {@linkplain Faithfulness faithfulness}: does it name only identifiers, files and versions its diff contains? Each
- * test commit then joins both memories, as in the job. A chain shorter than {@code test + history} keeps the
- * {@code test} commits and learns from what is before them (at least one commit).
+ * test commit then joins both memories, as in the job. Commits by {@linkplain Bots bots} are learned from but not
+ * scored: the test commits are the last {@code test} by people. A chain shorter than {@code test + history} keeps
+ * the {@code test} commits and learns from what is before them (at least one commit).
  */
 public final class Evaluation {
     /** One test commit's outcome; the {@code unsupported} lists name what each subject claims beyond the diff. */
     public record Row(String sha, String reference, String commitflow, String nngen, double bnorm, double nngenBnorm,
                       double rougeL, double nngenRougeL, double similarity, double bnormNoSuffix,
                       double nngenBnormNoSuffix, List<String> unsupported, List<String> nngenUnsupported,
-                      List<String> referenceUnsupported, List<String> carried, List<String> nngenCarried) {}
+                      List<String> referenceUnsupported, List<String> carried, List<String> nngenCarried,
+                      boolean conforms, boolean nngenConforms, boolean referenceConforms) {}
 
     /**
      * The averages, in percent; {@code unfaithful…} are the shares of subjects naming something their diff does not
      * contain; {@code carried…} the shares of generated subjects naming an issue, ticket or pull-request number the
-     * real subject does not (an old one, carried over); {@code history} is how many commits preceded the first test
-     * commit.
+     * real subject does not (an old one, carried over); {@code conforming…} the shares of subjects of 20–72
+     * characters (what a load tester checks); {@code history} is how many commits preceded the first test commit;
+     * {@code bots} how many bot commits among the test commits were learned from but not scored.
      */
     public record Summary(int commits, int history, double bnorm, double nngenBnorm, double rougeL, double nngenRougeL,
                           double bnormNoSuffix, double nngenBnormNoSuffix, double unfaithful, double nngenUnfaithful,
-                          double referenceUnfaithful, double carried, double nngenCarried) {
+                          double referenceUnfaithful, double carried, double nngenCarried, double conforming,
+                          double nngenConforming, double referenceConforming, int bots) {
         public double ratio() {
             return nngenBnorm == 0 ? 0 : bnorm / nngenBnorm;
         }
@@ -73,23 +78,32 @@ public final class Evaluation {
 
     /** Runs the protocol, reporting each test commit to {@code rows} and progress to {@code progress}. */
     public Summary run(Repository repo, Consumer<Row> rows, Consumer<String> progress) throws IOException {
-        List<RevCommit> chain = chain(repo, test + history);
+        List<RevCommit> chain = chain(repo, Integer.MAX_VALUE);
         if (chain.size() < 2) {
             throw new IllegalArgumentException("the first-parent chain has " + chain.size()
                     + " commit(s) without merges: at least two are needed, one to learn from and one to test");
         }
-        // the test commits are the last ones; what is before them is the history, up to the one asked for
-        int used = Math.min(history, Math.max(1, chain.size() - test));
-        int firstTest = Math.max(used, chain.size() - test);
+        // the test commits are the last ones by people (bots' commits among them are learned from, not scored); what
+        // is before them is the history, up to the one asked for
+        int firstTest = chain.size();
+        int people = 0;
+        while (firstTest > 1 && people < test) {
+            firstTest--;
+            if (!Bots.is(chain.get(firstTest))) {
+                people++;
+            }
+        }
+        int used = Math.min(history, firstTest);
         int start = firstTest - used;
         if (used < history) {
-            progress.accept(String.format("  the chain has %d commits without merges: testing the last %d, each from "
-                    + "up to %d before it (not %d)", chain.size(), chain.size() - firstTest, used, history));
+            progress.accept(String.format("  the chain has %d commits without merges: testing the last %d by people, "
+                    + "each from up to %d before it (not %d)", chain.size(), people, used, history));
         }
         CommitDiffer differ = new CommitDiffer(DiffBudget.DEFAULT);
         RetrievalGenerator generator = new RetrievalGenerator();
-        double[] sums = new double[11];
+        double[] sums = new double[14];
         int n = 0;
+        int bots = 0;
         try (CpuEngine engine = new CpuEngine(io.commitflow.generate.FeatureSpace.DEFAULT_DIMENSION);
              ObjectReader reader = repo.newObjectReader(); RevWalk walk = new RevWalk(reader)) {
             RepoKnowledge memory = RepoKnowledge.fresh(engine, 0, history);
@@ -100,7 +114,9 @@ public final class Evaluation {
                 DiffFeatures features = DiffFeatures.of(d);
                 float[] q = memory.vector(features.terms());
                 String real = c.getFullMessage();
-                if (i >= firstTest) {
+                if (i >= firstTest && Bots.is(c)) {
+                    bots++;
+                } else if (i >= firstTest) {
                     Draft draft = generator.generate(d, features, memory, q);
                     String ours = draft.subject();
                     String theirs = Subject.firstLine(nngen.predict(d.patch()));
@@ -112,7 +128,8 @@ public final class Evaluation {
                             Bleu.bnorm(Faithfulness.withoutSquashSuffix(ours), bareRef),
                             Bleu.bnorm(Faithfulness.withoutSquashSuffix(theirs), bareRef),
                             Faithfulness.unsupported(ours, patch), Faithfulness.unsupported(theirs, patch),
-                            Faithfulness.unsupported(ref, patch), carried(ours, ref), carried(theirs, ref));
+                            Faithfulness.unsupported(ref, patch), carried(ours, ref), carried(theirs, ref),
+                            SubjectLength.conforms(ours), SubjectLength.conforms(theirs), SubjectLength.conforms(ref));
                     sums[0] += row.bnorm();
                     sums[1] += row.nngenBnorm();
                     sums[2] += row.rougeL();
@@ -124,6 +141,9 @@ public final class Evaluation {
                     sums[8] += row.referenceUnsupported().isEmpty() ? 0 : 1;
                     sums[9] += row.carried().isEmpty() ? 0 : 1;
                     sums[10] += row.nngenCarried().isEmpty() ? 0 : 1;
+                    sums[11] += row.conforms() ? 1 : 0;
+                    sums[12] += row.nngenConforms() ? 1 : 0;
+                    sums[13] += row.referenceConforms() ? 1 : 0;
                     n++;
                     rows.accept(row);
                 }
@@ -136,10 +156,10 @@ public final class Evaluation {
         }
         double[] pct = new double[sums.length];
         for (int i = 0; i < sums.length; i++) {
-            pct[i] = 100 * sums[i] / n;
+            pct[i] = n == 0 ? 0 : 100 * sums[i] / n;
         }
         return new Summary(n, used, pct[0], pct[1], pct[2], pct[3], pct[4], pct[5], pct[6], pct[7], pct[8], pct[9],
-                pct[10]);
+                pct[10], pct[11], pct[12], pct[13], bots);
     }
 
     /** The issue, ticket and pull-request numbers a generated subject names and the real one does not. */

@@ -89,6 +89,41 @@ class EvaluationTest {
     }
 
     @Test
+    void learnsFromBotsWithoutScoringThemAndCountsSubjectsOfTwentyToSeventyTwo() throws Exception {
+        Repository repo = new FileRepositoryBuilder().setGitDir(tmp.resolve("bots.git").toFile()).setBare().build();
+        repo.create(true);
+        try (TestRepository<Repository> git = new TestRepository<>(repo)) {
+            org.eclipse.jgit.lib.PersonIdent bot = new org.eclipse.jgit.lib.PersonIdent("renovate[bot]",
+                    "29139614+renovate[bot]@users.noreply.github.com");
+            RevCommit parent = git.commit().add("README.md", "# b\n").message("Start the project").create();
+            for (int i = 0; i < 40; i++) {
+                if (i % 2 == 0) {
+                    parent = git.commit().parent(parent).author(bot).add("package.json", "{\"lodash\": \"4.17." + i + "\"}\n")
+                            .message("chore(deps): update dependency lodash to v4.17." + i).create();
+                } else {
+                    parent = git.commit().parent(parent).add("src/Lexer.java", "class Lexer { int n = " + i + "; }\n")
+                            .message(i % 3 == 0 ? "Fix lexer" : "Count the lexer's tokens once more, " + i).create();
+                }
+            }
+            git.update("refs/heads/master", parent);
+        }
+        List<Evaluation.Row> rows = new ArrayList<>();
+        Evaluation.Summary s = new Evaluation(10, 100).run(repo, rows::add, line -> { });
+
+        assertThat(rows).hasSize(10).noneSatisfy(r -> assertThat(r.reference()).startsWith("chore(deps)"));
+        assertThat(s.bots()).as("the bots' commits after the first tested one").isEqualTo(9);
+        assertThat(s.history()).as("the start and 21 commits before the first tested one").isEqualTo(22);
+        // "Fix lexer" is 9 characters: the real subjects do not all conform; the generator's always do
+        assertThat(s.referenceConforming()).isCloseTo(
+                100.0 * rows.stream().filter(Evaluation.Row::referenceConforms).count() / rows.size(), offset(1e-9))
+                .isLessThan(100);
+        assertThat(s.conforming()).isEqualTo(100);
+        assertThat(Bots.is("Babel Bot")).isTrue();
+        assertThat(Bots.is("dependabot[bot]")).isTrue();
+        assertThat(Bots.is("Abbott Robotham")).isFalse();
+    }
+
+    @Test
     void refusesAChainWithNothingToLearnFrom() throws Exception {
         Repository repo = new FileRepositoryBuilder().setGitDir(tmp.resolve("one.git").toFile()).setBare().build();
         repo.create(true);

@@ -1,0 +1,49 @@
+package io.commitflow.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.commitflow.generate.SubjectLength;
+
+import java.util.regex.Pattern;
+
+/**
+ * What a load tester checks of every suggestion it reads (the reference report's k6 script does the same): the
+ * record is a JSON object with the suggestion's fields and types, and its subject is 20–72 characters. A suggestion
+ * that fails counts as an error in {@code loadtest}'s report, like a dead letter.
+ */
+final class SuggestionCheck {
+    private static final Pattern SHA = Pattern.compile("[0-9a-f]{40}|[0-9a-f]{64}");
+
+    private SuggestionCheck() {}
+
+    /** Why {@code n} is no conforming suggestion, or {@code null} when it is one. */
+    static String problem(JsonNode n) {
+        if (n == null || !n.isObject()) {
+            return "not a JSON object";
+        }
+        for (String field : new String[] {"repo", "sha", "subject", "body", "type", "backend", "cache", "tenant"}) {
+            if (!n.path(field).isTextual()) {
+                return "\"" + field + "\" is not a string";
+            }
+        }
+        for (String field : new String[] {"latencyMs", "kafkaTs", "madeMs", "similarity"}) {
+            if (!n.path(field).isNumber()) {
+                return "\"" + field + "\" is not a number";
+            }
+        }
+        if (!n.path("exemplars").isArray()) {
+            return "\"exemplars\" is not an array";
+        }
+        if (n.path("repo").asText().isEmpty()) {
+            return "\"repo\" is empty";
+        }
+        if (!SHA.matcher(n.path("sha").asText()).matches()) {
+            return "\"sha\" is no commit id: " + n.path("sha").asText();
+        }
+        String subject = n.path("subject").asText();
+        if (!SubjectLength.conforms(subject)) {
+            return "the subject has " + subject.strip().length() + " characters, not " + SubjectLength.MIN + "–"
+                    + SubjectLength.MAX + ": \"" + subject + "\"";
+        }
+        return null;
+    }
+}

@@ -1,0 +1,141 @@
+package io.commitflow.generate;
+
+import io.commitflow.git.DiffedCommit;
+import io.commitflow.git.FileChange;
+
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * Holds a generated subject to 20–72 characters, whatever the exemplar it was edited from: the length a load tester
+ * checks (the reference k6 script does) and the one {@code git log --oneline} and most review tools show whole.
+ * <ul>
+ * <li>Too long: the description is cut at a word boundary, dangling joiners ({@code and}, {@code to}, …) and
+ * punctuation dropped; if the prefix alone leaves no room, the scope and area go, then the tags.</li>
+ * <li>Too short or empty: the main changed file (the one with most changed lines) is named — {@code Fix typo} becomes
+ * {@code Fix typo in StringUtils} — or its path or directory, else {@code in this repository}: only names this diff
+ * contains, so the edit stays faithful.</li>
+ * </ul>
+ * A subject that already fits is returned unchanged.
+ */
+public final class SubjectLength {
+    public static final int MIN = 20;
+    public static final int MAX = 72;
+    private static final Set<String> DANGLING = Set.of("and", "or", "to", "the", "a", "an", "for", "in", "of", "with",
+            "from", "on", "by", "at", "into", "as", "via", "when", "if", "that", "than", "but", "is", "are", "be");
+
+    private SubjectLength() {}
+
+    /** The subject is 20–72 characters (ends stripped). */
+    public static boolean conforms(String subject) {
+        if (subject == null) {
+            return false;
+        }
+        int n = subject.strip().length();
+        return n >= MIN && n <= MAX;
+    }
+
+    /** {@code s} made 20–72 characters long, with names from {@code diff} where it is too short. */
+    public static Subject fit(Subject s, DiffedCommit diff) {
+        Subject fitted = s;
+        if (fitted.render().length() > MAX) {
+            fitted = shorten(fitted);
+        }
+        if (fitted.render().length() < MIN) {
+            fitted = lengthen(fitted, diff);
+        }
+        return fitted;
+    }
+
+    /** A plain subject (no parts to keep: a revert's, a template's) made to fit. */
+    public static String fit(String subject, DiffedCommit diff) {
+        String s = subject == null ? "" : subject.strip();
+        if (conforms(s)) {
+            return s;
+        }
+        if (s.length() > MAX && s.startsWith("Revert \"") && s.endsWith("\"")) {
+            // git's revert message: keep it recognisable, the reverted subject cut inside the quotes
+            return "Revert \"" + cut(s.substring(8, s.length() - 1), MAX - 9) + "\"";
+        }
+        return fit(new Subject(List.of(), "", false, "", "", false, "", s, false), diff).render();
+    }
+
+    private static Subject shorten(Subject s) {
+        int prefix = s.withDescription("").render().length() + 1;
+        if (MAX - prefix < MIN / 2) {
+            // the prefix leaves no room for a description: keep the ticket and the type, drop the rest
+            List<String> tags = s.ticket().isEmpty() || s.plainTicket() ? List.of() : List.of(s.ticket());
+            s = new Subject(tags, s.ticket(), s.plainTicket(), s.type(), "", s.breaking(), "", s.description(),
+                    s.pullRequest());
+            prefix = s.withDescription("").render().length() + 1;
+            if (MAX - prefix < MIN / 2) {
+                return new Subject(List.of(), "", false, "", "", false, "", cut(s.render(), MAX), false);
+            }
+        }
+        return s.withDescription(cut(s.description(), MAX - prefix));
+    }
+
+    /** {@code text} cut to at most {@code max} characters at a word boundary, without a dangling last word. */
+    static String cut(String text, int max) {
+        if (text.length() <= max) {
+            return text;
+        }
+        int space = text.lastIndexOf(' ', max);
+        String c = (space > max / 2 ? text.substring(0, space) : text.substring(0, max)).stripTrailing();
+        while (true) {
+            c = c.replaceAll("[\\s,;:(\\-–—/]+$", "");
+            int last = c.lastIndexOf(' ');
+            if (last > max / 2 && DANGLING.contains(c.substring(last + 1).toLowerCase(Locale.ROOT))) {
+                c = c.substring(0, last);
+                continue;
+            }
+            return c;
+        }
+    }
+
+    /** {@code text} names {@code name} as a word of its own (case aside). */
+    static boolean mentions(String text, String name) {
+        return java.util.regex.Pattern.compile("(?<![\\w.])" + java.util.regex.Pattern.quote(name) + "(?![\\w])",
+                java.util.regex.Pattern.CASE_INSENSITIVE).matcher(text).find();
+    }
+
+    private static Subject lengthen(Subject s, DiffedCommit diff) {
+        String d = s.description().strip();
+        FileChange main = diff.files().stream()
+                .max(Comparator.comparingInt((FileChange f) -> f.added() + f.deleted())
+                        .thenComparing(FileChange::path, Comparator.reverseOrder()))
+                .orElse(null);
+        if (d.isEmpty()) {
+            // nothing to say from the exemplar: the template's description of the paths
+            d = !diff.files().isEmpty() ? TemplateGenerator.subject(diff.files(), diff.totalFiles())
+                    : diff.commit().parents().size() > 1 ? "Merge branch without changes to the first parent"
+                    : "Record an empty commit";
+            Subject withTemplate = s.withDescription(d);
+            if (withTemplate.render().length() >= MIN) {
+                return withTemplate.render().length() > MAX ? shorten(withTemplate) : withTemplate;
+            }
+        }
+        List<String> places = new java.util.ArrayList<>();
+        if (main != null) {
+            String path = main.path();
+            String name = TemplateGenerator.displayName(path);
+            places.add(name);
+            if (!mentions(d, name)) {
+                places.add(path); // a file named already is not named again by its path
+            }
+            if (path.contains("/")) {
+                places.add(path.substring(0, path.lastIndexOf('/')));
+            }
+        }
+        for (String where : places) {
+            Subject longer = s.withDescription(d + " in " + where);
+            if (!mentions(d, where) && longer.render().length() >= MIN && longer.render().length() <= MAX) {
+                return longer;
+            }
+        }
+        Subject longer = s.withDescription(d + " in this repository");
+        return longer.render().length() > MAX ? shorten(longer) : longer;
+    }
+}

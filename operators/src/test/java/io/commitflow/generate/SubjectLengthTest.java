@@ -1,0 +1,104 @@
+package io.commitflow.generate;
+
+import io.commitflow.event.TestEvents;
+import io.commitflow.git.DiffedCommit;
+import io.commitflow.git.FileChange;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class SubjectLengthTest {
+
+    private static FileChange modify(String path, int added, int deleted) {
+        return new FileChange("MODIFY", path, path, false, added, deleted, 0, "100644", "100644");
+    }
+
+    private static DiffedCommit diff(FileChange... files) {
+        return DiffedCommit.of(TestEvents.commit("r", "a".repeat(40)), List.of(files), files.length, "", "", "mirror", null);
+    }
+
+    @Test
+    void namesTheMainFileWhenTooShort() {
+        DiffedCommit d = diff(modify("src/main/java/org/apache/commons/lang3/StringUtils.java", 12, 3),
+                modify("src/changes/changes.xml", 1, 0));
+
+        assertThat(SubjectLength.fit("Javadoc", d)).isEqualTo("Javadoc in StringUtils");
+        assertThat(SubjectLength.fit("Fix typo", d)).isEqualTo("Fix typo in StringUtils");
+    }
+
+    @Test
+    void keepsPrefixesAndNamesTheDirectoryWhenTheFileIsNamedAlready() {
+        DiffedCommit d = diff(modify("packages/runtime-core/src/vnode.ts", 4, 1));
+
+        Subject s = SubjectLength.fit(Subject.parse("fix(vnode): vnode"), d);
+        assertThat(s.render()).isEqualTo("fix(vnode): vnode in packages/runtime-core/src");
+        assertThat(s.scope()).isEqualTo("vnode");
+    }
+
+    @Test
+    void saysInThisRepositoryWhenNoNameFits() {
+        String longName = "a/" + "VeryLongClassName".repeat(6) + ".java";
+        DiffedCommit d = diff(modify(longName, 1, 1));
+
+        String s = SubjectLength.fit("Update 1 file in a", d);
+        assertThat(s).isEqualTo("Update 1 file in a in this repository");
+        assertThat(SubjectLength.conforms(s)).isTrue();
+    }
+
+    @Test
+    void emptyBecomesTheTemplateDescription() {
+        DiffedCommit d = diff(modify("gpu/src/main/java/io/commitflow/gpu/CudaEngine.java", 30, 2));
+
+        assertThat(SubjectLength.fit(Subject.parse("").withDescription(""), d).render())
+                .isEqualTo("Update CudaEngine in gpu/src/main/java/io/commitflow/gpu");
+        assertThat(SubjectLength.fit("", diff())).isEqualTo("Record an empty commit");
+    }
+
+    @Test
+    void cutsLongDescriptionsAtAWordWithoutDanglingJoiners() {
+        DiffedCommit d = diff(modify("a/B.java", 1, 1));
+        String longer = "[FLINK-12345][connectors/kafka] Make the Kafka sink retry transactions that timed out on the "
+                + "broker and the writer";
+
+        Subject s = SubjectLength.fit(Subject.parse(longer), d);
+
+        assertThat(s.render()).hasSizeBetween(20, 72)
+                .isEqualTo("[FLINK-12345][connectors/kafka] Make the Kafka sink retry transactions");
+        assertThat(s.ticket()).isEqualTo("FLINK-12345");
+    }
+
+    @Test
+    void dropsTheRestOfALongPrefixButKeepsTheTicket() {
+        DiffedCommit d = diff(modify("a/B.java", 1, 1));
+        String tags = "[FLINK-1][" + "x".repeat(38) + "][" + "y".repeat(20) + "] ";
+
+        String s = SubjectLength.fit(Subject.parse(tags + "Fix the writer when the broker is gone"), d).render();
+
+        assertThat(s).hasSizeBetween(20, 72).startsWith("[FLINK-1] Fix the writer");
+    }
+
+    @Test
+    void cutsARevertInsideItsQuotes() {
+        String reverted = "Make the Kafka sink retry transactions that timed out on the broker while away";
+        String s = SubjectLength.fit("Revert \"" + reverted + "\"", diff(modify("a/B.java", 1, 1)));
+
+        assertThat(s).hasSizeBetween(20, 72).startsWith("Revert \"Make the Kafka sink").endsWith("\"");
+    }
+
+    @Test
+    void leavesAFittingSubjectAlone() {
+        Subject s = Subject.parse("fix(runtime-core): handle null vnode");
+        assertThat(SubjectLength.fit(s, diff(modify("a/B.java", 1, 1)))).isEqualTo(s);
+    }
+
+    @Test
+    void conformsMeansTwentyToSeventyTwo() {
+        assertThat(SubjectLength.conforms("x".repeat(19))).isFalse();
+        assertThat(SubjectLength.conforms("x".repeat(20))).isTrue();
+        assertThat(SubjectLength.conforms("x".repeat(72))).isTrue();
+        assertThat(SubjectLength.conforms("x".repeat(73))).isFalse();
+        assertThat(SubjectLength.conforms(null)).isFalse();
+    }
+}
