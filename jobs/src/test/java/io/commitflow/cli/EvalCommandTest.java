@@ -36,7 +36,7 @@ class EvalCommandTest {
         assertThat(summaries.get(0)).contains("\"repo\":\"app.git\"", "\"commits\":10", "\"history\":5");
         // 40 commits: the last 10 are tested from at most the 30 before them, and the report says so
         assertThat(summaries.get(2)).contains("\"history\":30");
-        assertThat(err.toString()).contains("up to 30 before it (not 100)");
+        assertThat(err.toString()).contains("up to 30 before it (asked: 10 from 100)");
         assertThat(Files.readAllLines(rows)).hasSize(30).allSatisfy(l -> assertThat(l).contains("\"unsupported\":"));
     }
 

@@ -93,6 +93,10 @@ class SlaPrometheusITCase {
                 }
             }
             JsonNode tps = query(http, promPort, "flink_taskmanager_job_task_operator_tenant_backend_slaThroughputPerSecond{tenant=\"acme\",backend=\"retrieval\"}");
+            // live quality: the replayed events carry their real messages, so the job scored its own suggestions
+            String quality = "flink_taskmanager_job_task_operator_tenant_backend_slaQuality";
+            JsonNode scored = query(http, promPort, "max_over_time(" + quality + "ScoredSuggestions{tenant=\"acme\",backend=\"all\"}[10m])");
+            JsonNode bnorm = query(http, promPort, "max_over_time(" + quality + "BnormPercent{tenant=\"acme\",backend=\"all\"}[10m])");
             // every series the Grafana dashboard reads exists, and each of its queries is valid PromQL
             JsonNode dashboard = Json.mapper().readTree(HOME.resolve("flink-conf/grafana/commitflow-sla.json").toFile());
             java.util.Set<String> names = new java.util.TreeSet<>();
@@ -127,6 +131,10 @@ class SlaPrometheusITCase {
             assertThat(series.path("value").get(1).asDouble()).as("P99 in ms").isGreaterThan(0);
             assertThat(tps).isNotNull();
             assertThat(tps.path("value").get(1).asDouble()).as("suggestions per second").isGreaterThan(0);
+            assertThat(scored).isNotNull();
+            assertThat(scored.path("value").get(1).asDouble()).as("suggestions scored in a window").isGreaterThan(0);
+            assertThat(bnorm).isNotNull();
+            assertThat(bnorm.path("value").get(1).asDouble()).as("mean B-Norm, percent").isBetween(0.0, 100.0);
             assertThat(names).hasSizeGreaterThan(8);
             assertThat(missing).as("series the dashboard reads that Prometheus does not have").isEmpty();
             assertThat(invalid).as("dashboard queries Prometheus refuses").isEmpty();

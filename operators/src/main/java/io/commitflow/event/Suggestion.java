@@ -23,6 +23,11 @@ import java.util.List;
  *                   event time and the output record's timestamp
  * @param note       why the suggestion is what it is, when that is not the obvious: e.g. {@code llm fallback: SERVER: …}
  *                   when the tenant's LLM failed and the built-in generator answered; empty otherwise
+ * @param bnorm      live quality: the subject's B-Norm (0–100) against the real subject the event carried, both without
+ *                   a trailing {@code (#n)}, as {@code eval} scores it; {@link #NOT_SCORED} when the event had no
+ *                   message
+ * @param unfaithful the subject names an identifier, file or version that the commit's diff does not contain
+ *                   ({@code Faithfulness}); false when not scored
  */
 public record Suggestion(
         String repo,
@@ -42,12 +47,36 @@ public record Suggestion(
         long eventTs,
         long kafkaTs,
         long madeMs,
-        String note) {
+        String note,
+        double bnorm,
+        boolean unfaithful) {
+
+    /** {@link #bnorm} of a suggestion whose event carried no real message. */
+    public static final double NOT_SCORED = -1;
+
+    /** A suggestion not scored yet (or whose event has no real message). */
+    public Suggestion(String repo, String sha, String subject, String body, String type, String scope, String backend,
+                      double similarity, List<String> exemplars, String cache, long latencyMs, String traceId,
+                      String tenant, String truncation, long eventTs, long kafkaTs, long madeMs, String note) {
+        this(repo, sha, subject, body, type, scope, backend, similarity, exemplars, cache, latencyMs, traceId, tenant,
+                truncation, eventTs, kafkaTs, madeMs, note, NOT_SCORED, false);
+    }
+
+    /** The event carried the real message and this suggestion was scored against it. */
+    public boolean scored() {
+        return bnorm >= 0;
+    }
+
+    /** This suggestion with its live quality. */
+    public Suggestion withQuality(double newBnorm, boolean isUnfaithful) {
+        return new Suggestion(repo, sha, subject, body, type, scope, backend, similarity, exemplars, cache, latencyMs,
+                traceId, tenant, truncation, eventTs, kafkaTs, madeMs, note, newBnorm, isUnfaithful);
+    }
 
     /** This suggestion with a note. */
     public Suggestion withNote(String n) {
         return new Suggestion(repo, sha, subject, body, type, scope, backend, similarity, exemplars, cache, latencyMs,
-                traceId, tenant, truncation, eventTs, kafkaTs, madeMs, n);
+                traceId, tenant, truncation, eventTs, kafkaTs, madeMs, n, bnorm, unfaithful);
     }
 
     /** This suggestion with another writer's subject and body. */
@@ -59,6 +88,6 @@ public record Suggestion(
     /** This suggestion as sent on at {@code nowMs}: made then, its latency up to then. */
     public Suggestion madeAt(long nowMs) {
         return new Suggestion(repo, sha, subject, body, type, scope, backend, similarity, exemplars, cache,
-                Math.max(0, nowMs - kafkaTs), traceId, tenant, truncation, eventTs, kafkaTs, nowMs, note);
+                Math.max(0, nowMs - kafkaTs), traceId, tenant, truncation, eventTs, kafkaTs, nowMs, note, bnorm, unfaithful);
     }
 }

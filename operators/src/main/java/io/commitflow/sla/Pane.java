@@ -16,9 +16,13 @@ import java.util.Map;
  * @param metWeight   Σ met_i · w(s_i)
  * @param slowest     the slowest suggestions, at most {@link SlaStats#SLOWEST}, slowest first
  * @param histogram   the suggestions' latencies, ms ({@link SlaStats#encode})
+ * @param scored      suggestions scored against the real message (live quality)
+ * @param bnormSum    Σ B-Norm of the scored suggestions
+ * @param unfaithful  scored suggestions that name what their diff does not contain
  */
 public record Pane(String tenant, String backend, long start, long end, long count, long errors,
-                   Map<String, Long> errorCodes, double weight, double metWeight, List<Slow> slowest, byte[] histogram) {
+                   Map<String, Long> errorCodes, double weight, double metWeight, List<Slow> slowest, byte[] histogram,
+                   long scored, double bnormSum, long unfaithful) {
 
     /** A slow request: its trace id and latency. */
     public record Slow(String traceId, long latencyMs) {}

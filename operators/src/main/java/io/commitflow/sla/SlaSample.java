@@ -14,9 +14,18 @@ import io.commitflow.event.Suggestion;
  * @param latencyMs  end to end, from the event's Kafka timestamp to the suggestion; 0 for errors
  * @param similarity the suggestion's retrieval similarity; 0 for errors
  * @param error      the dead letter's reason code, empty for a suggestion
+ * @param bnorm      live quality: the suggestion's B-Norm against the real subject (0–100), or
+ *                   {@link Suggestion#NOT_SCORED} when its event carried no message (and for errors)
+ * @param unfaithful the scored suggestion names what its diff does not contain
  */
 public record SlaSample(String tenant, String backend, long ts, long latencyMs, double similarity, String error,
-                        String traceId) {
+                        String traceId, double bnorm, boolean unfaithful) {
+
+    /** A sample without live quality. */
+    public SlaSample(String tenant, String backend, long ts, long latencyMs, double similarity, String error,
+                     String traceId) {
+        this(tenant, backend, ts, latencyMs, similarity, error, traceId, Suggestion.NOT_SCORED, false);
+    }
 
     /** The backend of dead letters; every sample also counts under {@link #ALL}. */
     public static final String DLQ = "dlq";
@@ -24,7 +33,8 @@ public record SlaSample(String tenant, String backend, long ts, long latencyMs, 
     static final String UNKNOWN_TENANT = "unknown";
 
     public static SlaSample of(Suggestion s) {
-        return new SlaSample(tenant(s.tenant()), s.backend(), s.madeMs(), s.latencyMs(), s.similarity(), "", s.traceId());
+        return new SlaSample(tenant(s.tenant()), s.backend(), s.madeMs(), s.latencyMs(), s.similarity(), "", s.traceId(),
+                s.bnorm(), s.unfaithful());
     }
 
     public static SlaSample of(DeadLetter d) {
@@ -39,12 +49,17 @@ public record SlaSample(String tenant, String backend, long ts, long latencyMs, 
         return !error.isEmpty();
     }
 
+    /** A suggestion scored against the real message. */
+    public boolean scored() {
+        return !isError() && bnorm >= 0;
+    }
+
     public String key() {
         return key(tenant, backend);
     }
 
     public SlaSample asAll() {
-        return new SlaSample(tenant, ALL, ts, latencyMs, similarity, error, traceId);
+        return new SlaSample(tenant, ALL, ts, latencyMs, similarity, error, traceId, bnorm, unfaithful);
     }
 
     public static String key(String tenant, String backend) {

@@ -39,7 +39,15 @@ public final class SlaStats {
         double met = 0;
         List<Pane.Slow> slow = new ArrayList<>();
         long target = settings.targetMs(tenant);
+        long scored = 0;
+        double bnormSum = 0;
+        long unfaithful = 0;
         for (SlaSample s : samples) {
+            if (s.scored()) {
+                scored++;
+                bnormSum += s.bnorm();
+                unfaithful += s.unfaithful() ? 1 : 0;
+            }
             if (s.isError()) {
                 errors++;
                 codes.merge(s.error(), 1L, Long::sum);
@@ -55,7 +63,8 @@ public final class SlaStats {
                 slow.add(new Pane.Slow(s.traceId(), s.latencyMs()));
             }
         }
-        return new Pane(tenant, backend, start, end, count, errors, codes, weight, met, slowest(slow), encode(h));
+        return new Pane(tenant, backend, start, end, count, errors, codes, weight, met, slowest(slow), encode(h),
+                scored, bnormSum, unfaithful);
     }
 
     private static final Comparator<Pane.Slow> SLOWEST_FIRST =
@@ -69,7 +78,7 @@ public final class SlaStats {
 
     /** What a window of panes comes to. */
     public record Merged(long count, long errors, Map<String, Long> errorCodes, double weight, double metWeight,
-                         List<Pane.Slow> slowest, Histogram histogram) {}
+                         List<Pane.Slow> slowest, Histogram histogram, long scored, double bnormSum, long unfaithful) {}
 
     public static Merged merge(List<Pane> panes) {
         Histogram h = histogram();
@@ -79,7 +88,13 @@ public final class SlaStats {
         double weight = 0;
         double met = 0;
         List<Pane.Slow> slow = new ArrayList<>();
+        long scored = 0;
+        double bnormSum = 0;
+        long unfaithful = 0;
         for (Pane p : panes) {
+            scored += p.scored();
+            bnormSum += p.bnormSum();
+            unfaithful += p.unfaithful();
             h.add(decode(p.histogram()));
             count += p.count();
             errors += p.errors();
@@ -88,7 +103,7 @@ public final class SlaStats {
             met += p.metWeight();
             slow.addAll(p.slowest());
         }
-        return new Merged(count, errors, codes, weight, met, slowest(slow), h);
+        return new Merged(count, errors, codes, weight, met, slowest(slow), h, scored, bnormSum, unfaithful);
     }
 
     /** The window record of merged panes. */
@@ -100,7 +115,9 @@ public final class SlaStats {
         return new SlaWindow("window", tenant, backend, start, end, m.count(), m.errors(), m.count() / seconds,
                 total == 0 ? 0 : (double) m.errors() / total, quantile(m.histogram(), 50.0),
                 quantile(m.histogram(), 95.0), p99, p999, p999 - p99,
-                m.weight() == 0 ? 1.0 : m.metWeight() / m.weight(), targetMs);
+                m.weight() == 0 ? 1.0 : m.metWeight() / m.weight(), targetMs, m.scored(),
+                m.scored() == 0 ? null : Math.round(100.0 * m.bnormSum() / m.scored()) / 100.0,
+                m.scored() == 0 ? null : (double) m.unfaithful() / m.scored());
     }
 
     /** A spike record when Δ = P999 − P99 is above the threshold, else null. */

@@ -14,7 +14,13 @@ package io.commitflow.sla;
  * @param attainment   Σ met_i·w(s_i) / Σ w(s_i): met_i = latency ≤ the tenant's target; a dead letter counts as
  *                     not met, with the weight of similarity 0
  * @param targetMs     the tenant's latency target
+ * @param scored       suggestions whose event carried the real message, scored against it (live quality)
+ * @param bnorm        their mean B-Norm (0–100, a trailing {@code (#n)} removed from both subjects, as {@code eval}
+ *                     scores); null when none was scored
+ * @param unfaithfulRatio the share of them naming an identifier, file or version their diff does not contain; null
+ *                     when none was scored
  */
 public record SlaWindow(String kind, String tenant, String backend, long windowStart, long windowEnd, long count,
                         long errors, double tps, double errorRate, long p50Ms, long p95Ms, long p99Ms, long p999Ms,
-                        long deltaMs, double attainment, long targetMs) {}
+                        long deltaMs, double attainment, long targetMs, long scored, Double bnorm,
+                        Double unfaithfulRatio) {}

@@ -28,7 +28,10 @@ import java.util.Map;
  * <p>Metrics, per tenant and backend (labels {@code tenant}, {@code backend}), of the latest window:
  * {@code slaLatencyP50Millis}, {@code slaLatencyP95Millis}, {@code slaLatencyP99Millis}, {@code slaLatencyP999Millis},
  * {@code slaDeltaMillis} (P999 − P99), {@code slaThroughputPerSecond}, {@code slaErrorRatio},
- * {@code slaAttainmentRatio}, {@code slaWindowSuggestions}; counters {@code slaWindows}, {@code slaSpikes}.
+ * {@code slaAttainmentRatio}, {@code slaWindowSuggestions}; live quality of the suggestions whose event carried the real
+ * message: {@code slaQualityBnormPercent} (mean B-Norm, 0–100), {@code slaUnfaithfulRatio},
+ * {@code slaQualityScoredSuggestions} (both quality gauges read NaN when the window scored none); counters
+ * {@code slaWindows}, {@code slaSpikes}.
  */
 public class SlaWindows extends KeyedProcessFunction<String, Pane, SlaWindow> {
     private static final long serialVersionUID = 1L;
@@ -109,6 +112,13 @@ public class SlaWindows extends KeyedProcessFunction<String, Pane, SlaWindow> {
             g.gauge("slaErrorRatio", () -> latest.get(key).errorRate());
             g.gauge("slaAttainmentRatio", () -> latest.get(key).attainment());
             g.gauge("slaWindowSuggestions", () -> latest.get(key).count());
+            g.gauge("slaQualityBnormPercent", () -> orNaN(latest.get(key).bnorm()));
+            g.gauge("slaUnfaithfulRatio", () -> orNaN(latest.get(key).unfaithfulRatio()));
+            g.gauge("slaQualityScoredSuggestions", () -> latest.get(key).scored());
         }
+    }
+
+    private static double orNaN(Double d) {
+        return d == null ? Double.NaN : d;
     }
 }

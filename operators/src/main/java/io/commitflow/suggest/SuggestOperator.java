@@ -1,6 +1,7 @@
 package io.commitflow.suggest;
 
 import io.commitflow.cache.ResultCache;
+import io.commitflow.generate.LiveQuality;
 import io.commitflow.event.CommitEvent;
 import io.commitflow.event.DeadLetter;
 import io.commitflow.event.DeadLetters;
@@ -186,7 +187,7 @@ public final class SuggestOperator extends AbstractStreamOperator<Suggestion>
             index.writeLock().unlock();
         }
         if (hit != null) {
-            emit(hit);
+            emit(LiveQuality.score(hit, diff));
         } else {
             submit(request);
         }
@@ -302,7 +303,7 @@ public final class SuggestOperator extends AbstractStreamOperator<Suggestion>
                     DeadLetter.of(c, Reason.GENERATION_FAILED, f.cause().toString(), "suggest"), System.currentTimeMillis()));
             return;
         }
-        emit(((Answer.Written) a).suggestion());
+        emit(LiveQuality.score(((Answer.Written) a).suggestion(), e.request.diff()));
     }
 
     /** Sends a suggestion on, stamped with this moment: its latency includes any wait in the mailbox. */

@@ -28,7 +28,7 @@ class EventTypesTest {
                 Arguments.of(io.commitflow.push.PendingPush.class, new io.commitflow.push.PendingPush(
                         TestEvents.push("r", "refs/heads/main", "a".repeat(40), "b".repeat(40)), 1, 2, 3)),
                 Arguments.of(Suggestion.class, new Suggestion("r", "a".repeat(40), "Fix it", "", "fix", "", "template", 0.5,
-                        List.of("c".repeat(40)), "miss", 12, "t", "default", "", 1, 2, 14, "")));
+                        List.of("c".repeat(40)), "miss", 12, "t", "default", "", 1, 2, 14, "").withQuality(42.5, true)));
     }
 
     @org.junit.jupiter.api.Test

@@ -124,6 +124,37 @@ class SlaStatsTest {
     }
 
     @Test
+    void liveQualityAveragesOnlyTheScoredSuggestionsAcrossPanes() {
+        SlaSettings s = new SlaSettings(java.time.Duration.ofSeconds(60), java.time.Duration.ofSeconds(10),
+                java.time.Duration.ofSeconds(5), java.time.Duration.ofSeconds(30), 50, 800, Map.of(),
+                SlaSettings.SimilarityWeights.DEFAULT);
+        Pane first = SlaStats.pane("acme", "all", 0, 10_000, List.of(
+                new SlaSample("acme", "all", 0, 10, 0.9, "", "a", 80.0, false),
+                new SlaSample("acme", "all", 0, 10, 0.9, "", "b", 20.0, true),
+                new SlaSample("acme", "all", 0, 10, 0.9, "", "c")),                    // no message: not scored
+                s);
+        Pane second = SlaStats.pane("acme", "all", 10_000, 20_000, List.of(
+                new SlaSample("acme", "all", 0, 10, 0.9, "", "d", 0.0, false),
+                new SlaSample("acme", "all", 0, 0, 0, "NO_MIRROR", "e", 99.0, false)),  // an error never counts
+                s);
+        assertThat(first.scored()).isEqualTo(2);
+        assertThat(first.unfaithful()).isEqualTo(1);
+        SlaWindow w = SlaStats.window("acme", "all", 0, 60_000, SlaStats.merge(List.of(first, second)), 800);
+
+        assertThat(w.scored()).isEqualTo(3);
+        assertThat(w.bnorm()).isEqualTo(33.33);                                   // (80 + 20 + 0) / 3
+        assertThat(w.unfaithfulRatio()).isCloseTo(1 / 3.0, within(1e-12));
+        assertThat(w.count()).isEqualTo(4);
+
+        SlaWindow none = SlaStats.window("acme", "all", 0, 60_000, SlaStats.merge(List.of(
+                SlaStats.pane("acme", "all", 0, 10_000, List.of(new SlaSample("acme", "all", 0, 10, 0.9, "", "f")), s))), 800);
+        assertThat(none.scored()).isZero();
+        assertThat(none.bnorm()).as("no score rather than a score of 0").isNull();
+        assertThat(none.unfaithfulRatio()).isNull();
+        assertThat(io.commitflow.event.Json.string(none)).contains("\"bnorm\":null");
+    }
+
+    @Test
     void aSpikeNeedsADeltaAboveTheThresholdAndNamesErrorsAndTheSlowest() {
         List<SlaSample> samples = new ArrayList<>();
         for (int i = 0; i < 990; i++) {

@@ -34,8 +34,10 @@ import java.util.function.Consumer;
  * (no generator can know the number). Each subject, the real one too, is also judged for
  * {@linkplain Faithfulness faithfulness}: does it name only identifiers, files and versions its diff contains? Each
  * test commit then joins both memories, as in the job. Commits by {@linkplain Bots bots} are learned from but not
- * scored: the test commits are the last {@code test} by people. A chain shorter than {@code test + history} keeps
- * the {@code test} commits and learns from what is before them (at least one commit).
+ * scored: the test commits are the last {@code test} by people; where the chain holds {@code test + history}
+ * commits they are looked for only among those after the first {@code history}, so each has the whole history (a
+ * bot-dominated chain then tests fewer). A shorter chain keeps the last {@code test} commits by people and learns
+ * from what is before them (at least one commit).
  */
 public final class Evaluation {
     /** One test commit's outcome; the {@code unsupported} lists name what each subject claims beyond the diff. */
@@ -85,9 +87,13 @@ public final class Evaluation {
         }
         // the test commits are the last ones by people (bots' commits among them are learned from, not scored); what
         // is before them is the history, up to the one asked for
+        // is before them is the history, up to the one asked for. Where the chain holds test + history commits, every
+        // test commit has the whole history: when bots wrote most of them, fewer than the test commits asked for are
+        // found rather than scoring a person's early commit from a few before it.
+        int floor = chain.size() >= test + history ? history : 1;
         int firstTest = chain.size();
         int people = 0;
-        while (firstTest > 1 && people < test) {
+        while (firstTest > floor && people < test) {
             firstTest--;
             if (!Bots.is(chain.get(firstTest))) {
                 people++;
@@ -95,9 +101,10 @@ public final class Evaluation {
         }
         int used = Math.min(history, firstTest);
         int start = firstTest - used;
-        if (used < history) {
-            progress.accept(String.format("  the chain has %d commits without merges: testing the last %d by people, "
-                    + "each from up to %d before it (not %d)", chain.size(), people, used, history));
+        if (used < history || people < test) {
+            progress.accept(String.format("  the chain has %d commits without merges: testing the last %d by people "
+                    + "(among its last %d commits), each from up to %d before it (asked: %d from %d)", chain.size(),
+                    people, chain.size() - firstTest, used, test, history));
         }
         CommitDiffer differ = new CommitDiffer(DiffBudget.DEFAULT);
         RetrievalGenerator generator = new RetrievalGenerator();

@@ -67,7 +67,7 @@ class EvaluationTest {
 
             assertThat(rows).hasSize(5);
             assertThat(s.history()).as("61 commits without merges, the last 5 tested").isEqualTo(56);
-            assertThat(said).anySatisfy(l -> assertThat(l).contains("up to 56 before it (not 500)"));
+            assertThat(said).anySatisfy(l -> assertThat(l).contains("up to 56 before it (asked: 5 from 500)"));
             // the whole chain is tested when it is shorter than --test, from at least one commit
             assertThat(new Evaluation(100, 10).run(repo, r -> { }, l -> { }).commits()).isEqualTo(60);
         }
@@ -118,6 +118,13 @@ class EvaluationTest {
                 100.0 * rows.stream().filter(Evaluation.Row::referenceConforms).count() / rows.size(), offset(1e-9))
                 .isLessThan(100);
         assertThat(s.conforming()).isEqualTo(100);
+        // a chain of test + history commits gives every test commit the whole history, even if that means fewer:
+        // of the 21 commits after the first 20, 11 are by people
+        List<String> said = new ArrayList<>();
+        Evaluation.Summary few = new Evaluation(15, 20).run(repo, r -> { }, said::add);
+        assertThat(few.commits()).isEqualTo(11);
+        assertThat(few.history()).isEqualTo(20);
+        assertThat(said).anySatisfy(l -> assertThat(l).contains("testing the last 11 by people (among its last 21 commits)"));
         assertThat(Bots.is("Babel Bot")).isTrue();
         assertThat(Bots.is("dependabot[bot]")).isTrue();
         assertThat(Bots.is("Abbott Robotham")).isFalse();
