@@ -59,10 +59,12 @@ public final class EvalCommand implements Callable<Integer> {
         try (Repository r = History.open(repo)) {
             o.printf("history   B-Norm  NNGen  ratio   without (#n): ours  NNGen  ratio   ROUGE-L ours  NNGen   "
                     + "unfaithful ours  NNGen   real   old numbers ours  NNGen   20-72 chars ours  NNGen   real%n");
+            // every point of a learning curve scores the same commits: those the longest history allows
+            int longest = histories.stream().mapToInt(Integer::intValue).max().orElseThrow();
             for (int history : histories) {
                 err.printf("eval: %s, last %d commits, each from the %d before it%n", repo, test, history);
                 long start = System.nanoTime();
-                Evaluation.Summary s = new Evaluation(test, history).run(r, row -> write(jsonl, history, row), err::println);
+                Evaluation.Summary s = new Evaluation(test, history, longest).run(r, row -> write(jsonl, history, row), err::println);
                 double seconds = (System.nanoTime() - start) / 1e9;
                 o.printf("%7d   %6.2f %6.2f  %5.2f   %18.2f %6.2f  %5.2f   %12.2f %6.2f   %14.1f%% %5.1f%% %5.1f%%   "
                                 + "%15.1f%% %5.1f%%   %15.1f%% %5.1f%% %5.1f%%%n",

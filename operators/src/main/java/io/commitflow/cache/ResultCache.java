@@ -3,6 +3,7 @@ package io.commitflow.cache;
 import io.commitflow.event.Suggestion;
 import io.commitflow.generate.Draft;
 import io.commitflow.generate.Subject;
+import io.commitflow.generate.SubjectLength;
 import io.commitflow.git.DiffedCommit;
 import org.apache.flink.api.common.functions.RuntimeContext;
 
@@ -36,7 +37,8 @@ public final class ResultCache implements Serializable {
         if (hit == null) {
             return null;
         }
-        return new Draft(hit.subject(), hit.body(), hit.type(), hit.scope(), hit.backend(), hit.similarity(),
+        // the real subject, held to 20–72 characters like every generated one (what a load tester checks)
+        return new Draft(SubjectLength.fit(hit.subject(), diff), hit.body(), hit.type(), hit.scope(), hit.backend(), hit.similarity(),
                 List.of(hit.sourceSha())).suggestion(diff, "hit", now);
     }
 

@@ -78,6 +78,66 @@ public final class Faithfulness {
         return out;
     }
 
+    /** A version bump's subject: the library it names, then its new version. */
+    private static final Pattern BUMP = Pattern.compile(
+            "(?i)\\b(?:update|bump|upgrade)\\s+(?:dependency\\s+)?([\\w.@:/-]*[A-Za-z][\\w.@:/-]*)"
+                    + "(?:\\s+(?:action|plugin|module|package))?\\s+(?:from\\s+\\S+\\s+)?to\\s+v?\\d");
+    /** How far above a changed {@code <version>} a pom's {@code <artifactId>} may stand. */
+    static final int BUMP_REACH = 3;
+
+    /**
+     * A bump subject ({@code Update bytebuddy to 1.14.8}) names the library whose lines this diff changes: the name
+     * (or its last {@code :}/{@code /} part; case, {@code -}, {@code _} and {@code .} aside, so {@code bytebuddy}
+     * matches {@code BYTE_BUDDY_VERSION}) is on a changed line, or on a line that declares the library
+     * ({@code <artifactId>}, {@code name =}, {@code artifact =}) at most {@value #BUMP_REACH} lines above one. Every
+     * other subject passes. A pom names many libraries on its context lines, so being in the patch is not enough:
+     * {@code Update commons-codec to 1.14.8} for a bytebuddy bump names a library that is there, on the property line
+     * next to the changed one, but unchanged.
+     */
+    public static boolean bumpNamesChanged(String subject, String patch) {
+        Matcher m = BUMP.matcher(subject == null ? "" : subject);
+        if (!m.find()) {
+            return true;
+        }
+        String name = squash(m.group(1));
+        String last = squash(m.group(1).substring(Math.max(m.group(1).lastIndexOf(':'), m.group(1).lastIndexOf('/')) + 1));
+        String[] lines = patch.split("\n", -1);
+        for (int i = 0; i < lines.length; i++) {
+            String l = lines[i];
+            boolean changed = (l.startsWith("+") && !l.startsWith("+++")) || (l.startsWith("-") && !l.startsWith("---"));
+            if (!changed) {
+                continue;
+            }
+            if (names(l, name, last)) {
+                return true;
+            }
+            for (int j = i - 1; j >= Math.max(0, i - BUMP_REACH); j--) {
+                if (DECLARES.matcher(lines[j]).find() && names(lines[j], name, last)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** A line that declares a library: a pom's artifactId, a Bazel or Gradle {@code name =} / {@code artifact =}. */
+    private static final Pattern DECLARES = Pattern.compile("<artifactId>|\\b(?:name|artifact)\\s*=");
+
+    private static String squash(String s) {
+        return s.toLowerCase(java.util.Locale.ROOT).replaceAll("[-_.]", "");
+    }
+
+    private static boolean names(String line, String name, String last) {
+        String squashed = squash(line);
+        return squashed.contains(name) || (last.length() >= 3 && squashed.contains(last));
+    }
+
+    /** The library a bump subject names, or null when {@code subject} is no bump. */
+    public static String bumpName(String subject) {
+        Matcher m = BUMP.matcher(subject == null ? "" : subject);
+        return m.find() ? m.group(1) : null;
+    }
+
     /** Whether every name in {@code subject} is in {@code patch}. */
     public static boolean faithful(String subject, String patch) {
         return unsupported(subject, patch).isEmpty();

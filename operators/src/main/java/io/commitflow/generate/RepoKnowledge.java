@@ -262,7 +262,7 @@ public final class RepoKnowledge {
      * commit counted in the IDF), and the model counts its terms and subject.
      */
     public Learned learn(DiffedCommit d, DiffFeatures features, float[] vector, String message) {
-        String subject = Subject.firstLine(message);
+        String subject = Subject.headline(message);
         List<String> files = fileNames(d);
         IndexedCommit row = IndexedCommit.of(model.nextSeq++, d.commit().sha(), subject, files, vector,
                 features.signature(), features.lines(), d.commit().ts(), features.versionShape(),

@@ -98,10 +98,15 @@ public final class RetrievalGenerator implements java.io.Serializable {
                         features.newVersions());
                 Subject styled = StyleApplier.styled(edited, nn, subjects, conventions, files, mainIsSource,
                         template.type());
+                // a bump names the library this diff bumps, not another one near it
+                Subject bump = BumpedArtifact.named(styled, diff.patch(), features.newVersions());
+                if (bump != null) {
+                    styled = bump;
+                }
                 if (s == null) {
                     s = styled;
                 }
-                if (!SubjectEditor.namesOtherFiles(edited.description(), candidate.commit().files(), files)
+                if (bump != null && !SubjectEditor.namesOtherFiles(edited.description(), candidate.commit().files(), files)
                         && Faithfulness.faithful(styled.render(), diff.patch())
                         && Faithfulness.numbers(edited.description()).isEmpty()) {
                     s = styled;

@@ -80,8 +80,7 @@ public final class StyleApplier {
         }
         String d = s.description();
         if (!d.isEmpty() && conventions.hasHistory()) {
-            d = conventions.capitalizes() ? Character.toUpperCase(d.charAt(0)) + d.substring(1)
-                    : Character.toLowerCase(d.charAt(0)) + d.substring(1);
+            d = recase(d, conventions.capitalizes());
             boolean period = conventions.endsWithPeriod();
             if (period && !d.endsWith(".")) {
                 d = d + ".";
@@ -90,6 +89,24 @@ public final class StyleApplier {
             }
         }
         return new Subject(List.copyOf(tags), ticket, plain && !ticket.isEmpty(), type, scope, false, area, d, false);
+    }
+
+    /**
+     * {@code d} with its first letter in the repository's case, when its first word is a plain word ({@code fix},
+     * {@code Javadoc}); a name or a version keeps its own ({@code v7.21.7}, {@code org.apache…}, {@code README},
+     * {@code ArrayUtils}, {@code getFoo()}).
+     */
+    static String recase(String d, boolean capital) {
+        int end = 0;
+        while (end < d.length() && Character.isLetter(d.charAt(end))) {
+            end++;
+        }
+        boolean wordEnds = end == d.length() || Character.isWhitespace(d.charAt(end)) || ",:;".indexOf(d.charAt(end)) >= 0;
+        String rest = d.substring(Math.min(1, end), end);
+        if (end == 0 || !wordEnds || !rest.equals(rest.toLowerCase(java.util.Locale.ROOT))) {
+            return d;
+        }
+        return (capital ? Character.toUpperCase(d.charAt(0)) : Character.toLowerCase(d.charAt(0))) + d.substring(1);
     }
 
     /** The most-changed file that is not a test, when there is one: the class under test names the change. */

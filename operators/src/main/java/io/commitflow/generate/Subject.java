@@ -80,6 +80,31 @@ public record Subject(List<String> tags, String ticket, boolean plainTicket, Str
         return (nl < 0 ? message : message.substring(0, nl)).strip();
     }
 
+    /** How long a first line must be to be taken for one wrapped in the middle of a sentence. */
+    static final int WRAPPED = 50;
+
+    /**
+     * The subject to learn from a message: its first line, or, where that line was wrapped in the middle of a
+     * sentence (long, no closing punctuation, the next line goes on in words, not a list or a trailer), the first two
+     * lines joined, so that an exemplar never ends on {@code … if a class name length is}; invisible format
+     * characters (zero-width spaces) removed.
+     */
+    public static String headline(String message) {
+        String first = firstLine(message).replaceAll("\\p{Cf}", "");
+        if (first.length() < WRAPPED || first.matches(".*[.!?:;)\\]\"']$")) {
+            return first;
+        }
+        String[] lines = message.strip().split("\\R", 3);
+        if (lines.length < 2) {
+            return first;
+        }
+        String next = lines[1].strip().replaceAll("\\p{Cf}", "");
+        if (next.isEmpty() || !Character.isLetterOrDigit(next.codePointAt(0)) || next.matches("[\\w-]+: .*")) {
+            return first;
+        }
+        return first + " " + next;
+    }
+
     /** Writes a subject back from its parts (no pull-request suffix: that number is the server's to give). */
     public String render() {
         StringBuilder b = new StringBuilder();

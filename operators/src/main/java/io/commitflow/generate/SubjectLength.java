@@ -77,10 +77,26 @@ public final class SubjectLength {
         return s.withDescription(cut(s.description(), MAX - prefix));
     }
 
-    /** {@code text} cut to at most {@code max} characters at a word boundary, without a dangling last word. */
+    /** Where a long subject can end as a whole phrase: before a clause ({@code … if a name is too long}). */
+    private static final java.util.regex.Pattern CLAUSE = java.util.regex.Pattern.compile(
+            ",? (?:in favou?r of|instead of|as of|so that|because|when|if|which|where|while|and|but|to|for|with|from|by|via|since|unless) ");
+
+    /**
+     * {@code text} cut to at most {@code max} characters: before the last clause that fits, when that leaves at least
+     * {@link #MIN} characters ({@code … now throws IllegalArgumentException if a class name length is too long}
+     * ends after {@code IllegalArgumentException}); else at a word boundary, without a dangling last word.
+     */
     static String cut(String text, int max) {
         if (text.length() <= max) {
             return text;
+        }
+        java.util.regex.Matcher clause = CLAUSE.matcher(text);
+        int end = -1;
+        while (clause.find() && clause.start() <= max) {
+            end = clause.start();
+        }
+        if (end >= MIN) {
+            return text.substring(0, end).replaceAll("[\\s,;:(\\-–—/]+$", "");
         }
         int space = text.lastIndexOf(' ', max);
         String c = (space > max / 2 ? text.substring(0, space) : text.substring(0, max)).stripTrailing();

@@ -5,6 +5,59 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class FaithfulnessTest {
+    private static final String POM_PROPERTIES = """
+            diff --git a/pom.xml b/pom.xml
+            --- a/pom.xml
+            +++ b/pom.xml
+            @@ -1,6 +1,6 @@
+                 <commons-codec-version>1.17.1</commons-codec-version>
+            -    <bytebuddy-version>1.14.7</bytebuddy-version>
+            +    <bytebuddy-version>1.14.8</bytebuddy-version>
+                 <commons-io-version>2.16.1</commons-io-version>
+            """;
+    private static final String POM_PLUGIN = """
+            diff --git a/pom.xml b/pom.xml
+            --- a/pom.xml
+            +++ b/pom.xml
+            @@ -1,7 +1,7 @@
+                   <artifactId>maven-shade-plugin</artifactId>
+                   <version>3.5.0</version>
+                 </plugin>
+                 <plugin>
+                   <artifactId>maven-enforcer-plugin</artifactId>
+            -      <version>3.2.1</version>
+            +      <version>3.3.0</version>
+            """;
+    private static final String BAZEL = """
+            diff --git a/WORKSPACE b/WORKSPACE
+            --- a/WORKSPACE
+            +++ b/WORKSPACE
+            @@ -1,9 +1,9 @@
+            -BYTE_BUDDY_VERSION = "1.15.1"
+            +BYTE_BUDDY_VERSION = "1.15.3"
+             maven_jar(
+                 name = "commons-io",
+                 artifact = "commons-io:commons-io:2.16.1",
+            -    sha1 = "0d26263eb7524252d98e602fc6942996a3195e29",
+            +    sha1 = "01b3069696cd9ed55d90b9114ffe3429035ff924",
+             )
+            """;
+
+    @Test
+    void aBumpNamesTheLibraryThisDiffChangesNotANeighbourInThePom() {
+        assertThat(Faithfulness.bumpNamesChanged("Update bytebuddy to 1.14.8", POM_PROPERTIES)).isTrue();
+        assertThat(Faithfulness.bumpNamesChanged("Update commons-codec to 1.14.8", POM_PROPERTIES)).isFalse();
+        assertThat(Faithfulness.faithful("Update commons-codec to 1.14.8", POM_PROPERTIES))
+                .as("in the patch, so faithful by names alone").isTrue();
+        assertThat(Faithfulness.bumpNamesChanged("Update maven-enforcer-plugin to 3.3.0", POM_PLUGIN)).isTrue();
+        assertThat(Faithfulness.bumpNamesChanged("Update maven-shade-plugin to 3.3.0", POM_PLUGIN)).isFalse();
+        assertThat(Faithfulness.bumpNamesChanged("Update bytebuddy to 1.15.3", BAZEL)).as("BYTE_BUDDY_VERSION").isTrue();
+        assertThat(Faithfulness.bumpNamesChanged("Update commons-io to 1.15.3", BAZEL)).as("declared above a sha1").isTrue();
+        assertThat(Faithfulness.bumpNamesChanged("Fix the enforcer rules", POM_PLUGIN)).as("no bump").isTrue();
+        assertThat(Faithfulness.bumpName("chore(deps): update dependency vite to v5.4.19")).isEqualTo("vite");
+        assertThat(Faithfulness.bumpName("Bump to next development version")).isNull();
+    }
+
     private static final String PATCH = """
             diff --git a/src/main/java/org/eclipse/jgit/transport/ReceivePack.java b/src/main/java/org/eclipse/jgit/transport/ReceivePack.java
             --- a/src/main/java/org/eclipse/jgit/transport/ReceivePack.java

@@ -7,6 +7,17 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class StyleApplierTest {
+    @org.junit.jupiter.api.Test
+    void recasesOnlyAPlainFirstWordNeverANameOrAVersion() {
+        org.assertj.core.api.Assertions.assertThat(StyleApplier.recase("fix the lexer", true)).isEqualTo("Fix the lexer");
+        org.assertj.core.api.Assertions.assertThat(StyleApplier.recase("Javadoc: tweaks", false)).isEqualTo("javadoc: tweaks");
+        for (String name : List.of("v7.21.7", "org.apache.commons.lang3.Foo fails", "README tweaks", "ArrayUtils: fix",
+                "getFoo() returns null", "iOS build", "2024 update")) {
+            org.assertj.core.api.Assertions.assertThat(StyleApplier.recase(name, true)).isEqualTo(name);
+            org.assertj.core.api.Assertions.assertThat(StyleApplier.recase(name, false)).isEqualTo(name);
+        }
+    }
+
     private static RepoKnowledge.Neighbor neighbour(String subject, float score) {
         return new RepoKnowledge.Neighbor(commit(subject, List.of()), score);
     }

@@ -70,6 +70,19 @@ class SubjectLengthTest {
     }
 
     @Test
+    void cutsBeforeTheLastClauseThatFitsSoTheSubjectEndsAsAPhrase() {
+        DiffedCommit d = diff(modify("a/B.java", 1, 1));
+
+        assertThat(SubjectLength.fit("ClassUtils now throws IllegalArgumentException if a class name length is too long", d))
+                .isEqualTo("ClassUtils now throws IllegalArgumentException");
+        assertThat(SubjectLength.fit("Deprecate NumberUtils.compare(byte, byte) in favor of Byte.compare(byte, byte)", d))
+                .isEqualTo("Deprecate NumberUtils.compare(byte, byte)");
+        // a clause that would leave fewer than 20 characters is not where it ends: the word cut is
+        assertThat(SubjectLength.fit("Fix it when " + "the writer has gone away ".repeat(4), d))
+                .hasSizeBetween(50, 72).startsWith("Fix it when the writer has gone away the writer");
+    }
+
+    @Test
     void dropsTheRestOfALongPrefixButKeepsTheTicket() {
         DiffedCommit d = diff(modify("a/B.java", 1, 1));
         String tags = "[FLINK-1][" + "x".repeat(38) + "][" + "y".repeat(20) + "] ";

@@ -8,6 +8,25 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class SubjectTest {
     @Test
+    void theHeadlineJoinsAFirstLineWrappedInTheMiddleOfASentence() {
+        assertThat(Subject.headline("ClassUtils now throws IllegalArgumentException if a class name length is\n"
+                + "too long\n\nBody.")).isEqualTo(
+                "ClassUtils now throws IllegalArgumentException if a class name length is too long");
+        // a subject line of its own stays one: short, ended, followed by a list, a trailer or a blank line
+        assertThat(Subject.headline("Fix typo\nin the docs")).isEqualTo("Fix typo");
+        assertThat(Subject.headline("Make the Kafka sink retry transactions that timed out.\nMore")).endsWith("out.");
+        assertThat(Subject.headline("Make the Kafka sink retry transactions that timed out on\n- the broker"))
+                .endsWith("timed out on");
+        assertThat(Subject.headline("Make the Kafka sink retry transactions that timed out on\nChange-Id: I12"))
+                .endsWith("timed out on");
+        assertThat(Subject.headline("Make the Kafka sink retry transactions that timed out on\n\nthe broker"))
+                .endsWith("timed out on");
+        assertThat(Subject.headline("WordUtils.containsAllWords\u200B() may throw")).isEqualTo(
+                "WordUtils.containsAllWords() may throw");
+        assertThat(Subject.headline(null)).isEmpty();
+    }
+
+    @Test
     void parsesTheCommonConventions() {
         Subject flink = Subject.parse("[FLINK-1234][runtime] Fix the scheduler (#567)");
         assertThat(flink.tags()).containsExactly("FLINK-1234", "runtime");

@@ -69,13 +69,24 @@ public final class Evaluation {
 
     private final int test;
     private final int history;
+    private final int longest;
 
     public Evaluation(int test, int history) {
-        if (test < 1 || history < 1) {
-            throw new IllegalArgumentException("test and history must be positive");
+        this(test, history, history);
+    }
+
+    /**
+     * A run that is one point of a learning curve: its test commits are chosen as for {@code longest}, the largest
+     * history of the curve, so that every point scores the same commits.
+     */
+    public Evaluation(int test, int history, int longest) {
+        if (test < 1 || history < 1 || longest < history) {
+            throw new IllegalArgumentException("test and history must be positive, and the longest history at least "
+                    + "this one");
         }
         this.test = test;
         this.history = history;
+        this.longest = longest;
     }
 
     /** Runs the protocol, reporting each test commit to {@code rows} and progress to {@code progress}. */
@@ -90,7 +101,7 @@ public final class Evaluation {
         // is before them is the history, up to the one asked for. Where the chain holds test + history commits, every
         // test commit has the whole history: when bots wrote most of them, fewer than the test commits asked for are
         // found rather than scoring a person's early commit from a few before it.
-        int floor = chain.size() >= test + history ? history : 1;
+        int floor = chain.size() >= test + longest ? longest : 1;
         int firstTest = chain.size();
         int people = 0;
         while (firstTest > floor && people < test) {

@@ -125,6 +125,12 @@ class EvaluationTest {
         assertThat(few.commits()).isEqualTo(11);
         assertThat(few.history()).isEqualTo(20);
         assertThat(said).anySatisfy(l -> assertThat(l).contains("testing the last 11 by people (among its last 21 commits)"));
+        // a learning curve's shorter history scores the same commits as its longest
+        List<Evaluation.Row> curve = new ArrayList<>();
+        Evaluation.Summary point = new Evaluation(15, 5, 20).run(repo, curve::add, l -> { });
+        assertThat(point.history()).isEqualTo(5);
+        assertThat(curve).extracting(Evaluation.Row::sha).containsExactlyElementsOf(
+                rowsOf(new Evaluation(15, 20), repo).stream().map(Evaluation.Row::sha).toList());
         assertThat(Bots.is("Babel Bot")).isTrue();
         assertThat(Bots.is("dependabot[bot]")).isTrue();
         assertThat(Bots.is("Abbott Robotham")).isFalse();
@@ -149,5 +155,11 @@ class EvaluationTest {
 
         assertThat(nngen.predict("+ int tokens = lexer.count(source);")).isEqualTo("Count tokens in the lexer");
         assertThat(new NnGen(1).predict("anything")).isEmpty();
+    }
+
+    private static List<Evaluation.Row> rowsOf(Evaluation e, Repository repo) throws Exception {
+        List<Evaluation.Row> rows = new ArrayList<>();
+        e.run(repo, rows::add, l -> { });
+        return rows;
     }
 }

@@ -1,0 +1,93 @@
+package io.commitflow.generate;
+
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The library a version bump changes, read from the lines that carry its new version: a Maven property
+ * ({@code <bytebuddy-version>1.14.8</bytebuddy-version>}), a pom's {@code <artifactId>} just above a changed
+ * {@code <version>}, a {@code package.json} entry, Gradle or Maven coordinates, a GitHub Action's {@code uses:}, or a
+ * {@code name = version} line. An exemplar's bump subject ({@code Update commons-codec to 1.14.8}) then names the
+ * library this diff bumps ({@code Update bytebuddy to 1.14.8}) instead of one that only stands near it in the pom.
+ */
+public final class BumpedArtifact {
+    private static final Pattern PROPERTY = Pattern.compile("<([\\w.-]+?)[.-]version>|<version\\.([\\w.-]+)>");
+    private static final Pattern ARTIFACT_ID = Pattern.compile("<artifactId>([\\w.-]+)</artifactId>");
+    private static final int REACH = 3;
+
+    private BumpedArtifact() {}
+
+    /**
+     * {@code s} naming the library this diff bumps: unchanged when it is no bump subject or already names it; null
+     * when it names another library and this diff's one cannot be read.
+     */
+    public static Subject named(Subject s, String patch, List<String> newVersions) {
+        String rendered = s.render();
+        if (Faithfulness.bumpNamesChanged(rendered, patch)) {
+            return s;
+        }
+        String named = Faithfulness.bumpName(s.description());
+        String artifact = newVersions.size() == 1 ? of(patch, newVersions.get(0)) : null;
+        if (named == null || artifact == null) {
+            return null;
+        }
+        Subject renamed = s.withDescription(s.description().replace(named, artifact));
+        return Faithfulness.bumpNamesChanged(renamed.render(), patch) ? renamed : null;
+    }
+
+    /** The one library whose lines carry {@code version} on an added line, or null when none or several do. */
+    static String of(String patch, String version) {
+        String v = Pattern.quote(version);
+        Pattern json = Pattern.compile("\"(@?[\\w./-]+)\"\\s*:\\s*\"[~^>=v]*" + v + "\\b");
+        Pattern coordinates = Pattern.compile("[\\w.-]+:([\\w.-]+):v?" + v + "\\b");
+        Pattern uses = Pattern.compile("uses:\\s*([\\w./-]+)@v?" + v + "\\b");
+        Pattern assignment = Pattern.compile("^\\+\\s*([\\w.-]+)\\s*[=:]\\s*[\"']?[~^]?v?" + v + "\\b");
+        Set<String> found = new LinkedHashSet<>();
+        String[] lines = patch.split("\n", -1);
+        for (int i = 0; i < lines.length; i++) {
+            String l = lines[i];
+            if (!l.startsWith("+") || l.startsWith("+++") || !l.contains(version)) {
+                continue;
+            }
+            String name = first(l, PROPERTY, json, coordinates, uses, assignment);
+            for (int j = i - 1; name == null && j >= Math.max(0, i - REACH); j--) {
+                Matcher a = ARTIFACT_ID.matcher(lines[j]);
+                if (a.find()) {
+                    name = a.group(1);
+                }
+            }
+            if (name != null) {
+                found.add(bare(name));
+            }
+        }
+        return found.size() == 1 ? found.iterator().next() : null;
+    }
+
+    private static String first(String line, Pattern... patterns) {
+        for (Pattern p : patterns) {
+            Matcher m = p.matcher(line);
+            if (m.find()) {
+                return m.group(1) != null ? m.group(1) : m.groupCount() > 1 ? m.group(2) : null;
+            }
+        }
+        return null;
+    }
+
+    /** A property's name without its version word: {@code bytebuddy-version} → {@code bytebuddy}. */
+    private static String bare(String name) {
+        if (name.matches("[A-Z0-9_]+")) {
+            name = name.toLowerCase(Locale.ROOT).replace('_', '-'); // BYTE_BUDDY_VERSION → byte-buddy
+        }
+        String lower = name.toLowerCase(Locale.ROOT);
+        for (String suffix : List.of(".version", "-version", "_version", "version")) {
+            if (lower.endsWith(suffix) && name.length() > suffix.length()) {
+                return name.substring(0, name.length() - suffix.length());
+            }
+        }
+        return name;
+    }
+}

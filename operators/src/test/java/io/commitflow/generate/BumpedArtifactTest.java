@@ -1,0 +1,53 @@
+package io.commitflow.generate;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class BumpedArtifactTest {
+    private static String patch(String file, String... lines) {
+        return "diff --git a/" + file + " b/" + file + "\n--- a/" + file + "\n+++ b/" + file + "\n@@ -1,4 +1,4 @@\n"
+                + String.join("\n", lines) + "\n";
+    }
+
+    @Test
+    void readsTheBumpedLibraryFromTheLinesThatCarryItsNewVersion() {
+        assertThat(BumpedArtifact.of(patch("pom.xml", "     <commons-codec-version>1.17.1</commons-codec-version>",
+                "-    <bytebuddy-version>1.14.7</bytebuddy-version>", "+    <bytebuddy-version>1.14.8</bytebuddy-version>"),
+                "1.14.8")).isEqualTo("bytebuddy");
+        assertThat(BumpedArtifact.of(patch("pom.xml", "       <artifactId>maven-enforcer-plugin</artifactId>",
+                "-      <version>3.2.1</version>", "+      <version>3.3.0</version>"), "3.3.0")).isEqualTo("maven-enforcer-plugin");
+        assertThat(BumpedArtifact.of(patch("package.json", "-    \"vite\": \"^5.4.18\",", "+    \"vite\": \"^5.4.19\","),
+                "5.4.19")).isEqualTo("vite");
+        assertThat(BumpedArtifact.of(patch(".github/workflows/ci.yml", "-      - uses: actions/checkout@v4.1.1",
+                "+      - uses: actions/checkout@v4.1.2"), "4.1.2")).isEqualTo("actions/checkout");
+        assertThat(BumpedArtifact.of(patch("WORKSPACE", "-BYTE_BUDDY_VERSION = \"1.15.1\"",
+                "+BYTE_BUDDY_VERSION = \"1.15.3\""), "1.15.3")).isEqualTo("byte-buddy");
+        assertThat(BumpedArtifact.of(patch("build.gradle", "-  implementation 'org.slf4j:slf4j-api:2.0.12'",
+                "+  implementation 'org.slf4j:slf4j-api:2.0.13'"), "2.0.13")).isEqualTo("slf4j-api");
+    }
+
+    @Test
+    void noneWhenSeveralLibrariesMoveToTheVersionOrNoneCanBeRead() {
+        assertThat(BumpedArtifact.of(patch("package.json", "+    \"vue\": \"^3.5.0\",", "+    \"vue-router\": \"^3.5.0\","),
+                "3.5.0")).isNull();
+        assertThat(BumpedArtifact.of(patch("README.md", "+Version 3.5.0 is out"), "3.5.0")).isNull();
+    }
+
+    @Test
+    void anExemplarsBumpIsRenamedToTheLibraryThisDiffBumps() {
+        String p = patch("pom.xml", "     <commons-codec-version>1.17.1</commons-codec-version>",
+                "-    <bytebuddy-version>1.14.7</bytebuddy-version>", "+    <bytebuddy-version>1.14.8</bytebuddy-version>");
+
+        assertThat(BumpedArtifact.named(Subject.parse("Update commons-codec to 1.14.8"), p, List.of("1.14.8")).render())
+                .isEqualTo("Update bytebuddy to 1.14.8");
+        Subject right = Subject.parse("Update bytebuddy to 1.14.8");
+        assertThat(BumpedArtifact.named(right, p, List.of("1.14.8"))).isSameAs(right);
+        Subject plain = Subject.parse("Fix the build");
+        assertThat(BumpedArtifact.named(plain, p, List.of("1.14.8"))).isSameAs(plain);
+        assertThat(BumpedArtifact.named(Subject.parse("Update commons-codec to 1.14.8"), p, List.of("1.14.8", "2.0")))
+                .as("which library, when the diff moves to two versions, is not known").isNull();
+    }
+}
