@@ -58,6 +58,7 @@ public final class EvalCommand implements Callable<Integer> {
         List<String> summaries = new ArrayList<>();
         try (Repository r = History.open(repo)) {
             o.printf("history   B-Norm  NNGen  ratio   without (#n): ours  NNGen  ratio   ROUGE-L ours  NNGen   "
+                    + "without (#n): ours  NNGen   "
                     + "unfaithful ours  NNGen   real   old numbers ours  NNGen   20-72 chars ours  NNGen   real%n");
             // every point of a learning curve scores the same commits: those the longest history allows
             int longest = histories.stream().mapToInt(Integer::intValue).max().orElseThrow();
@@ -66,25 +67,28 @@ public final class EvalCommand implements Callable<Integer> {
                 long start = System.nanoTime();
                 Evaluation.Summary s = new Evaluation(test, history, longest).run(r, row -> write(jsonl, history, row), err::println);
                 double seconds = (System.nanoTime() - start) / 1e9;
-                o.printf("%7d   %6.2f %6.2f  %5.2f   %18.2f %6.2f  %5.2f   %12.2f %6.2f   %14.1f%% %5.1f%% %5.1f%%   "
+                o.printf("%7d   %6.2f %6.2f  %5.2f   %18.2f %6.2f  %5.2f   %12.2f %6.2f   %18.2f %6.2f   "
+                                + "%14.1f%% %5.1f%% %5.1f%%   "
                                 + "%15.1f%% %5.1f%%   %15.1f%% %5.1f%% %5.1f%%%n",
                         s.history(), s.bnorm(), s.nngenBnorm(), s.ratio(), s.bnormNoSuffix(), s.nngenBnormNoSuffix(),
-                        s.ratioNoSuffix(), s.rougeL(), s.nngenRougeL(), s.unfaithful(), s.nngenUnfaithful(),
-                        s.referenceUnfaithful(), s.carried(), s.nngenCarried(), s.conforming(), s.nngenConforming(),
-                        s.referenceConforming());
+                        s.ratioNoSuffix(), s.rougeL(), s.nngenRougeL(), s.rougeLNoSuffix(), s.nngenRougeLNoSuffix(),
+                        s.unfaithful(), s.nngenUnfaithful(), s.referenceUnfaithful(), s.carried(), s.nngenCarried(),
+                        s.conforming(), s.nngenConforming(), s.referenceConforming());
                 if (s.bots() > 0) {
                     err.printf("eval: %d bot commits among the last ones were learned from, not scored%n", s.bots());
                 }
                 o.flush();
                 summaries.add(String.format(Locale.ROOT, "{\"repo\":%s,\"commits\":%d,\"history\":%d,\"bnorm\":%.2f,"
                                 + "\"nngen_bnorm\":%.2f,\"ratio\":%.2f,\"bnorm_no_suffix\":%.2f,\"nngen_bnorm_no_suffix\":%.2f,"
-                                + "\"ratio_no_suffix\":%.2f,\"rouge_l\":%.2f,\"nngen_rouge_l\":%.2f,\"unfaithful_pct\":%.1f,"
+                                + "\"ratio_no_suffix\":%.2f,\"rouge_l\":%.2f,\"nngen_rouge_l\":%.2f,\"rouge_l_no_suffix\":%.2f,"
+                                + "\"nngen_rouge_l_no_suffix\":%.2f,\"unfaithful_pct\":%.1f,"
                                 + "\"nngen_unfaithful_pct\":%.1f,\"real_unfaithful_pct\":%.1f,\"old_numbers_pct\":%.1f,"
                                 + "\"nngen_old_numbers_pct\":%.1f,\"conforming_pct\":%.1f,\"nngen_conforming_pct\":%.1f,"
                                 + "\"real_conforming_pct\":%.1f,\"bots_not_scored\":%d,\"seconds\":%.1f}",
                         Json.string(name(repo)), s.commits(), s.history(), s.bnorm(), s.nngenBnorm(), s.ratio(),
                         s.bnormNoSuffix(), s.nngenBnormNoSuffix(), s.ratioNoSuffix(), s.rougeL(), s.nngenRougeL(),
-                        s.unfaithful(), s.nngenUnfaithful(), s.referenceUnfaithful(), s.carried(), s.nngenCarried(),
+                        s.rougeLNoSuffix(), s.nngenRougeLNoSuffix(), s.unfaithful(), s.nngenUnfaithful(),
+                        s.referenceUnfaithful(), s.carried(), s.nngenCarried(),
                         s.conforming(), s.nngenConforming(), s.referenceConforming(), s.bots(), seconds));
             }
             summaries.forEach(o::println);

@@ -45,7 +45,8 @@ public final class Evaluation {
                       double rougeL, double nngenRougeL, double similarity, double bnormNoSuffix,
                       double nngenBnormNoSuffix, List<String> unsupported, List<String> nngenUnsupported,
                       List<String> referenceUnsupported, List<String> carried, List<String> nngenCarried,
-                      boolean conforms, boolean nngenConforms, boolean referenceConforms) {}
+                      boolean conforms, boolean nngenConforms, boolean referenceConforms, double rougeLNoSuffix,
+                      double nngenRougeLNoSuffix) {}
 
     /**
      * The averages, in percent; {@code unfaithful…} are the shares of subjects naming something their diff does not
@@ -57,7 +58,8 @@ public final class Evaluation {
     public record Summary(int commits, int history, double bnorm, double nngenBnorm, double rougeL, double nngenRougeL,
                           double bnormNoSuffix, double nngenBnormNoSuffix, double unfaithful, double nngenUnfaithful,
                           double referenceUnfaithful, double carried, double nngenCarried, double conforming,
-                          double nngenConforming, double referenceConforming, int bots) {
+                          double nngenConforming, double referenceConforming, int bots, double rougeLNoSuffix,
+                          double nngenRougeLNoSuffix) {
         public double ratio() {
             return nngenBnorm == 0 ? 0 : bnorm / nngenBnorm;
         }
@@ -119,7 +121,7 @@ public final class Evaluation {
         }
         CommitDiffer differ = new CommitDiffer(DiffBudget.DEFAULT);
         RetrievalGenerator generator = new RetrievalGenerator();
-        double[] sums = new double[14];
+        double[] sums = new double[16];
         int n = 0;
         int bots = 0;
         try (CpuEngine engine = new CpuEngine(io.commitflow.generate.FeatureSpace.DEFAULT_DIMENSION);
@@ -147,7 +149,9 @@ public final class Evaluation {
                             Bleu.bnorm(Faithfulness.withoutSquashSuffix(theirs), bareRef),
                             Faithfulness.unsupported(ours, patch), Faithfulness.unsupported(theirs, patch),
                             Faithfulness.unsupported(ref, patch), carried(ours, ref), carried(theirs, ref),
-                            SubjectLength.conforms(ours), SubjectLength.conforms(theirs), SubjectLength.conforms(ref));
+                            SubjectLength.conforms(ours), SubjectLength.conforms(theirs), SubjectLength.conforms(ref),
+                            Bleu.rougeL(Faithfulness.withoutSquashSuffix(ours), bareRef),
+                            Bleu.rougeL(Faithfulness.withoutSquashSuffix(theirs), bareRef));
                     sums[0] += row.bnorm();
                     sums[1] += row.nngenBnorm();
                     sums[2] += row.rougeL();
@@ -162,6 +166,8 @@ public final class Evaluation {
                     sums[11] += row.conforms() ? 1 : 0;
                     sums[12] += row.nngenConforms() ? 1 : 0;
                     sums[13] += row.referenceConforms() ? 1 : 0;
+                    sums[14] += row.rougeLNoSuffix();
+                    sums[15] += row.nngenRougeLNoSuffix();
                     n++;
                     rows.accept(row);
                 }
@@ -177,7 +183,7 @@ public final class Evaluation {
             pct[i] = n == 0 ? 0 : 100 * sums[i] / n;
         }
         return new Summary(n, used, pct[0], pct[1], pct[2], pct[3], pct[4], pct[5], pct[6], pct[7], pct[8], pct[9],
-                pct[10], pct[11], pct[12], pct[13], bots);
+                pct[10], pct[11], pct[12], pct[13], bots, pct[14], pct[15]);
     }
 
     /** The issue, ticket and pull-request numbers a generated subject names and the real one does not. */

@@ -85,6 +85,8 @@ class EvaluationTest {
             assertThat(s.referenceUnfaithful()).isZero();
             // no subject here has a "(#n)" suffix: both scores agree
             assertThat(s.bnormNoSuffix()).isCloseTo(s.bnorm(), offset(1e-9));
+            assertThat(s.rougeLNoSuffix()).isCloseTo(s.rougeL(), offset(1e-9));
+            assertThat(s.nngenRougeLNoSuffix()).isCloseTo(s.nngenRougeL(), offset(1e-9));
         }
     }
 
