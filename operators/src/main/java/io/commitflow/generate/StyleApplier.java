@@ -93,12 +93,12 @@ public final class StyleApplier {
 
     /**
      * {@code d} with its first letter in the repository's case, when its first word is a plain word ({@code fix},
-     * {@code Javadoc}); a name or a version keeps its own ({@code v7.21.7}, {@code org.apache…}, {@code README},
+     * {@code Javadoc}, {@code don't}); a name or a version keeps its own ({@code v7.21.7}, {@code org.apache…}, {@code README},
      * {@code ArrayUtils}, {@code getFoo()}).
      */
     static String recase(String d, boolean capital) {
         int end = 0;
-        while (end < d.length() && Character.isLetter(d.charAt(end))) {
+        while (end < d.length() && (Character.isLetter(d.charAt(end)) || (end > 0 && d.charAt(end) == '\''))) {
             end++;
         }
         boolean wordEnds = end == d.length() || Character.isWhitespace(d.charAt(end)) || ",:;".indexOf(d.charAt(end)) >= 0;

@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
  */
 public final class SubjectEditor {
     private static final Pattern VERSION_WORD =
-            Pattern.compile("(?<![\\w.])v?\\d+(?:\\.\\d+)+(?:[-.][A-Za-z][\\w.]*)?(?![\\w.])|(?<![\\w.])v\\d+(?![\\w.])");
+            Pattern.compile("(?<![\\w.\\-/])v?\\d+(?:\\.\\d+)+(?:[-.][A-Za-z][\\w.]*)?(?![\\w.])|(?<![\\w.\\-/])v\\d+(?![\\w.])");
 
     private static final Pattern VERSION_PAIR = Pattern.compile(
             "from (v)?(\\d+(?:\\.\\d+)+(?:[-.][A-Za-z][\\w.]*)?) to (v)?(\\d+(?:\\.\\d+)+(?:[-.][A-Za-z][\\w.]*)?)(?![\\w.])");
@@ -129,7 +129,10 @@ public final class SubjectEditor {
         return Character.isUpperCase(name.charAt(0)) ? "Aa" : "?";
     }
 
-    /** A version number in the description ({@code 1.18.10}, {@code v29}) becomes the one this diff introduces. */
+    /**
+     * A version number in the description ({@code 1.18.10}, {@code v29}) becomes the one this diff introduces; one
+     * that is part of a name ({@code jgit-4.38}, {@code release/4.29}) is not a version of what changed.
+     */
     static String editVersion(String description, List<String> newVersions) {
         if (newVersions.isEmpty()) {
             return description;

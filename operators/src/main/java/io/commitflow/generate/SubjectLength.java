@@ -40,6 +40,11 @@ public final class SubjectLength {
     /** {@code s} made 20–72 characters long, with names from {@code diff} where it is too short. */
     public static Subject fit(Subject s, DiffedCommit diff) {
         Subject fitted = s;
+        String d = s.description().strip();
+        String whole = withoutDanglingEnd(d);
+        if (!whole.equals(d)) {
+            fitted = s.withDescription(whole); // an exemplar's first line wrapped mid-phrase: "Add test coverage for"
+        }
         if (fitted.render().length() > MAX) {
             fitted = shorten(fitted);
         }
@@ -83,8 +88,8 @@ public final class SubjectLength {
 
     /**
      * {@code text} cut to at most {@code max} characters: before the last clause that fits, when that leaves at least
-     * {@link #MIN} characters ({@code … now throws IllegalArgumentException if a class name length is too long}
-     * ends after {@code IllegalArgumentException}); else at a word boundary, without a dangling last word.
+     * {@link #MIN} characters and three words ({@code … now throws IllegalArgumentException if a class name length is
+     * too long} ends after {@code IllegalArgumentException}); else at a word boundary, without a dangling last word.
      */
     static String cut(String text, int max) {
         if (text.length() <= max) {
@@ -95,19 +100,34 @@ public final class SubjectLength {
         while (clause.find() && clause.start() <= max) {
             end = clause.start();
         }
-        if (end >= MIN) {
+        if (end >= MIN && text.substring(0, end).strip().split("\\s+").length >= 3) {
             return text.substring(0, end).replaceAll("[\\s,;:(\\-–—/]+$", "");
         }
         int space = text.lastIndexOf(' ', max);
-        String c = (space > max / 2 ? text.substring(0, space) : text.substring(0, max)).stripTrailing();
+        // never in the middle of a word: "Add KafkaRecordSerializationSchemaBuilde" is no subject
+        String c = (space > 0 ? text.substring(0, space) : text.substring(0, max)).stripTrailing();
         while (true) {
             c = c.replaceAll("[\\s,;:(\\-–—/]+$", "");
             int last = c.lastIndexOf(' ');
-            if (last > max / 2 && DANGLING.contains(c.substring(last + 1).toLowerCase(Locale.ROOT))) {
+            if (last > 0 && DANGLING.contains(c.substring(last + 1).toLowerCase(Locale.ROOT))) {
                 c = c.substring(0, last);
                 continue;
             }
             return c;
+        }
+    }
+
+    /** {@code text} without trailing joiners ({@code for}, {@code and}, {@code on}, …) and trailing commas or dashes. */
+    static String withoutDanglingEnd(String text) {
+        String c = text;
+        while (true) {
+            c = c.replaceAll("[\\s,;:(\\-–—/]+$", "");
+            int last = c.lastIndexOf(' ');
+            if (last > 0 && DANGLING.contains(c.substring(last + 1).toLowerCase(Locale.ROOT))) {
+                c = c.substring(0, last);
+                continue;
+            }
+            return c.isEmpty() ? text : c;
         }
     }
 

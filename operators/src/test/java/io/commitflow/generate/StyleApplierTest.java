@@ -11,6 +11,7 @@ class StyleApplierTest {
     void recasesOnlyAPlainFirstWordNeverANameOrAVersion() {
         org.assertj.core.api.Assertions.assertThat(StyleApplier.recase("fix the lexer", true)).isEqualTo("Fix the lexer");
         org.assertj.core.api.Assertions.assertThat(StyleApplier.recase("Javadoc: tweaks", false)).isEqualTo("javadoc: tweaks");
+        org.assertj.core.api.Assertions.assertThat(StyleApplier.recase("don't retry", true)).isEqualTo("Don't retry");
         for (String name : List.of("v7.21.7", "org.apache.commons.lang3.Foo fails", "README tweaks", "ArrayUtils: fix",
                 "getFoo() returns null", "iOS build", "2024 update")) {
             org.assertj.core.api.Assertions.assertThat(StyleApplier.recase(name, true)).isEqualTo(name);

@@ -16,6 +16,10 @@ class SubjectEditorTest {
         assertThat(SubjectEditor.editVersion("Update jetty to 12.0.19", List.of("12.0.21"))).isEqualTo("Update jetty to 12.0.21");
         assertThat(SubjectEditor.editVersion("update dependency vite to v5", List.of("6.2.0"))).isEqualTo("update dependency vite to v6");
         assertThat(SubjectEditor.editVersion("Bump 1.2 -> 1.3", List.of("2.0"))).as("ambiguous").isEqualTo("Bump 1.2 -> 1.3");
+        assertThat(SubjectEditor.editVersion("Add jgit-4.38 target platform", List.of("3.0.0"))).as("part of a name")
+                .isEqualTo("Add jgit-4.38 target platform");
+        assertThat(SubjectEditor.editVersion("Update Orbit to release/4.29.0", List.of("4.30.0"))).as("part of a path")
+                .isEqualTo("Update Orbit to release/4.29.0");
         assertThat(SubjectEditor.editVersion("Start building against Spring WS 5.0.0 snapshots", List.of("5.0.1-SNAPSHOT")))
                 .as("the exemplar's version has no qualifier: neither does the edit")
                 .isEqualTo("Start building against Spring WS 5.0.1 snapshots");

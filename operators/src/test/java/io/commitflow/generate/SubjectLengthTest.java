@@ -39,11 +39,11 @@ class SubjectLengthTest {
 
     @Test
     void saysInThisRepositoryWhenNoNameFits() {
-        String longName = "a/" + "VeryLongClassName".repeat(6) + ".java";
+        String longName = "x/" + "VeryLongClassName".repeat(6) + ".java";
         DiffedCommit d = diff(modify(longName, 1, 1));
 
-        String s = SubjectLength.fit("Update 1 file in a", d);
-        assertThat(s).isEqualTo("Update 1 file in a in this repository");
+        String s = SubjectLength.fit("Update 1 file in x", d);
+        assertThat(s).isEqualTo("Update 1 file in x in this repository");
         assertThat(SubjectLength.conforms(s)).isTrue();
     }
 
@@ -80,6 +80,19 @@ class SubjectLengthTest {
         // a clause that would leave fewer than 20 characters is not where it ends: the word cut is
         assertThat(SubjectLength.fit("Fix it when " + "the writer has gone away ".repeat(4), d))
                 .hasSizeBetween(50, 72).startsWith("Fix it when the writer has gone away the writer");
+    }
+
+    @Test
+    void aSubjectNeverEndsOnAJoinerNorIsCutToABareName() {
+        DiffedCommit d = diff(modify("src/main/java/org/apache/commons/lang3/ArrayUtils.java", 3, 1));
+
+        assertThat(SubjectLength.fit(Subject.parse("Add missing test coverage for"), d).render())
+                .isEqualTo("Add missing test coverage");
+        assertThat(SubjectLength.fit(Subject.parse("ArrayUtils: tries to set visibility on"), d).render())
+                .isEqualTo("ArrayUtils: tries to set visibility");
+        // "RecursiveToStringStyle" alone would be 22 characters but one word: the cut keeps a phrase
+        assertThat(SubjectLength.fit("RecursiveToStringStyle for nested objects prints their fields and their fields too", d))
+                .hasSizeBetween(20, 72).startsWith("RecursiveToStringStyle for nested objects");
     }
 
     @Test

@@ -66,10 +66,10 @@ class TemplateGeneratorTest {
 
     @Test
     void keepsSubjectWithinSeventyTwoCharacters() {
-        String longName = "a/" + "VeryLongClassName".repeat(6) + ".java";
+        String longName = "x/" + "VeryLongClassName".repeat(6) + ".java";
         Draft d = draft(List.of(modify(longName, 1, 1)));
 
-        assertThat(d.subject()).hasSizeBetween(20, 72).isEqualTo("Update 1 file in a in this repository");
+        assertThat(d.subject()).hasSizeBetween(20, 72).isEqualTo("Update 1 file in x in this repository");
     }
 
     @Test
