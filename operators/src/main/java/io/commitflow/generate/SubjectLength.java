@@ -69,6 +69,17 @@ public final class SubjectLength {
 
     private static Subject shorten(Subject s) {
         int prefix = s.withDescription("").render().length() + 1;
+        if (MAX - prefix >= MIN / 2 && words(cut(s.description(), MAX - prefix)) < 3
+                && words(s.description()) >= 3) {
+            // a long name does not fit beside the scope and tags ("[FLINK-1][connectors/kafka] Add" would be left):
+            // the description matters more than the prefix, whose ticket and type stay
+            Subject bare = withoutExtras(s);
+            int barePrefix = bare.withDescription("").render().length() + 1;
+            if (words(cut(s.description(), MAX - barePrefix)) > words(cut(s.description(), MAX - prefix))) {
+                s = bare;
+                prefix = barePrefix;
+            }
+        }
         if (MAX - prefix < MIN / 2) {
             // the prefix leaves no room for a description: keep the ticket and the type, drop the rest
             List<String> tags = s.ticket().isEmpty() || s.plainTicket() ? List.of() : List.of(s.ticket());
@@ -103,8 +114,17 @@ public final class SubjectLength {
         if (end >= MIN && text.substring(0, end).strip().split("\\s+").length >= 3) {
             return text.substring(0, end).replaceAll("[\\s,;:(\\-–—/]+$", "");
         }
+        // never in the middle of a word ("Add KafkaRecordSerializationSchemaBuilde" is no subject): at a space, or
+        // before a member or an argument list (ITCase.testWriteException, compare(int, int))
         int space = text.lastIndexOf(' ', max);
-        // never in the middle of a word: "Add KafkaRecordSerializationSchemaBuilde" is no subject
+        for (int i = Math.min(max, text.length() - 1); i > Math.max(space, 0); i--) {
+            char ch = text.charAt(i);
+            if ((ch == '(' || (ch == '.' && i + 1 < text.length() && Character.isLetter(text.charAt(i + 1))))
+                    && Character.isLetterOrDigit(text.charAt(i - 1))) {
+                space = i;
+                break;
+            }
+        }
         String c = (space > 0 ? text.substring(0, space) : text.substring(0, max)).stripTrailing();
         while (true) {
             c = c.replaceAll("[\\s,;:(\\-–—/]+$", "");
@@ -129,6 +149,18 @@ public final class SubjectLength {
             }
             return c.isEmpty() ? text : c;
         }
+    }
+
+    private static int words(String text) {
+        String t = text.strip();
+        return t.isEmpty() ? 0 : t.split("\\s+").length;
+    }
+
+    /** {@code s} with its ticket and type only: no scope, area or other tags. */
+    private static Subject withoutExtras(Subject s) {
+        List<String> tags = s.ticket().isEmpty() || s.plainTicket() ? List.of() : List.of(s.ticket());
+        return new Subject(tags, s.ticket(), s.plainTicket(), s.type(), "", s.breaking(), "", s.description(),
+                s.pullRequest());
     }
 
     /** {@code text} names {@code name} as a word of its own (case aside). */

@@ -96,6 +96,19 @@ class SubjectLengthTest {
     }
 
     @Test
+    void aLongNameThatDoesNotFitBesideTheScopeCostsTheScopeNotTheName() {
+        DiffedCommit d = diff(modify("a/B.java", 1, 1));
+
+        assertThat(SubjectLength.fit(Subject.parse("[FLINK-31049][connectors/kafka] Add "
+                + "KafkaRecordSerializationSchemaBuilder headers"), d).render())
+                .isEqualTo("[FLINK-31049] Add KafkaRecordSerializationSchemaBuilder headers");
+        // a member is a boundary too: the class stays whole
+        assertThat(SubjectLength.fit(Subject.parse("[FLINK-1] Deflake "
+                + "KafkaWriterFaultToleranceITCase.testWriteExceptionWhenTheBrokerIsGone"), d).render())
+                .isEqualTo("[FLINK-1] Deflake KafkaWriterFaultToleranceITCase");
+    }
+
+    @Test
     void dropsTheRestOfALongPrefixButKeepsTheTicket() {
         DiffedCommit d = diff(modify("a/B.java", 1, 1));
         String tags = "[FLINK-1][" + "x".repeat(38) + "][" + "y".repeat(20) + "] ";
