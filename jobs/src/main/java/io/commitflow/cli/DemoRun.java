@@ -116,7 +116,8 @@ final class DemoRun {
                         suggestions++;
                         out.println(head + "real: " + c.subject());
                         out.println(" ".repeat(head.length()) + "made: " + n.path("subject").asText() + "  ["
-                                + typeAndScope(n) + ", " + n.path("latencyMs").asLong() + " ms" + origin(n) + "]");
+                                + typeAndScope(n) + ", " + n.path("latencyMs").asLong() + " ms" + origin(n)
+                                + quality.add(n) + "]");
                     }
                     out.flush();
                 }
@@ -135,6 +136,32 @@ final class DemoRun {
         double elapsed = (System.nanoTime() - start) / 1e9;
         out.printf("%s: %d suggestions and %d dead letters for %d commits in %.1f s (%s commits/s)%n",
                 stopped ? "stopped" : "done", suggestions, deadLetters, commits.size(), elapsed, fmt((suggestions + deadLetters) / Math.max(elapsed, 1e-3)));
+        if (quality.scored > 0) {
+            out.printf("live quality: B-Norm %.1f on average against the real subjects (%d scored), %d naming what "
+                    + "their diff does not contain%n", quality.bnormSum / quality.scored, quality.scored, quality.unfaithful);
+        }
+    }
+
+    private final LiveQuality quality = new LiveQuality();
+
+    /** The job's own live-quality scores of the suggestions printed (they travel in each suggestion's JSON). */
+    private static final class LiveQuality {
+        int scored;
+        double bnormSum;
+        int unfaithful;
+
+        /** Counts {@code n}'s score and says it for the line, or nothing when the job did not score it. */
+        String add(JsonNode n) {
+            double bnorm = n.path("bnorm").asDouble(-1);
+            if (bnorm < 0) {
+                return "";
+            }
+            scored++;
+            bnormSum += bnorm;
+            boolean unfaithfulSubject = n.path("unfaithful").asBoolean();
+            unfaithful += unfaithfulSubject ? 1 : 0;
+            return String.format(", B-Norm %.0f%s", bnorm, unfaithfulSubject ? ", unfaithful" : "");
+        }
     }
 
     /** Where the suggestion came from: the result cache, or the nearest earlier commit and its similarity. */

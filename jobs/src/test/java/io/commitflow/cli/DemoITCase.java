@@ -71,6 +71,9 @@ class DemoITCase {
         assertThat(out.lines().filter(l -> l.contains("made: "))).hasSize(10);
         assertThat(out.lines().filter(l -> l.contains("real: "))).hasSize(10);
         assertThat(out).contains("done: 10 suggestions and 0 dead letters for 10 commits");
+        // the replayed events carry their real messages: the job scored each of its suggestions against them
+        assertThat(out.lines().filter(l -> l.contains("made: ") && l.contains("B-Norm "))).hasSize(10);
+        assertThat(out).containsPattern("live quality: B-Norm \\d+\\.\\d on average against the real subjects \\(10 scored\\)");
         assertThat(ProcessHandle.current().descendants().filter(ProcessHandle::isAlive)
                 .filter(p -> p.info().commandLine().orElse("").contains("BrokerMain"))).isEmpty();
         assertThat(demoWorkDirs()).isEqualTo(workDirsBefore);

@@ -82,9 +82,7 @@ public final class SubjectLength {
         }
         if (MAX - prefix < MIN / 2) {
             // the prefix leaves no room for a description: keep the ticket and the type, drop the rest
-            List<String> tags = s.ticket().isEmpty() || s.plainTicket() ? List.of() : List.of(s.ticket());
-            s = new Subject(tags, s.ticket(), s.plainTicket(), s.type(), "", s.breaking(), "", s.description(),
-                    s.pullRequest());
+            s = withoutExtras(s);
             prefix = s.withDescription("").render().length() + 1;
             if (MAX - prefix < MIN / 2) {
                 return new Subject(List.of(), "", false, "", "", false, "", cut(s.render(), MAX), false);
@@ -111,7 +109,7 @@ public final class SubjectLength {
         while (clause.find() && clause.start() <= max) {
             end = clause.start();
         }
-        if (end >= MIN && text.substring(0, end).strip().split("\\s+").length >= 3) {
+        if (end >= MIN && words(text.substring(0, end)) >= 3) {
             return text.substring(0, end).replaceAll("[\\s,;:(\\-–—/]+$", "");
         }
         // never in the middle of a word ("Add KafkaRecordSerializationSchemaBuilde" is no subject): at a space, or
@@ -125,16 +123,7 @@ public final class SubjectLength {
                 break;
             }
         }
-        String c = (space > 0 ? text.substring(0, space) : text.substring(0, max)).stripTrailing();
-        while (true) {
-            c = c.replaceAll("[\\s,;:(\\-–—/]+$", "");
-            int last = c.lastIndexOf(' ');
-            if (last > 0 && DANGLING.contains(c.substring(last + 1).toLowerCase(Locale.ROOT))) {
-                c = c.substring(0, last);
-                continue;
-            }
-            return c;
-        }
+        return withoutDanglingEnd((space > 0 ? text.substring(0, space) : text.substring(0, max)).stripTrailing());
     }
 
     /** {@code text} without trailing joiners ({@code for}, {@code and}, {@code on}, …) and trailing commas or dashes. */
