@@ -25,10 +25,17 @@ final class SuggestionCheck {
                 return "\"" + field + "\" is not a string";
             }
         }
-        for (String field : new String[] {"latencyMs", "kafkaTs", "madeMs", "similarity"}) {
+        for (String field : new String[] {"latencyMs", "kafkaTs", "madeMs", "similarity", "bnorm"}) {
             if (!n.path(field).isNumber()) {
                 return "\"" + field + "\" is not a number";
             }
+        }
+        if (!n.path("unfaithful").isBoolean()) {
+            return "\"unfaithful\" is not a boolean";
+        }
+        double bnorm = n.path("bnorm").asDouble();
+        if (bnorm != -1 && (bnorm < 0 || bnorm > 100)) {
+            return "\"bnorm\" is " + bnorm + ", not -1 (not scored) or 0–100";
         }
         if (!n.path("exemplars").isArray()) {
             return "\"exemplars\" is not an array";

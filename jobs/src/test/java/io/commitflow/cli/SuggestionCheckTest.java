@@ -38,4 +38,17 @@ class SuggestionCheckTest {
         ((com.fasterxml.jackson.databind.node.ObjectNode) n).put("latencyMs", "120");
         assertThat(SuggestionCheck.problem(n)).contains("\"latencyMs\" is not a number");
     }
+
+    @Test
+    void checksTheLiveQualityFields() throws Exception {
+        JsonNode scored = Json.mapper().readTree(Json.bytes(Json.mapper().treeToValue(
+                wire("Fix the pack writer's delta window", "a".repeat(40)), Suggestion.class).withQuality(61.5, true)));
+        assertThat(SuggestionCheck.problem(scored)).isNull();
+        ((com.fasterxml.jackson.databind.node.ObjectNode) scored).put("bnorm", 140.0);
+        assertThat(SuggestionCheck.problem(scored)).contains("\"bnorm\" is 140.0");
+        ((com.fasterxml.jackson.databind.node.ObjectNode) scored).put("bnorm", 50.0).put("unfaithful", "no");
+        assertThat(SuggestionCheck.problem(scored)).contains("\"unfaithful\" is not a boolean");
+        ((com.fasterxml.jackson.databind.node.ObjectNode) scored).remove("unfaithful");
+        assertThat(SuggestionCheck.problem(scored)).contains("\"unfaithful\" is not a boolean");
+    }
 }
