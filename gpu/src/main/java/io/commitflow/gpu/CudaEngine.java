@@ -527,10 +527,28 @@ public final class CudaEngine implements RetrievalEngine {
             this.stream = stream;
         }
 
+        /**
+         * Allocates the lane's buffers once. A failure part-way frees what this call took and leaves the lane as it
+         * was, so the next search tries again from nothing and device use never grows past the budget.
+         */
         void allocate() {
             if (answerSlotsCopy != null) {
                 return;
             }
+            int before = frees.size();
+            try {
+                allocateAll();
+            } catch (RuntimeException e) {
+                for (int i = frees.size() - 1; i >= before; i--) {
+                    quietly(frees.remove(i));
+                }
+                answerScoresCopy = null;
+                answerSlotsCopy = null;
+                throw e;
+            }
+        }
+
+        private void allocateAll() {
             long b = options.batchQueries();
             queries = device(b * dim * Float.BYTES);
             queryGroups = device(b * Integer.BYTES);

@@ -263,6 +263,42 @@ class CudaEngineTest {
     }
 
     @Test
+    void aSearchWhoseScratchFailsToAllocateFreesWhatItTookAtEveryStep() {
+        Random r = new Random(12);
+        float[] row = ParityFixture.unit(r, DIM);
+        int steps = 0;
+        for (int step = 1; ; step++) {
+            FakeGpu gpu = new FakeGpu();
+            try (CudaEngine e = engine(gpu)) {
+                e.add(0, row);
+                e.search(new int[] {0}, new float[][] {row}, 1); // rows reach the device: only the lane is left
+                int mem = gpu.liveMem;
+                int pinned = gpu.livePinned;
+                long bytes = gpu.allocated;
+                // another tier's lane allocates on its first search: fail its step-th allocation
+                gpu.failAllocation = step;
+                try {
+                    e.search(Tier.BRONZE, new int[] {0}, new long[] {0}, new long[] {Long.MAX_VALUE},
+                            new float[][] {row}, 1);
+                } catch (GpuException failed) {
+                    assertThat(failed).hasMessageContaining("OUT_OF_MEMORY");
+                    assertThat(gpu.liveMem).as("device buffers after a failure at step %d", step).isEqualTo(mem);
+                    assertThat(gpu.livePinned).as("pinned buffers after a failure at step %d", step).isEqualTo(pinned);
+                    assertThat(gpu.allocated).as("device bytes after a failure at step %d", step).isEqualTo(bytes);
+                    Neighbors again = e.search(Tier.BRONZE, new int[] {0}, new long[] {0},
+                            new long[] {Long.MAX_VALUE}, new float[][] {row}, 1)[0];
+                    assertThat(again.slots()).as("the next search allocates afresh and answers").containsExactly(0);
+                    steps++;
+                    continue;
+                }
+                gpu.failAllocation = 0;
+                break; // the lane needed fewer allocations than step: every step has been failed once
+            }
+        }
+        assertThat(steps).as("allocations of a lane, each failed once").isGreaterThan(10);
+    }
+
+    @Test
     void runsAPassPerBatchOfQueriesAndAScoreAndTopkPerChunk() {
         FakeGpu gpu = new FakeGpu();
         Random r = new Random(6);
