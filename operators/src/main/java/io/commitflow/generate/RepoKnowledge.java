@@ -139,9 +139,14 @@ public final class RepoKnowledge {
         if (!onEngine) {
             return scan(query, bagQuery, k, kBag, notAfter, window);
         }
-        Neighbors[] nn = engine.search(io.commitflow.gpu.Tier.SILVER, new int[] {group, bagGroup()},
-                new long[] {window.from(), window.from()}, new long[] {window.to(), window.to()},
-                new float[][] {query, bagQuery}, engineK(k, kBag));
+        Neighbors[] nn;
+        try {
+            nn = engine.search(io.commitflow.gpu.Tier.SILVER, new int[] {group, bagGroup()},
+                    new long[] {window.from(), window.from()}, new long[] {window.to(), window.to()},
+                    new float[][] {query, bagQuery}, engineK(k, kBag));
+        } catch (io.commitflow.gpu.EngineLostException e) {
+            return scan(query, bagQuery, k, kBag, notAfter, window);
+        }
         return neighbors(nn[0], nn[1], query, k, kBag, notAfter);
     }
 

@@ -4,6 +4,7 @@ import io.commitflow.generate.Draft;
 import io.commitflow.generate.ExemplarRanker;
 import io.commitflow.generate.RepoKnowledge;
 import io.commitflow.generate.RetrievalGenerator;
+import io.commitflow.gpu.EngineLostException;
 import io.commitflow.gpu.Neighbors;
 import io.commitflow.gpu.Tier;
 import org.slf4j.Logger;
@@ -94,6 +95,8 @@ final class Answerer {
         for (int attempt = 0; ; attempt++) {
             try {
                 return new Search(index.engine().search(tier, groups, from, to, queries, k), attempt);
+            } catch (EngineLostException e) {
+                return new Search(null, attempt); // the device is gone for good: no retries, no sleeps
             } catch (RuntimeException e) {
                 if (attempt >= maxRetries) {
                     LOG.warn("the {} engine failed {} times; answering {} requests from the CPU scan",

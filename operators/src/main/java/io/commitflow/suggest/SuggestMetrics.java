@@ -1,5 +1,6 @@
 package io.commitflow.suggest;
 
+import io.commitflow.gpu.LosableEngine;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.metrics.ThreadSafeSimpleCounter;
@@ -45,6 +46,8 @@ final class SuggestMetrics {
         group.gauge("repositoriesOffEngine", index::offEngine);
         boolean cuda = index.engine().name().equals("cuda");
         group.gauge("engineIsCuda", () -> cuda ? 1 : 0);
+        // 1 once a sticky device error lost the engine for this task's life (the CPU scan answers everything)
+        group.gauge("engineLost", () -> index.engine() instanceof LosableEngine l && l.lost() != null ? 1 : 0);
     }
 
     void queued(IntSupplier queued) {

@@ -1,16 +1,17 @@
 package io.commitflow.suggest;
 
 import io.commitflow.cache.ResultCache;
-import io.commitflow.generate.LiveQuality;
 import io.commitflow.event.CommitEvent;
 import io.commitflow.event.DeadLetter;
 import io.commitflow.event.DeadLetters;
 import io.commitflow.event.Reason;
 import io.commitflow.event.Suggestion;
 import io.commitflow.generate.DiffFeatures;
+import io.commitflow.generate.LiveQuality;
 import io.commitflow.generate.RepoKnowledge;
 import io.commitflow.generate.RetrievalGenerator;
 import io.commitflow.git.DiffedCommit;
+import io.commitflow.gpu.LosableEngine;
 import io.commitflow.gpu.Tier;
 import io.commitflow.llm.LlmWriter;
 import io.commitflow.llm.PromptPrefixes;
@@ -55,7 +56,8 @@ import java.util.stream.Stream;
  * reason {@code GENERATION_FAILED}. Nothing is shared with other operators, and chaining does not matter.
  *
  * <p>Metrics: {@code requests}, {@code commitsLearned}, {@code requestsRestored}, {@code batches},
- * {@code batchedRequests}, {@code engineRetries}, {@code engineFallbacks}, {@code timeouts}, {@code engineFull}
+ * {@code batchedRequests}, {@code engineRetries}, {@code engineFallbacks}, {@code timeouts}, {@code engineLost},
+ * {@code engineFull}
  * (counts); {@code inFlightRequests}, {@code queuedRequests}, {@code lastBatchSize}, {@code indexedCommits},
  * {@code indexedRepositories}, {@code repositoriesOffEngine}, {@code engineIsCuda} (gauges); and those of
  * {@link ResultCache}, {@link PromptPrefixes} and {@link LlmWriter}.
@@ -102,7 +104,8 @@ public final class SuggestOperator extends AbstractStreamOperator<Suggestion>
         inFlightState = context.getListState(new ListStateDescriptor<>(IN_FLIGHT, TypeInformation.of(SuggestRequest.class)));
         inFlight = new InFlight();
         // a request's window must still be whole when it is answered: keep `capacity` rows beyond the history
-        index = new RetrievalIndex(engines.open(settings), settings.maxRows(), settings.capacity());
+        // a sticky CUDA error loses the engine for the task's life: the CPU scan answers from then on
+        index = new RetrievalIndex(new LosableEngine(engines.open(settings)), settings.maxRows(), settings.capacity());
         answerer = new Answerer(index, new RetrievalGenerator(), settings.retries());
         metrics = new SuggestMetrics(getMetricGroup(), index, inFlight);
         llm = new LlmWriter(settings.llm(), settings.timeout().multipliedBy(8).dividedBy(10), getMetricGroup());

@@ -224,6 +224,36 @@ class SuggestOperatorTest {
         }
     }
 
+    static final AtomicInteger STICKY = new AtomicInteger();
+    static final AtomicInteger STICKY_CALLS = new AtomicInteger();
+
+    @Test
+    void aStickyDeviceErrorLosesTheEngineAndTheCpuScanAnswersWithoutRetries() throws Exception {
+        Suggestion expected;
+        try (StageHarness s = new StageHarness(CPU).open()) {
+            s.suggest(learned(0));
+            s.suggest(learned(1));
+            expected = s.suggest(query("PackWriter", "writeIndex"));
+        }
+        SuggestOperatorFactory factory = new SuggestOperatorFactory(CPU.withBatching(1, Duration.ZERO),
+                x -> TestEngines.sticky(STICKY, STICKY_CALLS));
+        try (StageHarness s = new StageHarness(factory).open()) {
+            STICKY.set(0);
+            s.suggest(learned(0));
+            s.suggest(learned(1));
+            STICKY_CALLS.set(0);
+            STICKY.set(1_000); // the context is corrupt: every call would fail from now on
+            assertSame(s.suggest(query("PackWriter", "writeIndex")), expected);
+            assertThat(STICKY_CALLS).as("one call, no retries against a dead context").hasValue(1);
+
+            assertSame(s.suggest(query("PackWriter", "writeIndex")), expected);
+            // learning goes on: the repository leaves the lost engine and keeps its rows for the scan
+            assertThat(s.suggest(learned(2)).subject()).isNotBlank();
+            assertThat(s.suggest(query("DirCache", "lock")).subject()).isNotBlank();
+            assertThat(STICKY_CALLS).as("nothing reaches the lost engine again").hasValue(1);
+        }
+    }
+
     @Test
     void aSuggestionThatCannotBeWrittenBecomesADeadLetterAndTheStageGoesOn() throws Exception {
         try (StageHarness s = new StageHarness(new SuggestOperatorFactory(CPU, x -> TestEngines.corrupt())).open()) {

@@ -13,14 +13,35 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class TestEngines {
     private TestEngines() {}
 
-    /** A CPU engine whose searches fail while {@code failures} is positive, each failure counting it down. */
+    /**
+     * A CPU engine whose searches fail while {@code failures} is positive, each failure counting it down, with an
+     * error a retry can get past (out of resources for this launch).
+     */
     static RetrievalEngine flaky(AtomicInteger failures, AtomicInteger failed) {
+        return failing(failures, failed, "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES (injected)");
+    }
+
+    /**
+     * A CPU engine whose searches fail with a sticky error (the context is corrupt: every later call would fail)
+     * while {@code failures} is positive; {@code calls} counts the searches that reached it.
+     */
+    static RetrievalEngine sticky(AtomicInteger failures, AtomicInteger calls) {
+        return failing(failures, calls, "CUDA_ERROR_ILLEGAL_ADDRESS (injected)");
+    }
+
+    private static RetrievalEngine failing(AtomicInteger failures, AtomicInteger counter, String error) {
+        boolean countAll = error.contains("ILLEGAL_ADDRESS");
         return new Delegating(new CpuEngine(FeatureSpace.DEFAULT_DIMENSION)) {
             @Override
             public Neighbors[] search(Tier tier, int[] groups, long[] from, long[] to, float[][] queries, int k) {
+                if (countAll) {
+                    counter.incrementAndGet();
+                }
                 if (failures.getAndDecrement() > 0) {
-                    failed.incrementAndGet();
-                    throw new IllegalStateException("CUDA_ERROR_LAUNCH_FAILED (injected)");
+                    if (!countAll) {
+                        counter.incrementAndGet();
+                    }
+                    throw new IllegalStateException(error);
                 }
                 return super.search(tier, groups, from, to, queries, k);
             }

@@ -1,0 +1,117 @@
+package io.commitflow.gpu;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An engine that can be lost: after a sticky CUDA error ({@link GpuException#sticky}) every later call would fail
+ * too, so the first one marks the engine lost, logs once why, and from then on nothing reaches the device. A search
+ * throws {@link EngineLostException} at once (the caller answers by the CPU scan, without retries and their
+ * sleeps); an add throws {@link EngineFullException}, so each repository leaves the engine the way it does when the
+ * budget is full and keeps its rows for the scan; a remove only forgets. A failure that is not sticky passes through
+ * as it is, to be retried.
+ */
+public final class LosableEngine implements RetrievalEngine {
+    private static final Logger LOG = LoggerFactory.getLogger(LosableEngine.class);
+
+    private final RetrievalEngine inner;
+    private volatile String lost;
+
+    public LosableEngine(RetrievalEngine inner) {
+        this.inner = inner;
+    }
+
+    /** Why the engine was lost (the sticky error), or null while it works. */
+    public String lost() {
+        return lost;
+    }
+
+    private RuntimeException check(RuntimeException e) {
+        String code = GpuException.sticky(e);
+        if (code == null) {
+            return e;
+        }
+        synchronized (this) {
+            if (lost == null) {
+                lost = code;
+                LOG.error("the {} engine is lost for the life of this task ({}): every search is answered by the exact "
+                        + "CPU scan from now on; restart the TaskManager to use the device again", inner.name(), code, e);
+            }
+        }
+        return gone(e);
+    }
+
+    private EngineLostException gone(Throwable cause) {
+        return new EngineLostException("the " + inner.name() + " engine was lost (" + lost + ")", cause);
+    }
+
+    @Override
+    public String name() {
+        return inner.name();
+    }
+
+    @Override
+    public int dimension() {
+        return inner.dimension();
+    }
+
+    @Override
+    public int size() {
+        return inner.size();
+    }
+
+    @Override
+    public long capacity() {
+        return inner.capacity();
+    }
+
+    @Override
+    public int add(int group, long stamp, float[] vector) {
+        if (lost != null) {
+            throw new EngineFullException("the " + inner.name() + " engine was lost (" + lost + ")");
+        }
+        try {
+            return inner.add(group, stamp, vector);
+        } catch (EngineFullException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            RuntimeException r = check(e);
+            if (r instanceof EngineLostException) {
+                throw new EngineFullException("the " + inner.name() + " engine was lost (" + lost + ")");
+            }
+            throw r;
+        }
+    }
+
+    @Override
+    public void remove(int slot) {
+        if (lost != null) {
+            return; // nothing on a lost device needs freeing slot by slot
+        }
+        try {
+            inner.remove(slot);
+        } catch (RuntimeException e) {
+            RuntimeException r = check(e);
+            if (!(r instanceof EngineLostException)) {
+                throw r;
+            }
+        }
+    }
+
+    @Override
+    public Neighbors[] search(Tier tier, int[] groups, long[] from, long[] to, float[][] queries, int k) {
+        if (lost != null) {
+            throw gone(null);
+        }
+        try {
+            return inner.search(tier, groups, from, to, queries, k);
+        } catch (RuntimeException e) {
+            throw check(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        inner.close();
+    }
+}
