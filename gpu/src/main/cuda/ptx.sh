@@ -29,8 +29,15 @@ fi
 
 mkdir -p "$(dirname "$out")"
 tmp=$(mktemp "${TMPDIR:-/tmp}/retrieval.XXXXXX")
-trap 'rm -f "$tmp" "$tmp.cubin"' EXIT
-nvcc "${NVCC_FLAGS[@]}" -o "$tmp" "$here/retrieval.cu"
+trap 'rm -f "$tmp" "$tmp.cubin" "$tmp.src.ptx"' EXIT
+nvcc "${NVCC_FLAGS[@]}" -o "$tmp.src.ptx" "$here/retrieval.cu"
+
+# A driver JIT-compiles PTX only up to the ISA version it knows: nvcc 13 writes ISA 9.0, which CUDA 12.x drivers
+# (R535 and later: ISA 8.2 and below) refuse. The kernels use nothing newer than ISA 7.x, so the PTX declares
+# PTX_ISA; ptxas below refuses it if an instruction needs a newer one.
+PTX_ISA=8.0
+sed -E "s/^\.version [0-9]+\.[0-9]+$/.version $PTX_ISA/" "$tmp.src.ptx" >"$tmp"
+rm -f "$tmp.src.ptx"
 
 if command -v ptxas >/dev/null 2>&1; then
   # compile check only: the engine loads the PTX and lets the driver compile it for the GPU at hand
@@ -41,6 +48,6 @@ fi
 
 {
   echo "// commitflow: generated from gpu/src/main/cuda/retrieval.cu by gpu/src/main/cuda/ptx.sh:"
-  echo "// nvcc ${NVCC_FLAGS[*]}"
+  echo "// nvcc ${NVCC_FLAGS[*]}; .version set to $PTX_ISA (CUDA 12.0 and later drivers JIT it)"
   cat "$tmp"
 } >"$out"
