@@ -231,7 +231,7 @@ public final class CudaEngine implements RetrievalEngine {
         try {
             ensureOpen();
             if (staged == stagedSlot.length) {
-                flushLocked(); // first, so that a failure leaves the slots as they were
+                flushLocked(uploadStream); // first, so that a failure leaves the slots as they were
             }
             int slot;
             if (free.isEmpty()) {
@@ -303,11 +303,14 @@ public final class CudaEngine implements RetrievalEngine {
         try {
             Chunk[] snapshot;
             int slotCount;
+            Lane lane = lanes.get(tier);
             engineLock.lock();
             try {
                 ensureOpen();
                 gpu.bind();
-                flushLocked();
+                // rows still staged go up on this search's own stream, at its tier's priority: a gold search never
+                // waits for its rows behind bronze work queued on the low-priority upload stream
+                flushLocked(lane.stream);
                 snapshot = chunks.toArray(new Chunk[0]);
                 slotCount = slots;
             } finally {
@@ -317,7 +320,6 @@ public final class CudaEngine implements RetrievalEngine {
                 Arrays.fill(out, new Neighbors(new int[0], new float[0]));
                 return out;
             }
-            Lane lane = lanes.get(tier);
             lane.lock.lock();
             try {
                 ensureOpen();
@@ -337,7 +339,8 @@ public final class CudaEngine implements RetrievalEngine {
     }
 
     /** Uploads the staged rows and the changed groups and stamps, and waits for them. Call with the engine lock. */
-    private void flushLocked() {
+    /** Uploads the staged rows and the chunks' dirty groups and stamps on {@code stream}, and waits for them. */
+    private void flushLocked(Gpu.Stream stream) {
         if (staged == 0 && chunks.stream().allMatch(ch -> ch.dirtyTo < 0)) {
             return;
         }
@@ -353,15 +356,15 @@ public final class CudaEngine implements RetrievalEngine {
                 j++;
             }
             gpu.upload(chunks.get(slot / c).rows, (long) (slot % c) * rowBytes, staging, (long) i * rowBytes,
-                    (long) (j - i) * rowBytes, uploadStream);
+                    (long) (j - i) * rowBytes, stream);
             any = true;
             i = j;
         }
         for (Chunk chunk : chunks) {
-            any |= chunk.flush();
+            any |= chunk.flush(stream);
         }
         if (any) {
-            gpu.synchronize(uploadStream);
+            gpu.synchronize(stream); // the staging buffer is reused by the next add
         }
         staged = 0;
     }
@@ -473,15 +476,15 @@ public final class CudaEngine implements RetrievalEngine {
         }
 
         /** Queues the upload of the changed groups and stamps; says whether there were any. */
-        boolean flush() {
+        boolean flush(Gpu.Stream stream) {
             if (dirtyTo < 0) {
                 return false;
             }
             long n = dirtyTo - dirtyFrom + 1;
             gpu.upload(groups, (long) dirtyFrom * Integer.BYTES, hostGroups, (long) dirtyFrom * Integer.BYTES,
-                    n * Integer.BYTES, uploadStream);
+                    n * Integer.BYTES, stream);
             gpu.upload(stamps, (long) dirtyFrom * Long.BYTES, hostStamps, (long) dirtyFrom * Long.BYTES,
-                    n * Long.BYTES, uploadStream);
+                    n * Long.BYTES, stream);
             dirtyFrom = Integer.MAX_VALUE;
             dirtyTo = -1;
             return true;

@@ -299,6 +299,23 @@ class CudaEngineTest {
     }
 
     @Test
+    void aSearchUploadsTheStagedRowsOnItsOwnTiersStream() {
+        FakeGpu gpu = new FakeGpu(); // priorities: least 0, greatest -5; gold -2, silver -1, bronze 0
+        Random r = new Random(13);
+        try (CudaEngine e = engine(gpu)) {
+            for (Tier t : new Tier[] {Tier.GOLD, Tier.BRONZE}) {
+                e.add(0, ParityFixture.unit(r, DIM)); // staged on the host until a search needs it
+                int before = gpu.uploadPriorities.size();
+                e.search(t, new int[] {0}, new long[] {Long.MIN_VALUE}, new long[] {Long.MAX_VALUE},
+                        new float[][] {ParityFixture.unit(r, DIM)}, 1);
+                int expected = CudaEngine.streamPriority(t.cudaLevel, 0, -5);
+                java.util.List<Integer> rowUploads = gpu.uploadPriorities.subList(before, before + 3); // row, group, stamp
+                assertThat(rowUploads).as("the staged row's uploads for a %s search", t).containsOnly(expected);
+            }
+        }
+    }
+
+    @Test
     void runsAPassPerBatchOfQueriesAndAScoreAndTopkPerChunk() {
         FakeGpu gpu = new FakeGpu();
         Random r = new Random(6);

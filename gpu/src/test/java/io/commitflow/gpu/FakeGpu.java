@@ -26,6 +26,8 @@ final class FakeGpu implements Gpu {
     boolean closed;
     /** Fail the n-th allocation from now (device or pinned) with a GpuException, as an out-of-memory would; 0: never. */
     int failAllocation;
+    /** The priority of the stream of each upload, in order. */
+    final List<Integer> uploadPriorities = new ArrayList<>();
 
     FakeGpu(int least, int greatest) {
         this.least = least;
@@ -170,6 +172,7 @@ final class FakeGpu implements Gpu {
         FakePinned h = (FakePinned) src;
         checkRange(dstOffset, bytes, d.bytes);
         checkRange(srcOffset, bytes, h.bytes());
+        uploadPriorities.add(stream(s).priority);
         stream(s).queue.add(() -> {
             if (h.freed) {
                 throw new IllegalStateException("pinned memory used after cuMemFreeHost");
