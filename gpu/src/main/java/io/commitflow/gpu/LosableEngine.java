@@ -11,14 +11,13 @@ import org.slf4j.LoggerFactory;
  * budget is full and keeps its rows for the scan; a remove only forgets. A failure that is not sticky passes through
  * as it is, to be retried.
  */
-public final class LosableEngine implements RetrievalEngine {
+public final class LosableEngine extends ForwardingEngine {
     private static final Logger LOG = LoggerFactory.getLogger(LosableEngine.class);
 
-    private final RetrievalEngine inner;
     private volatile String lost;
 
     public LosableEngine(RetrievalEngine inner) {
-        this.inner = inner;
+        super(inner);
     }
 
     /** Why the engine was lost (the sticky error), or null while it works. */
@@ -43,26 +42,6 @@ public final class LosableEngine implements RetrievalEngine {
 
     private EngineLostException gone(Throwable cause) {
         return new EngineLostException("the " + inner.name() + " engine was lost (" + lost + ")", cause);
-    }
-
-    @Override
-    public String name() {
-        return inner.name();
-    }
-
-    @Override
-    public int dimension() {
-        return inner.dimension();
-    }
-
-    @Override
-    public int size() {
-        return inner.size();
-    }
-
-    @Override
-    public long capacity() {
-        return inner.capacity();
     }
 
     @Override
@@ -108,10 +87,5 @@ public final class LosableEngine implements RetrievalEngine {
         } catch (RuntimeException e) {
             throw check(e);
         }
-    }
-
-    @Override
-    public void close() {
-        inner.close();
     }
 }

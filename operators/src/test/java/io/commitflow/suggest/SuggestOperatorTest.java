@@ -200,14 +200,18 @@ class SuggestOperatorTest {
     static final AtomicInteger FAILURES = new AtomicInteger();
     static final AtomicInteger FAILED = new AtomicInteger();
 
-    @Test
-    void aFailingEngineIsRetriedThenTheCpuScanAnswersTheSame() throws Exception {
-        Suggestion expected;
+    /** What the CPU engine suggests for the PackWriter query after learning the first two commits. */
+    private static Suggestion onTheCpuEngine() throws Exception {
         try (StageHarness s = new StageHarness(CPU).open()) {
             s.suggest(learned(0));
             s.suggest(learned(1));
-            expected = s.suggest(query("PackWriter", "writeIndex"));
+            return s.suggest(query("PackWriter", "writeIndex"));
         }
+    }
+
+    @Test
+    void aFailingEngineIsRetriedThenTheCpuScanAnswersTheSame() throws Exception {
+        Suggestion expected = onTheCpuEngine();
         SuggestOperatorFactory factory = new SuggestOperatorFactory(CPU.withBatching(1, Duration.ZERO), x -> TestEngines.flaky(FAILURES, FAILED));
         try (StageHarness s = new StageHarness(factory).open()) {
             FAILURES.set(0);
@@ -229,12 +233,7 @@ class SuggestOperatorTest {
 
     @Test
     void aStickyDeviceErrorLosesTheEngineAndTheCpuScanAnswersWithoutRetries() throws Exception {
-        Suggestion expected;
-        try (StageHarness s = new StageHarness(CPU).open()) {
-            s.suggest(learned(0));
-            s.suggest(learned(1));
-            expected = s.suggest(query("PackWriter", "writeIndex"));
-        }
+        Suggestion expected = onTheCpuEngine();
         SuggestOperatorFactory factory = new SuggestOperatorFactory(CPU.withBatching(1, Duration.ZERO),
                 x -> TestEngines.sticky(STICKY, STICKY_CALLS));
         try (StageHarness s = new StageHarness(factory).open()) {

@@ -3,6 +3,7 @@ package io.commitflow.suggest;
 import io.commitflow.generate.FeatureSpace;
 import io.commitflow.gpu.CpuEngine;
 import io.commitflow.gpu.EngineFullException;
+import io.commitflow.gpu.ForwardingEngine;
 import io.commitflow.gpu.Neighbors;
 import io.commitflow.gpu.RetrievalEngine;
 import io.commitflow.gpu.Tier;
@@ -78,46 +79,9 @@ final class TestEngines {
         };
     }
 
-    private static class Delegating implements RetrievalEngine {
-        private final RetrievalEngine inner;
-
+    private static class Delegating extends ForwardingEngine {
         Delegating(RetrievalEngine inner) {
-            this.inner = inner;
-        }
-
-        @Override
-        public String name() {
-            return inner.name();
-        }
-
-        @Override
-        public int dimension() {
-            return inner.dimension();
-        }
-
-        @Override
-        public int size() {
-            return inner.size();
-        }
-
-        @Override
-        public int add(int group, long stamp, float[] vector) {
-            return inner.add(group, stamp, vector);
-        }
-
-        @Override
-        public void remove(int slot) {
-            inner.remove(slot);
-        }
-
-        @Override
-        public Neighbors[] search(Tier tier, int[] groups, long[] from, long[] to, float[][] queries, int k) {
-            return inner.search(tier, groups, from, to, queries, k);
-        }
-
-        @Override
-        public void close() {
-            inner.close();
+            super(inner);
         }
     }
 }
