@@ -29,9 +29,27 @@ public final class Engines {
     public static synchronized EngineChoice probe() {
         if (probed == null) {
             // a lambda, not a method reference: JCudaGpu (and JCuda) must load inside safely's try
-            probed = safely(() -> JCudaGpu.probe());
+            probed = safely(() -> loads(JCudaGpu.probe(), () -> JCudaGpu.open(0).close()));
         }
         return probed;
+    }
+
+    /**
+     * {@code found}, if the kernels load on it: a device is reported only once {@code loadKernels} (the engine's own
+     * module load: the driver JIT-compiles the PTX) has worked, so that a driver too old for the PTX makes
+     * {@code --engine auto} choose the CPU and the CUDA tests skip, with the reason, instead of failing later.
+     */
+    static EngineChoice loads(EngineChoice found, Runnable loadKernels) {
+        if (!found.cudaAvailable()) {
+            return found;
+        }
+        try {
+            loadKernels.run();
+            return found;
+        } catch (RuntimeException | Error e) {
+            return EngineChoice.unavailable("found " + found.describe() + ", but the kernels do not load on it: "
+                    + reason(e));
+        }
     }
 
     /** Runs a probe, turning anything it throws (missing natives, missing driver, CUDA errors) into an answer. */

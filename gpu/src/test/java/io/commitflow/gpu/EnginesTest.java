@@ -40,6 +40,25 @@ class EnginesTest {
     }
 
     @Test
+    void reportsADeviceOnlyOnceTheKernelsLoadOnIt() {
+        EngineChoice h200 = EngineChoice.available("NVIDIA H200", 1, 150_000_000_000L, 9, 0, 3_201_000, 6144, 12020);
+        assertThat(Engines.loads(h200, () -> { })).isSameAs(h200);
+
+        EngineChoice refused = Engines.loads(h200, () -> {
+            throw new GpuException("cuModuleLoadData(retrieval.ptx, PTX 9.0 for sm_75) failed: "
+                    + "CUDA_ERROR_UNSUPPORTED_PTX_VERSION");
+        });
+        assertThat(refused.cudaAvailable()).isFalse();
+        assertThat(refused.describe()).startsWith("CUDA unavailable: found NVIDIA H200 (compute 9.0")
+                .contains("driver 12.2").contains("the kernels do not load on it").contains("UNSUPPORTED_PTX_VERSION");
+
+        EngineChoice none = EngineChoice.unavailable("no driver");
+        assertThat(Engines.loads(none, () -> {
+            throw new AssertionError("not called without a device");
+        })).isSameAs(none);
+    }
+
+    @Test
     void opensTheEngineAModeAsksFor() {
         try (RetrievalEngine e = Engines.open(EngineMode.CPU, 16, 1L << 30)) {
             assertThat(e).isInstanceOf(CpuEngine.class);
