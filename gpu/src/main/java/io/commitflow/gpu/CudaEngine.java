@@ -338,8 +338,10 @@ public final class CudaEngine implements RetrievalEngine {
         }
     }
 
-    /** Uploads the staged rows and the changed groups and stamps, and waits for them. Call with the engine lock. */
-    /** Uploads the staged rows and the chunks' dirty groups and stamps on {@code stream}, and waits for them. */
+    /**
+     * Uploads the staged rows and the chunks' changed groups and stamps on {@code stream}, and waits for them. Call
+     * with the engine lock.
+     */
     private void flushLocked(Gpu.Stream stream) {
         if (staged == 0 && chunks.stream().allMatch(ch -> ch.dirtyTo < 0)) {
             return;

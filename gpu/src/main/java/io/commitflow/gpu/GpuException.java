@@ -13,19 +13,16 @@ public final class GpuException extends RuntimeException {
             "CUDA_ERROR_MISALIGNED_ADDRESS", "CUDA_ERROR_INVALID_ADDRESS_SPACE", "CUDA_ERROR_INVALID_PC",
             "CUDA_ERROR_ECC_UNCORRECTABLE", "CUDA_ERROR_ASSERT", "CUDA_ERROR_CONTEXT_IS_DESTROYED");
 
+    /** A sticky error's name as a whole word: CUDA_ERROR_LAUNCH_FAILED, not CUDA_ERROR_LAUNCH_FAILED_SOMETHING. */
+    private static final java.util.regex.Pattern STICKY_NAME =
+            java.util.regex.Pattern.compile("\\b(" + String.join("|", STICKY) + ")\\b");
+
     /** The sticky CUDA error that {@code t} or one of its causes names, or null when none does. */
     public static String sticky(Throwable t) {
-        for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
-            String m = c.getMessage();
-            if (m != null) {
-                for (String code : STICKY) {
-                    int at = m.indexOf(code);
-                    // CUDA_ERROR_LAUNCH_FAILED is not CUDA_ERROR_LAUNCH_FAILED_SOMETHING
-                    if (at >= 0 && (at + code.length() == m.length() || !Character.isLetterOrDigit(m.charAt(at + code.length()))
-                            && m.charAt(at + code.length()) != '_')) {
-                        return code;
-                    }
-                }
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            java.util.regex.Matcher m = STICKY_NAME.matcher(String.valueOf(c.getMessage()));
+            if (m.find()) {
+                return m.group(1);
             }
         }
         return null;

@@ -40,25 +40,26 @@ public final class LosableEngine extends ForwardingEngine {
         return gone(e);
     }
 
+    private String lostMessage() {
+        return "the " + inner.name() + " engine was lost (" + lost + ")";
+    }
+
     private EngineLostException gone(Throwable cause) {
-        return new EngineLostException("the " + inner.name() + " engine was lost (" + lost + ")", cause);
+        return new EngineLostException(lostMessage(), cause);
     }
 
     @Override
     public int add(int group, long stamp, float[] vector) {
         if (lost != null) {
-            throw new EngineFullException("the " + inner.name() + " engine was lost (" + lost + ")");
+            throw new EngineFullException(lostMessage());
         }
         try {
             return inner.add(group, stamp, vector);
-        } catch (EngineFullException e) {
-            throw e;
         } catch (RuntimeException e) {
-            RuntimeException r = check(e);
-            if (r instanceof EngineLostException) {
-                throw new EngineFullException("the " + inner.name() + " engine was lost (" + lost + ")");
+            if (check(e) instanceof EngineLostException) {
+                throw new EngineFullException(lostMessage());
             }
-            throw r;
+            throw e; // a full budget or any other failure that is not sticky, as it is
         }
     }
 

@@ -142,10 +142,10 @@ final class DemoRun {
         }
     }
 
-    private final LiveQuality quality = new LiveQuality();
+    private final QualityTally quality = new QualityTally();
 
     /** The job's own live-quality scores of the suggestions printed (they travel in each suggestion's JSON). */
-    private static final class LiveQuality {
+    private static final class QualityTally {
         int scored;
         double bnormSum;
         int unfaithful;

@@ -123,8 +123,10 @@ public final class Faithfulness {
     /** A line that declares a library: a pom's artifactId, a Bazel or Gradle {@code name =} / {@code artifact =}. */
     private static final Pattern DECLARES = Pattern.compile("<artifactId>|\\b(?:name|artifact)\\s*=");
 
+    private static final Pattern SEPARATORS = Pattern.compile("[-_.]");
+
     private static String squash(String s) {
-        return s.toLowerCase(java.util.Locale.ROOT).replaceAll("[-_.]", "");
+        return SEPARATORS.matcher(s.toLowerCase(java.util.Locale.ROOT)).replaceAll("");
     }
 
     private static boolean names(String line, String name, String last) {

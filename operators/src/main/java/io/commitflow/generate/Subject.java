@@ -80,6 +80,9 @@ public record Subject(List<String> tags, String ticket, boolean plainTicket, Str
         return (nl < 0 ? message : message.substring(0, nl)).strip();
     }
 
+    /** Invisible format characters (zero-width spaces, joiners) that a copied subject should not carry. */
+    private static final java.util.regex.Pattern FORMAT_CHARACTERS = java.util.regex.Pattern.compile("\\p{Cf}");
+
     /** How long a first line must be to be taken for one wrapped in the middle of a sentence. */
     static final int WRAPPED = 50;
 
@@ -90,7 +93,7 @@ public record Subject(List<String> tags, String ticket, boolean plainTicket, Str
      * characters (zero-width spaces) removed.
      */
     public static String headline(String message) {
-        String first = firstLine(message).replaceAll("\\p{Cf}", "");
+        String first = FORMAT_CHARACTERS.matcher(firstLine(message)).replaceAll("");
         if (first.length() < WRAPPED || first.matches(".*[.!?:;)\\]\"']$")) {
             return first;
         }
@@ -98,7 +101,7 @@ public record Subject(List<String> tags, String ticket, boolean plainTicket, Str
         if (lines.length < 2) {
             return first;
         }
-        String next = lines[1].strip().replaceAll("\\p{Cf}", "");
+        String next = FORMAT_CHARACTERS.matcher(lines[1].strip()).replaceAll("");
         if (next.isEmpty() || !Character.isLetterOrDigit(next.codePointAt(0)) || next.matches("[\\w-]+: .*")) {
             return first;
         }

@@ -91,6 +91,9 @@ public final class SubjectLength {
         return s.withDescription(cut(s.description(), MAX - prefix));
     }
 
+    /** What a cut subject must not end on: spaces, commas, colons, an opening parenthesis, dashes, slashes. */
+    private static final java.util.regex.Pattern TRAILING = java.util.regex.Pattern.compile("[\\s,;:(\\-–—/]+$");
+
     /** Where a long subject can end as a whole phrase: before a clause ({@code … if a name is too long}). */
     private static final java.util.regex.Pattern CLAUSE = java.util.regex.Pattern.compile(
             ",? (?:in favou?r of|instead of|as of|so that|because|when|if|which|where|while|and|but|to|for|with|from|by|via|since|unless) ");
@@ -110,7 +113,7 @@ public final class SubjectLength {
             end = clause.start();
         }
         if (end >= MIN && words(text.substring(0, end)) >= 3) {
-            return text.substring(0, end).replaceAll("[\\s,;:(\\-–—/]+$", "");
+            return TRAILING.matcher(text.substring(0, end)).replaceAll("");
         }
         // never in the middle of a word ("Add KafkaRecordSerializationSchemaBuilde" is no subject): at a space, or
         // before a member or an argument list (ITCase.testWriteException, compare(int, int))
@@ -130,7 +133,7 @@ public final class SubjectLength {
     static String withoutDanglingEnd(String text) {
         String c = text;
         while (true) {
-            c = c.replaceAll("[\\s,;:(\\-–—/]+$", "");
+            c = TRAILING.matcher(c).replaceAll("");
             int last = c.lastIndexOf(' ');
             if (last > 0 && DANGLING.contains(c.substring(last + 1).toLowerCase(Locale.ROOT))) {
                 c = c.substring(0, last);

@@ -99,7 +99,6 @@ public final class Evaluation {
                     + " commit(s) without merges: at least two are needed, one to learn from and one to test");
         }
         // the test commits are the last ones by people (bots' commits among them are learned from, not scored); what
-        // is before them is the history, up to the one asked for
         // is before them is the history, up to the one asked for. Where the chain holds test + history commits, every
         // test commit has the whole history: when bots wrote most of them, fewer than the test commits asked for are
         // found rather than scoring a person's early commit from a few before it.
@@ -142,16 +141,16 @@ public final class Evaluation {
                     String theirs = Subject.firstLine(nngen.predict(d.patch()));
                     String ref = Subject.firstLine(real);
                     String bareRef = Faithfulness.withoutSquashSuffix(ref);
+                    String bareOurs = Faithfulness.withoutSquashSuffix(ours);
+                    String bareTheirs = Faithfulness.withoutSquashSuffix(theirs);
                     String patch = d.patch();
                     Row row = new Row(c.name(), ref, ours, theirs, Bleu.bnorm(ours, ref), Bleu.bnorm(theirs, ref),
                             Bleu.rougeL(ours, ref), Bleu.rougeL(theirs, ref), draft.similarity(),
-                            Bleu.bnorm(Faithfulness.withoutSquashSuffix(ours), bareRef),
-                            Bleu.bnorm(Faithfulness.withoutSquashSuffix(theirs), bareRef),
+                            Bleu.bnorm(bareOurs, bareRef), Bleu.bnorm(bareTheirs, bareRef),
                             Faithfulness.unsupported(ours, patch), Faithfulness.unsupported(theirs, patch),
                             Faithfulness.unsupported(ref, patch), carried(ours, ref), carried(theirs, ref),
                             SubjectLength.conforms(ours), SubjectLength.conforms(theirs), SubjectLength.conforms(ref),
-                            Bleu.rougeL(Faithfulness.withoutSquashSuffix(ours), bareRef),
-                            Bleu.rougeL(Faithfulness.withoutSquashSuffix(theirs), bareRef));
+                            Bleu.rougeL(bareOurs, bareRef), Bleu.rougeL(bareTheirs, bareRef));
                     sums[0] += row.bnorm();
                     sums[1] += row.nngenBnorm();
                     sums[2] += row.rougeL();
