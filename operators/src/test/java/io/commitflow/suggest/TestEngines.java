@@ -19,7 +19,7 @@ final class TestEngines {
      * error a retry can get past (out of resources for this launch).
      */
     static RetrievalEngine flaky(AtomicInteger failures, AtomicInteger failed) {
-        return failing(failures, failed, "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES (injected)");
+        return failing(failures, "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES (injected)", failed, new AtomicInteger());
     }
 
     /**
@@ -27,21 +27,18 @@ final class TestEngines {
      * while {@code failures} is positive; {@code calls} counts the searches that reached it.
      */
     static RetrievalEngine sticky(AtomicInteger failures, AtomicInteger calls) {
-        return failing(failures, calls, "CUDA_ERROR_ILLEGAL_ADDRESS (injected)");
+        return failing(failures, "CUDA_ERROR_ILLEGAL_ADDRESS (injected)", new AtomicInteger(), calls);
     }
 
-    private static RetrievalEngine failing(AtomicInteger failures, AtomicInteger counter, String error) {
-        boolean countAll = error.contains("ILLEGAL_ADDRESS");
+    /** Searches fail with {@code error} while {@code failures} is positive; counts the failed ones and all of them. */
+    private static RetrievalEngine failing(AtomicInteger failures, String error, AtomicInteger failed,
+                                           AtomicInteger calls) {
         return new Delegating(new CpuEngine(FeatureSpace.DEFAULT_DIMENSION)) {
             @Override
             public Neighbors[] search(Tier tier, int[] groups, long[] from, long[] to, float[][] queries, int k) {
-                if (countAll) {
-                    counter.incrementAndGet();
-                }
+                calls.incrementAndGet();
                 if (failures.getAndDecrement() > 0) {
-                    if (!countAll) {
-                        counter.incrementAndGet();
-                    }
+                    failed.incrementAndGet();
                     throw new IllegalStateException(error);
                 }
                 return super.search(tier, groups, from, to, queries, k);
