@@ -201,10 +201,13 @@ __device__ __forceinline__ void keepBest(int& h, float& v, int& x, int& t, int h
     }
 }
 
-// The top k (k <= MAX_K) of one query's n entries, one block per query (blockIdx.x). Entry i of query q is the score
-// scores[q*ld + i] of slot slots[q*ld + i] when hasSlots, else of slot slotBase + i; masked() entries are skipped.
-// Writes the winners best first to outScores/outSlots[q*outLd + outOff + j] for j < k, and masked()/-1 after the
-// last one when fewer than k entries are present.
+// The top k (k <= MAX_K) of one query's n entries: query blockIdx.x, part blockIdx.y of gridDim.y. Entry i of query q
+// is the score scores[q*ld + i] of slot slots[q*ld + i] when hasSlots, else of slot slotBase + i; masked() entries
+// are skipped. The entries are split into gridDim.y consecutive parts of ceil(n / gridDim.y); part p writes the
+// winners of its own entries best first to outScores/outSlots[q*outLd + outOff + p*k + j] for j < k, and
+// masked()/-1 after the last one when fewer than k of its entries are present. With one part (gridDim.y = 1) that is
+// the query's top k; with several, a later launch over the parts' k candidates each merges them. Small batches use
+// several parts so that one query keeps many SMs busy instead of one.
 //
 // Each thread first keeps a sorted list of the best k among its strided entries (insertion, rarely past the first
 // comparison once the list is full). Then k rounds: every thread offers its best unsent entry, the block picks the
@@ -217,14 +220,18 @@ extern "C" __global__ void __launch_bounds__(TOPK_THREADS) topk(
     const long long q = blockIdx.x;
     const float* s = scores + q * ld;
     const int* sx = slots + q * ld;
+    const int per = n / (int) gridDim.y + (n % (int) gridDim.y != 0 ? 1 : 0);
+    const int begin = min(n, (int) blockIdx.y * per);
+    const int end = min(n, begin + per);
+    outOff += (long long) blockIdx.y * k;
 
     float ls[MAX_K];
     int lx[MAX_K];
     int cnt = 0;
     // TOPK_LOADS entries per thread are loaded before any is offered, so that a block (often alone on the GPU when
     // the batch is small) keeps several loads in flight; the order of offers does not change the result
-    int i = threadIdx.x;
-    for (; i + (TOPK_LOADS - 1) * TOPK_THREADS < n; i += TOPK_LOADS * TOPK_THREADS) {
+    int i = begin + threadIdx.x;
+    for (; i + (TOPK_LOADS - 1) * TOPK_THREADS < end; i += TOPK_LOADS * TOPK_THREADS) {
         float v[TOPK_LOADS];
         int x[TOPK_LOADS];
 #pragma unroll
@@ -237,7 +244,7 @@ extern "C" __global__ void __launch_bounds__(TOPK_THREADS) topk(
             offer(v[u], x[u], k, ls, lx, cnt);
         }
     }
-    for (; i < n; i += TOPK_THREADS) {
+    for (; i < end; i += TOPK_THREADS) {
         offer(s[i], hasSlots ? sx[i] : slotBase + i, k, ls, lx, cnt);
     }
 

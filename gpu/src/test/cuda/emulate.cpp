@@ -17,6 +17,7 @@ namespace {
 
 struct Config {
     int dim, chunkRows, rows, nq, k;
+    int parts = 1;  // topk blocks per query and chunk (CudaEngine.topkParts)
 };
 
 constexpr int SCORE_TILE_ROWS[2] = {256, 128};
@@ -65,7 +66,7 @@ bool run(const Config& c, int kernel, unsigned seed) {
     }
 
     const int chunks = (c.rows + c.chunkRows - 1) / c.chunkRows;
-    const long long candLd = (long long) chunks * c.k;
+    const long long candLd = (long long) chunks * c.parts * c.k;
     std::vector<float> scores((size_t) c.nq * c.chunkRows, 12345.0f);  // garbage that must never be read as a score
     std::vector<float> candScores((size_t) c.nq * candLd, 54321.0f);
     std::vector<int> candSlots((size_t) c.nq * candLd, 777777);
@@ -80,9 +81,9 @@ bool run(const Config& c, int kernel, unsigned seed) {
                (const float*) &rows[(size_t) base * c.dim], (const int*) &group[base], (const long long*) &stamp[base],
                n, c.dim, (const float*) queries.data(), (const int*) qg.data(), (const long long*) qf.data(),
                (const long long*) qt.data(), c.nq, scores.data(), (long long) c.chunkRows);
-        launch(topk, c.nq, 1, TOPK_THREADS, (const float*) scores.data(), (const int*) scores.data(), 0,
+        launch(topk, c.nq, c.parts, TOPK_THREADS, (const float*) scores.data(), (const int*) scores.data(), 0,
                (long long) c.chunkRows, n, base, c.k, candScores.data(), candSlots.data(), candLd,
-               (long long) ch * c.k);
+               (long long) ch * c.parts * c.k);
     }
     launch(topk, c.nq, 1, TOPK_THREADS, (const float*) candScores.data(), (const int*) candSlots.data(), 1, candLd,
            (int) candLd, 0, c.k, outScores.data(), outSlots.data(), (long long) c.k, 0LL);
@@ -112,9 +113,10 @@ bool run(const Config& c, int kernel, unsigned seed) {
                 ok = gx == -1 && std::isnan(gs);
             }
             if (!ok) {
-                std::printf("emulate: MISMATCH dim %d chunk %d rows %d queries %d k %d kernel %s seed %u: query %d "
-                            "rank %d: got slot %d score %.9g, want slot %d score %.9g (%zu rows qualify)\n",
-                            c.dim, c.chunkRows, c.rows, c.nq, c.k, kernel == 0 ? "score_narrow" : "score_wide", seed,
+                std::printf("emulate: MISMATCH dim %d chunk %d rows %d queries %d k %d parts %d kernel %s seed %u: "
+                            "query %d rank %d: got slot %d score %.9g, want slot %d score %.9g (%zu rows qualify)\n",
+                            c.dim, c.chunkRows, c.rows, c.nq, c.k, c.parts, kernel == 0 ? "score_narrow" : "score_wide",
+                            seed,
                             q, j, gx, gs, j < (int) ref.size() ? ref[j].second : -1,
                             j < (int) ref.size() ? ref[j].first : NAN, ref.size());
                 return false;
@@ -136,6 +138,9 @@ int main() {
         {1024, 200, 230, 5, 10},  // the job's width
         {100, 5000, 4000, 2, 16}, // topk's batched loads (8 x 128 entries per pass) and its remainder loop
         {8, 2048, 2100, 3, 64},   // the same with k 64, ties from zero and duplicate rows
+        {40, 300, 700, 1, 10, 4},     // a batch of one split in 4 parts per chunk (the last chunk's of 25 rows)
+        {100, 5000, 4000, 1, 16, 3},  // parts of 1,334 entries: batched loads and remainder from an offset
+        {8, 2048, 2050, 2, 64, 64},   // 64 parts: fewer entries than k in each, the last chunk's mostly empty
     };
     unsigned seed = 1;
     for (const Config& c : configs) {

@@ -25,8 +25,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@link EngineFullException}. {@link #add} and {@link #remove} write host memory (a pinned staging buffer for rows,
  * pinned mirrors of groups and stamps); an add touches the device only to allocate a chunk or, when the staging
  * buffer is full, to upload it. Each search first uploads what changed, then runs on its tier's prioritised stream:
- * per chunk a score kernel and a top-k kernel keep the k best of that chunk per query, then one top-k kernel merges
- * the chunks' candidates, and only k slots and scores per query come back.
+ * per chunk a score kernel and a top-k kernel keep the k best of that chunk per query (several blocks per query, each
+ * over a part of the chunk, when the batch is small), then one top-k kernel merges the candidates, and only k slots and scores per query come back.
  *
  * <p>Threads: searches may run concurrently (each tier has its own stream, scratch and lock; two searches of the same
  * tier take turns); {@link #add}, {@link #remove} and {@link #close} must run alone, as {@link RetrievalEngine} says.
@@ -46,6 +46,10 @@ public final class CudaEngine implements RetrievalEngine {
     static final long DEAD_STAMP = Long.MAX_VALUE;
     /** The group of a free slot on the device (for readers of a memory dump; the stamp alone hides the row). */
     static final int DEAD_GROUP = Integer.MIN_VALUE;
+    /** The fewest entries one top-k block takes from a chunk when a small batch is split (8 loads of 128 threads). */
+    static final int TOPK_PART_ROWS = 1024;
+    /** The most top-k blocks per query and chunk. */
+    static final int MAX_TOPK_PARTS = 64;
 
     private static final Logger LOG = LoggerFactory.getLogger(CudaEngine.class);
     private static final AtomicBoolean PRIORITIES_LOGGED = new AtomicBoolean();
@@ -606,7 +610,8 @@ public final class CudaEngine implements RetrievalEngine {
 
             int c = options.chunkRows();
             int used = (slotCount + c - 1) / c;
-            long candidates = (long) used * k; // per query: k per chunk
+            int parts = topkParts(n, Math.min(c, slotCount), options.batchQueries());
+            long candidates = (long) used * parts * k; // per query: k per part of each chunk
             Kernel score = Kernel.scoreFor(n);
             for (int ch = 0; ch < used; ch++) {
                 Chunk chunk = rowChunks[ch];
@@ -615,9 +620,9 @@ public final class CudaEngine implements RetrievalEngine {
                         chunk.rows, chunk.groups, chunk.stamps, rows, dim,
                         queries, queryGroups, queryFrom, queryTo, n, scores, (long) c);
                 // the slots argument is unused here (hasSlots = 0): any device pointer will do
-                gpu.launch(Kernel.TOPK, n, 1, stream,
+                gpu.launch(Kernel.TOPK, n, parts, stream,
                         scores, scores, 0, (long) c, rows, ch * c, k,
-                        candidateScores, candidateSlots, candidates, (long) ch * k);
+                        candidateScores, candidateSlots, candidates, (long) ch * parts * k);
             }
             gpu.launch(Kernel.TOPK, n, 1, stream,
                     candidateScores, candidateSlots, 1, candidates, (int) candidates, 0, k,
@@ -645,6 +650,18 @@ public final class CudaEngine implements RetrievalEngine {
             frees.clear();
             quietly(() -> gpu.destroy(stream));
         }
+    }
+
+    /**
+     * How many blocks select one query's candidates in a chunk of {@code rows} rows: one at full batches, more when the
+     * batch is small, so that a batch of one still spreads over about as many blocks as a full batch does (a block
+     * per query would leave all but one SM idle). Each part keeps at least {@link #TOPK_PART_ROWS} entries, and a
+     * batch's candidates (n × parts per chunk) never need more room than a full batch's (batchQueries × 1).
+     */
+    static int topkParts(int n, int rows, int batchQueries) {
+        int byBatch = Math.max(1, batchQueries / n);
+        int byRows = Math.max(1, ceilDiv(rows, TOPK_PART_ROWS));
+        return Math.min(MAX_TOPK_PARTS, Math.min(byBatch, byRows));
     }
 
     private static int ceilDiv(int a, int b) {

@@ -192,6 +192,45 @@ class CudaEngineTest {
     }
 
     @Test
+    void splitsASmallBatchsTopkOverSeveralBlocksPerQuery() {
+        // about as many top-k blocks per chunk at every batch size, none with fewer than 1,024 entries
+        assertThat(CudaEngine.topkParts(1, 65_536, 256)).isEqualTo(64);
+        assertThat(CudaEngine.topkParts(8, 65_536, 256)).isEqualTo(32);
+        assertThat(CudaEngine.topkParts(32, 65_536, 256)).isEqualTo(8);
+        assertThat(CudaEngine.topkParts(256, 65_536, 256)).isEqualTo(1);
+        assertThat(CudaEngine.topkParts(100, 65_536, 256)).isEqualTo(2);
+        assertThat(CudaEngine.topkParts(1, 3_000, 256)).isEqualTo(3);
+        assertThat(CudaEngine.topkParts(1, 10, 256)).isEqualTo(1);
+        assertThat(CudaEngine.topkParts(1, 65_536, 1)).as("a batch of one query per pass").isEqualTo(1);
+    }
+
+    @Test
+    void aSplitTopkAnswersAsTheCpuEngine() {
+        // chunks of 4,096 rows: a batch of one takes 4 parts per chunk, a batch of 3 one; the last chunk has 3 rows,
+        // so one of its parts has none, and duplicate rows of group 1 tie across parts and chunks
+        FakeGpu gpu = new FakeGpu();
+        Random r = new Random(21);
+        try (CudaEngine e = new CudaEngine(gpu, DIM, new CudaEngine.Options(1L << 24, 4096, 4, 64));
+             CpuEngine cpu = new CpuEngine(DIM)) {
+            float[] dup = ParityFixture.unit(r, DIM);
+            for (int i = 0; i < 8_195; i++) {
+                float[] v = i % 1_500 == 1 || i == 8_194 ? dup : ParityFixture.unit(r, DIM);
+                assertThat(e.add(i % 3, i, v)).isEqualTo(cpu.add(i % 3, i, v));
+            }
+            float[][] one = {dup};
+            float[][] three = {dup, ParityFixture.unit(r, DIM), ParityFixture.unit(r, DIM)};
+            int before = gpu.launches;
+            Neighbors[] got = e.search(Tier.GOLD, new int[] {1}, new long[] {0}, new long[] {8_195}, one, 12);
+            assertThat(gpu.launches - before).as("score and topk per chunk, one merge").isEqualTo(3 * 2 + 1);
+            ParityFixture.assertSame("one query over 3 chunks in 4 parts each",
+                    cpu.search(Tier.GOLD, new int[] {1}, new long[] {0}, new long[] {8_195}, one, 12), got);
+            assertThat(got[0].slots()).as("the duplicates, in slot order").startsWith(1, 1_501, 3_001, 4_501, 6_001, 7_501, 8_194);
+            ParityFixture.assertSame("three queries", cpu.search(new int[] {1, 0, 2}, three, 64),
+                    e.search(new int[] {1, 0, 2}, three, 64));
+        }
+    }
+
+    @Test
     void aSlotFreedAndTakenAgainBeforeASearchHoldsTheNewRow() {
         try (CudaEngine e = engine(new FakeGpu())) {
             int a = e.add(3, 1, unitAxis(0));

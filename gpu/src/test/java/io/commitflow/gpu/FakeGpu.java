@@ -214,7 +214,7 @@ final class FakeGpu implements Gpu {
         Object[] a = args.clone();
         stream(s).queue.add(() -> {
             if (kernel == Kernel.TOPK) {
-                topk(gridX, a);
+                topk(gridX, gridY, a);
             } else {
                 score(kernel, gridX, gridY, a);
             }
@@ -253,8 +253,11 @@ final class FakeGpu implements Gpu {
         }
     }
 
-    /** topk: per block (query), the k best present entries best first, then NaN / -1, as retrieval.cu. */
-    private static void topk(int gridX, Object[] a) {
+    /**
+     * topk: per block (query x, part y), the k best present entries of the part best first, then NaN / -1, as
+     * retrieval.cu: part y of gridY takes entries [y * ceil(n / gridY), …) and writes at outOff + y * k.
+     */
+    private static void topk(int gridX, int gridY, Object[] a) {
         ByteBuffer scores = mem((Mem) a[0]).live();
         ByteBuffer slots = mem((Mem) a[1]).live();
         boolean hasSlots = (Integer) a[2] != 0;
@@ -269,9 +272,14 @@ final class FakeGpu implements Gpu {
         if (k < 1 || k > CudaEngine.MAX_K) {
             throw new IllegalArgumentException("topk with k = " + k);
         }
-        for (int q = 0; q < gridX; q++) {
+        int per = (n + gridY - 1) / gridY;
+        for (int block = 0; block < gridX * gridY; block++) {
+            int q = block % gridX;
+            int part = block / gridX;
+            int begin = Math.min(n, part * per);
+            int end = Math.min(n, begin + per);
             List<float[]> entries = new ArrayList<>(); // {score, slot}
-            for (int i = 0; i < n; i++) {
+            for (int i = begin; i < end; i++) {
                 int at = Math.toIntExact(q * ld + i);
                 float s = scores.getFloat(at * 4);
                 if (Float.isNaN(s)) {
@@ -283,7 +291,7 @@ final class FakeGpu implements Gpu {
             entries.sort(Comparator.<float[]>comparingDouble(e -> -e[0])
                     .thenComparingInt(e -> Float.floatToRawIntBits(e[1])));
             for (int j = 0; j < k; j++) {
-                int at = Math.toIntExact(q * outLd + outOff + j);
+                int at = Math.toIntExact(q * outLd + outOff + (long) part * k + j);
                 if (j < entries.size()) {
                     outScores.putFloat(at * 4, entries.get(j)[0]);
                     outSlots.putInt(at * 4, Float.floatToRawIntBits(entries.get(j)[1]));
