@@ -105,6 +105,11 @@ public final class CudaEngine implements RetrievalEngine {
     private final ReentrantLock engineLock = new ReentrantLock();
 
     private Gpu.Stream uploadStream;
+    /** Recorded on the upload stream after each flush's copies: searches wait for it on the device. */
+    private Gpu.Event uploaded;
+    /** A flush's copies may still read the staging buffer or the chunks' host mirrors. */
+    private boolean uploadInFlight;
+    private boolean uploadRecorded;
     private final List<Chunk> chunks = new ArrayList<>();
     private Gpu.Pinned staging;
     private FloatBuffer stagingFloats;
@@ -143,6 +148,7 @@ public final class CudaEngine implements RetrievalEngine {
             gpu.bind();
             priorityRange = gpu.streamPriorityRange();
             uploadStream = gpu.createStream(priorityRange[0]);
+            uploaded = gpu.createEvent();
             for (Tier t : Tier.values()) {
                 Gpu.Stream s = gpu.createStream(streamPriority(t.cudaLevel, priorityRange[0], priorityRange[1]));
                 lanes.put(t, new Lane(s));
@@ -235,8 +241,9 @@ public final class CudaEngine implements RetrievalEngine {
         try {
             ensureOpen();
             if (staged == stagedSlot.length) {
-                flushLocked(uploadStream); // first, so that a failure leaves the slots as they were
+                flushLocked(); // first, so that a failure leaves the slots as they were
             }
+            awaitUploadLocked(); // the staging buffer and the mirrors are about to change
             int slot;
             if (free.isEmpty()) {
                 slot = slots;
@@ -282,6 +289,7 @@ public final class CudaEngine implements RetrievalEngine {
             if (slot < 0 || slot >= slots || !live[slot]) {
                 throw new IllegalArgumentException("no row in slot " + slot);
             }
+            awaitUploadLocked();
             live[slot] = false;
             chunks.get(slot / options.chunkRows()).set(slot % options.chunkRows(), DEAD_GROUP, DEAD_STAMP);
             free.push(slot);
@@ -308,13 +316,15 @@ public final class CudaEngine implements RetrievalEngine {
             Chunk[] snapshot;
             int slotCount;
             Lane lane = lanes.get(tier);
+            boolean awaitUpload;
             engineLock.lock();
             try {
                 ensureOpen();
                 gpu.bind();
-                // rows still staged go up on this search's own stream, at its tier's priority: a gold search never
-                // waits for its rows behind bronze work queued on the low-priority upload stream
-                flushLocked(lane.stream);
+                // rows still staged are queued on the upload stream, which holds nothing but copies; the engine lock
+                // is held only while they are queued, never while they or any search run
+                flushLocked();
+                awaitUpload = uploadRecorded;
                 snapshot = chunks.toArray(new Chunk[0]);
                 slotCount = slots;
             } finally {
@@ -328,6 +338,11 @@ public final class CudaEngine implements RetrievalEngine {
             try {
                 ensureOpen();
                 lane.allocate();
+                if (awaitUpload) {
+                    // on the device: this tier's kernels start once the rows are up, and the host never waits for
+                    // another tier's copies or kernels
+                    gpu.await(lane.stream, uploaded);
+                }
                 for (int start = 0; start < queries.length; start += options.batchQueries()) {
                     int n = Math.min(options.batchQueries(), queries.length - start);
                     lane.run(snapshot, slotCount, groups, from, to, queries, start, n, k, out);
@@ -343,15 +358,15 @@ public final class CudaEngine implements RetrievalEngine {
     }
 
     /**
-     * Uploads the staged rows and the chunks' changed groups and stamps on {@code stream}, and waits for them. Call
-     * with the engine lock.
+     * Queues the upload of the staged rows and the chunks' changed groups and stamps on the upload stream and records
+     * {@link #uploaded} after them; nothing waits here. Call with the engine lock.
      */
-    private void flushLocked(Gpu.Stream stream) {
+    private void flushLocked() {
         if (staged == 0 && chunks.stream().allMatch(ch -> ch.dirtyTo < 0)) {
             return;
         }
         gpu.bind(); // an add may come from a thread that has not used the device yet
-        boolean any = false;
+        awaitUploadLocked(); // one flush in flight at a time: the staging buffer is read until its copy ends
         int rowBytes = dim * Float.BYTES;
         int c = options.chunkRows();
         for (int i = 0; i < staged; ) {
@@ -362,17 +377,29 @@ public final class CudaEngine implements RetrievalEngine {
                 j++;
             }
             gpu.upload(chunks.get(slot / c).rows, (long) (slot % c) * rowBytes, staging, (long) i * rowBytes,
-                    (long) (j - i) * rowBytes, stream);
-            any = true;
+                    (long) (j - i) * rowBytes, uploadStream);
             i = j;
         }
         for (Chunk chunk : chunks) {
-            any |= chunk.flush(stream);
+            chunk.flush(uploadStream);
         }
-        if (any) {
-            gpu.synchronize(stream); // the staging buffer is reused by the next add
-        }
+        gpu.record(uploaded, uploadStream);
+        uploadInFlight = true;
+        uploadRecorded = true;
         staged = 0;
+    }
+
+    /**
+     * Waits on the host for the last flush's copies, which read the staging buffer and the host mirrors, before they
+     * change. Adds and removes run alone, after the searches that waited for those copies on the device, so this is
+     * usually already done. Call with the engine lock.
+     */
+    private void awaitUploadLocked() {
+        if (uploadInFlight) {
+            gpu.bind();
+            gpu.synchronize(uploaded);
+            uploadInFlight = false;
+        }
     }
 
     private void ensureOpen() {
@@ -405,6 +432,14 @@ public final class CudaEngine implements RetrievalEngine {
             gpu.bind();
         } catch (RuntimeException e) {
             LOG.warn("CUDA engine: could not make the context current to free memory: {}", e.getMessage());
+        }
+        if (uploaded != null) {
+            Gpu.Event e = uploaded;
+            if (uploadInFlight) {
+                quietly(() -> gpu.synchronize(e)); // copies may still read the host buffers freed below
+            }
+            quietly(() -> gpu.destroy(e));
+            uploaded = null;
         }
         for (Lane lane : lanes.values()) {
             quietly(lane::free);

@@ -29,14 +29,19 @@ public final class Engines {
     public static synchronized EngineChoice probe() {
         if (probed == null) {
             // a lambda, not a method reference: JCudaGpu (and JCuda) must load inside safely's try
-            probed = safely(() -> loads(JCudaGpu.probe(), () -> JCudaGpu.open(0).close()));
+            probed = safely(() -> loads(JCudaGpu.probe(), () -> {
+                try (JCudaGpu gpu = JCudaGpu.open(0)) {
+                    KernelCheck.run(gpu);
+                }
+            }));
         }
         return probed;
     }
 
     /**
-     * {@code found}, if the kernels load on it: a device is reported only once {@code loadKernels} (the engine's own
-     * module load: the driver JIT-compiles the PTX) has worked, so that a driver too old for the PTX makes
+     * {@code found}, if the kernels load and run on it: a device is reported only once {@code loadKernels} (the
+     * engine's own module load, where the driver JIT-compiles the PTX, then one checked launch of its {@code topk}
+     * kernel: {@link KernelCheck}) has worked, so that a driver too old for the PTX makes
      * {@code --engine auto} choose the CPU and the CUDA tests skip, with the reason, instead of failing later.
      */
     static EngineChoice loads(EngineChoice found, Runnable loadKernels) {

@@ -28,6 +28,10 @@ interface Gpu extends AutoCloseable {
         int priority();
     }
 
+    /** A point in a stream's queued work (a CUDA event without timing). */
+    interface Event {
+    }
+
     /** Makes this device's context current on the calling thread. */
     void bind();
 
@@ -48,6 +52,22 @@ interface Gpu extends AutoCloseable {
     void launch(Kernel kernel, int gridX, int gridY, Stream stream, Object... args);
 
     void synchronize(Stream stream);
+
+    Event createEvent();
+
+    /** Marks the point of the work queued on {@code stream} so far (cuEventRecord). */
+    void record(Event event, Stream stream);
+
+    /**
+     * Work queued on {@code stream} after this call waits, on the device, until {@code event}'s last recorded point
+     * is reached (cuStreamWaitEvent); the host does not wait.
+     */
+    void await(Stream stream, Event event);
+
+    /** Waits on the host until {@code event}'s last recorded point is reached. */
+    void synchronize(Event event);
+
+    void destroy(Event event);
 
     void free(Mem mem);
 

@@ -7,6 +7,8 @@ import jcuda.driver.CUcontext;
 import jcuda.driver.CUdevice;
 import jcuda.driver.CUdevice_attribute;
 import jcuda.driver.CUdeviceptr;
+import jcuda.driver.CUevent;
+import jcuda.driver.CUevent_flags;
 import jcuda.driver.CUfunction;
 import jcuda.driver.CUmodule;
 import jcuda.driver.CUresult;
@@ -50,8 +52,12 @@ final class JCudaGpu implements Gpu {
         }
     }
 
-    /** Retains device {@code ordinal}'s primary context and loads the kernels into it. */
+    /**
+     * Retains device {@code ordinal}'s primary context and loads the kernels into it; refuses at once when a sticky
+     * error corrupted that context earlier in this process ({@link DeviceHealth}).
+     */
     static JCudaGpu open(int ordinal) {
+        DeviceHealth.checkUsable(); // a context corrupted earlier in this process stays corrupt
         JCudaDriver.setExceptionsEnabled(true);
         call("cuInit", () -> JCudaDriver.cuInit(0));
         CUdevice device = new CUdevice();
@@ -164,10 +170,10 @@ final class JCudaGpu implements Gpu {
         try {
             result = f.getAsInt();
         } catch (CudaException e) {
-            throw new GpuException(what + " failed: " + e.getMessage(), e);
+            throw DeviceHealth.note(new GpuException(what + " failed: " + e.getMessage(), e));
         }
         if (result != CUresult.CUDA_SUCCESS) {
-            throw new GpuException(what + " failed: " + CUresult.stringFor(result));
+            throw DeviceHealth.note(new GpuException(what + " failed: " + CUresult.stringFor(result)));
         }
     }
 
@@ -272,6 +278,35 @@ final class JCudaGpu implements Gpu {
     }
 
     @Override
+    public Event createEvent() {
+        CUevent e = new CUevent();
+        call("cuEventCreate", () -> JCudaDriver.cuEventCreate(e, CUevent_flags.CU_EVENT_DISABLE_TIMING));
+        return new DeviceEvent(e);
+    }
+
+    @Override
+    public void record(Event event, Stream stream) {
+        call("cuEventRecord", () -> JCudaDriver.cuEventRecord(((DeviceEvent) event).event,
+                ((DeviceStream) stream).stream));
+    }
+
+    @Override
+    public void await(Stream stream, Event event) {
+        call("cuStreamWaitEvent", () -> JCudaDriver.cuStreamWaitEvent(((DeviceStream) stream).stream,
+                ((DeviceEvent) event).event, 0));
+    }
+
+    @Override
+    public void synchronize(Event event) {
+        call("cuEventSynchronize", () -> JCudaDriver.cuEventSynchronize(((DeviceEvent) event).event));
+    }
+
+    @Override
+    public void destroy(Event event) {
+        call("cuEventDestroy", () -> JCudaDriver.cuEventDestroy(((DeviceEvent) event).event));
+    }
+
+    @Override
     public void free(Mem mem) {
         call("cuMemFree", () -> JCudaDriver.cuMemFree(((DeviceMem) mem).ptr));
     }
@@ -307,5 +342,8 @@ final class JCudaGpu implements Gpu {
     }
 
     private record DeviceStream(CUstream stream, int priority) implements Stream {
+    }
+
+    private record DeviceEvent(CUevent event) implements Event {
     }
 }

@@ -338,19 +338,72 @@ class CudaEngineTest {
     }
 
     @Test
-    void aSearchUploadsTheStagedRowsOnItsOwnTiersStream() {
+    void aSearchWaitsOnTheHostForItsOwnStreamOnly() {
         FakeGpu gpu = new FakeGpu(); // priorities: least 0, greatest -5; gold -2, silver -1, bronze 0
         Random r = new Random(13);
-        try (CudaEngine e = engine(gpu)) {
-            for (Tier t : new Tier[] {Tier.GOLD, Tier.BRONZE}) {
-                e.add(0, ParityFixture.unit(r, DIM)); // staged on the host until a search needs it
-                int before = gpu.uploadPriorities.size();
-                e.search(t, new int[] {0}, new long[] {Long.MIN_VALUE}, new long[] {Long.MAX_VALUE},
-                        new float[][] {ParityFixture.unit(r, DIM)}, 1);
-                int expected = CudaEngine.streamPriority(t.cudaLevel, 0, -5);
-                java.util.List<Integer> rowUploads = gpu.uploadPriorities.subList(before, before + 3); // row, group, stamp
-                assertThat(rowUploads).as("the staged row's uploads for a %s search", t).containsOnly(expected);
+        try (CudaEngine e = engine(gpu); CpuEngine cpu = new CpuEngine(DIM)) {
+            for (Tier t : new Tier[] {Tier.GOLD, Tier.BRONZE, Tier.SILVER}) {
+                float[] v = ParityFixture.unit(r, DIM);
+                assertThat(e.add(0, v)).isEqualTo(cpu.add(0, v)); // staged on the host until a search needs it
+                int before = gpu.hostWaits.size();
+                float[][] q = {v};
+                ParityFixture.assertSame(t + " search right after an add", cpu.search(t, new int[] {0},
+                                new long[] {Long.MIN_VALUE}, new long[] {Long.MAX_VALUE}, q, 3),
+                        e.search(t, new int[] {0}, new long[] {Long.MIN_VALUE}, new long[] {Long.MAX_VALUE}, q, 3));
+                assertThat(gpu.hostWaits.subList(before, gpu.hostWaits.size())).as("host waits of a %s search", t)
+                        .containsExactly("stream " + CudaEngine.streamPriority(t.cudaLevel, 0, -5));
             }
+        }
+    }
+
+    @Test
+    void aGoldSearchFinishesWhileABronzeSearchIsStillRunning() throws Exception {
+        FakeGpu gpu = new FakeGpu();
+        Random r = new Random(14);
+        java.util.concurrent.CountDownLatch bronzeRunning = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch bronzeMayFinish = new java.util.concurrent.CountDownLatch(1);
+        int bronze = CudaEngine.streamPriority(Tier.BRONZE.cudaLevel, 0, -5);
+        try (CudaEngine e = engine(gpu); CpuEngine cpu = new CpuEngine(DIM)) {
+            for (int i = 0; i < 20; i++) { // staged rows that both searches need, uploaded by the first
+                float[] v = ParityFixture.unit(r, DIM);
+                assertThat(e.add(0, v)).isEqualTo(cpu.add(0, v));
+            }
+            float[][] q = {ParityFixture.unit(r, DIM)};
+            Neighbors[] want = cpu.search(new int[] {0}, q, 5);
+            gpu.beforeStreamWait = p -> { // the bronze search's kernels run long
+                if (p == bronze && bronzeRunning.getCount() > 0) {
+                    bronzeRunning.countDown();
+                    await(bronzeMayFinish);
+                }
+            };
+            java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newSingleThreadExecutor();
+            try {
+                java.util.concurrent.Future<Neighbors[]> slow = pool.submit(() -> {
+                    gpu.bind();
+                    return e.search(Tier.BRONZE, new int[] {0}, new long[] {Long.MIN_VALUE},
+                            new long[] {Long.MAX_VALUE}, q, 5);
+                });
+                assertThat(bronzeRunning.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+                java.util.concurrent.Future<Neighbors[]> gold = java.util.concurrent.CompletableFuture.supplyAsync(
+                        () -> e.search(Tier.GOLD, new int[] {0}, new long[] {Long.MIN_VALUE},
+                                new long[] {Long.MAX_VALUE}, q, 5));
+                ParityFixture.assertSame("gold, while bronze runs", want,
+                        gold.get(10, java.util.concurrent.TimeUnit.SECONDS));
+                assertThat(slow).as("bronze still running").isNotDone();
+                bronzeMayFinish.countDown();
+                ParityFixture.assertSame("bronze", want, slow.get(10, java.util.concurrent.TimeUnit.SECONDS));
+            } finally {
+                bronzeMayFinish.countDown();
+                pool.shutdownNow();
+            }
+        }
+    }
+
+    private static void await(java.util.concurrent.CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -26,6 +26,14 @@ final class FakeGpu implements Gpu {
     boolean closed;
     /** Fail the n-th allocation from now (device or pinned) with a GpuException, as an out-of-memory would; 0: never. */
     int failAllocation;
+    /** When set, every synchronize fails with this CUDA error, as after a failed kernel launch. */
+    String failSynchronize;
+    /** When set, topk writes slot 0 everywhere: a kernel that runs but answers wrong. */
+    boolean wrongTopk;
+    /** Where the host waited, in order: {@code stream <priority>} or {@code event}. */
+    final List<String> hostWaits = new ArrayList<>();
+    /** Called with the stream's priority before a host wait on a stream, outside the device's lock (a slow kernel). */
+    volatile java.util.function.IntConsumer beforeStreamWait = p -> { };
     /** The priority of the stream of each upload, in order. */
     final List<Integer> uploadPriorities = new ArrayList<>();
 
@@ -214,7 +222,7 @@ final class FakeGpu implements Gpu {
         Object[] a = args.clone();
         stream(s).queue.add(() -> {
             if (kernel == Kernel.TOPK) {
-                topk(gridX, gridY, a);
+                topk(gridX, gridY, a, wrongTopk);
             } else {
                 score(kernel, gridX, gridY, a);
             }
@@ -257,7 +265,7 @@ final class FakeGpu implements Gpu {
      * topk: per block (query x, part y), the k best present entries of the part best first, then NaN / -1, as
      * retrieval.cu: part y of gridY takes entries [y * ceil(n / gridY), …) and writes at outOff + y * k.
      */
-    private static void topk(int gridX, int gridY, Object[] a) {
+    private static void topk(int gridX, int gridY, Object[] a, boolean wrong) {
         ByteBuffer scores = mem((Mem) a[0]).live();
         ByteBuffer slots = mem((Mem) a[1]).live();
         boolean hasSlots = (Integer) a[2] != 0;
@@ -294,7 +302,7 @@ final class FakeGpu implements Gpu {
                 int at = Math.toIntExact(q * outLd + outOff + (long) part * k + j);
                 if (j < entries.size()) {
                     outScores.putFloat(at * 4, entries.get(j)[0]);
-                    outSlots.putInt(at * 4, Float.floatToRawIntBits(entries.get(j)[1]));
+                    outSlots.putInt(at * 4, wrong ? 0 : Float.floatToRawIntBits(entries.get(j)[1]));
                 } else {
                     outScores.putFloat(at * 4, Float.NaN);
                     outSlots.putInt(at * 4, -1);
@@ -303,11 +311,81 @@ final class FakeGpu implements Gpu {
         }
     }
 
+    private static final class FakeEvent implements Event {
+        FakeStream stream;
+        Runnable mark;
+        boolean destroyed;
+    }
+
+    @Override
+    public synchronized Event createEvent() {
+        open();
+        return new FakeEvent();
+    }
+
+    @Override
+    public synchronized void record(Event e, Stream s) {
+        open();
+        FakeEvent f = event(e);
+        f.stream = stream(s);
+        f.mark = () -> { };
+        f.stream.queue.add(f.mark);
+    }
+
+    @Override
+    public synchronized void await(Stream s, Event e) {
+        open();
+        FakeEvent f = event(e);
+        FakeStream waiting = stream(s);
+        if (f.stream == null) {
+            return; // never recorded: nothing to wait for, as in CUDA
+        }
+        FakeStream on = f.stream;
+        Runnable mark = f.mark;
+        waiting.queue.add(() -> runUntil(on, mark));
+    }
+
+    @Override
+    public synchronized void synchronize(Event e) {
+        open();
+        hostWaits.add("event");
+        FakeEvent f = event(e);
+        if (f.stream != null) {
+            runUntil(f.stream, f.mark);
+        }
+    }
+
+    @Override
+    public synchronized void destroy(Event e) {
+        open();
+        event(e).destroyed = true;
+    }
+
+    private static FakeEvent event(Event e) {
+        FakeEvent f = (FakeEvent) e;
+        if (f.destroyed) {
+            throw new IllegalStateException("event used after cuEventDestroy");
+        }
+        return f;
+    }
+
+    /** Runs {@code on}'s queued work up to {@code mark}, if it is still queued. */
+    private static void runUntil(FakeStream on, Runnable mark) {
+        while (on.queue.contains(mark)) {
+            on.queue.remove(0).run();
+        }
+    }
+
     @Override
     public void synchronize(Stream s) {
+        beforeStreamWait.accept(s.priority());
         List<Runnable> work;
         synchronized (this) {
+            hostWaits.add("stream " + s.priority());
             open();
+            if (failSynchronize != null) {
+                throw new GpuException("cuStreamSynchronize failed: " + failSynchronize);
+            }
             FakeStream f = stream(s);
             work = new ArrayList<>(f.queue);
             f.queue.clear();
