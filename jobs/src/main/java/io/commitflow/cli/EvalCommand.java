@@ -1,6 +1,7 @@
 package io.commitflow.cli;
 
 import io.commitflow.event.Json;
+import io.commitflow.generate.RetrievalGenerator;
 import io.commitflow.replay.History;
 import io.commitflow.replay.eval.Evaluation;
 import org.eclipse.jgit.lib.Repository;
@@ -25,7 +26,9 @@ import java.util.concurrent.Callable;
                 + "the last N commits by people (bots' commits are learned from, not scored) is generated from only the H commits before it, by commitflow's generator and by "
                 + "the NNGen baseline, and both subjects are scored against the real subject (B-Norm, ROUGE-L).",
         footer = {"", "Example: ./commitflow eval --repo ~/src/jgit --test 1000 --history 3000 --out jgit-eval.jsonl",
-                "Learning curve: ./commitflow eval --repo ~/src/jgit --test 300 --history 20,50,200,1000,3000"})
+                "Learning curve: ./commitflow eval --repo ~/src/jgit --test 300 --history 20,50,200,1000,3000",
+                "Young repository with a fleet: ./commitflow eval --repo ~/src/jgit --test 300 --history 20 "
+                        + "--fleet ~/src/egit,~/src/lfs"})
 public final class EvalCommand implements Callable<Integer> {
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
@@ -43,6 +46,17 @@ public final class EvalCommand implements Callable<Integer> {
                             + "in turn (e.g. 20,50,200,1000,3000)."})
     List<Integer> histories;
 
+    @Option(names = "--fleet", paramLabel = "PATH[,PATH…]", split = ",",
+            description = {"The tenant's other repositories: while the evaluated one has learned fewer than "
+                    + RetrievalGenerator.YOUNG + " commits, commitflow also draws exemplars from theirs (in this "
+                    + "repository's own form), and NNGen is given the same commits. Only commits older than the first "
+                    + "one learned from are used."})
+    List<Path> fleet = new ArrayList<>();
+
+    @Option(names = "--fleet-commits", defaultValue = "1000", paramLabel = "N",
+            description = "Commits per fleet repository, the last N before the evaluated history (default: ${DEFAULT-VALUE}).")
+    int fleetCommits;
+
     @Option(names = "--out", paramLabel = "FILE.jsonl",
             description = "One JSON line per test commit (and history size): sha, messages, scores, unsupported names.")
     Path out;
@@ -52,11 +66,28 @@ public final class EvalCommand implements Callable<Integer> {
         if (test < 1 || histories.stream().anyMatch(h -> h < 1)) {
             throw new UserError("--test and every --history must be at least 1");
         }
+        if (fleetCommits < 1) {
+            throw new UserError("--fleet-commits must be at least 1");
+        }
+        for (Path f : fleet) {
+            if (!Files.isDirectory(f)) {
+                throw new UserError("--fleet " + f + ": no such directory");
+            }
+            if (Files.isDirectory(repo) && Files.isSameFile(f, repo)) {
+                throw new UserError("--fleet " + f + " is the evaluated repository itself");
+            }
+        }
         PrintWriter o = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         BufferedWriter jsonl = out == null ? null : Files.newBufferedWriter(out, StandardCharsets.UTF_8);
         List<String> summaries = new ArrayList<>();
+        List<Repository> fleetRepos = new ArrayList<>();
         try (Repository r = History.open(repo)) {
+            for (Path f : fleet) {
+                fleetRepos.add(History.open(f));
+            }
+            Evaluation.Fleet withFleet = fleetRepos.isEmpty() ? null
+                    : new Evaluation.Fleet(fleetRepos, fleetCommits);
             o.printf("history   B-Norm  NNGen  ratio   without (#n): ours  NNGen  ratio   ROUGE-L ours  NNGen   "
                     + "without (#n): ours  NNGen   "
                     + "unfaithful ours  NNGen   real   old numbers ours  NNGen   20-72 chars ours  NNGen   real%n");
@@ -65,7 +96,8 @@ public final class EvalCommand implements Callable<Integer> {
             for (int history : histories) {
                 err.printf("eval: %s, last %d commits, each from the %d before it%n", repo, test, history);
                 long start = System.nanoTime();
-                Evaluation.Summary s = new Evaluation(test, history, longest).run(r, row -> write(jsonl, history, row), err::println);
+                Evaluation.Summary s = new Evaluation(test, history, longest).run(r, withFleet,
+                        row -> write(jsonl, history, row), err::println);
                 double seconds = (System.nanoTime() - start) / 1e9;
                 o.printf("%7d   %6.2f %6.2f  %5.2f   %18.2f %6.2f  %5.2f   %12.2f %6.2f   %18.2f %6.2f   "
                                 + "%14.1f%% %5.1f%% %5.1f%%   "
@@ -84,18 +116,20 @@ public final class EvalCommand implements Callable<Integer> {
                                 + "\"nngen_rouge_l_no_suffix\":%.2f,\"unfaithful_pct\":%.1f,"
                                 + "\"nngen_unfaithful_pct\":%.1f,\"real_unfaithful_pct\":%.1f,\"old_numbers_pct\":%.1f,"
                                 + "\"nngen_old_numbers_pct\":%.1f,\"conforming_pct\":%.1f,\"nngen_conforming_pct\":%.1f,"
-                                + "\"real_conforming_pct\":%.1f,\"bots_not_scored\":%d,\"seconds\":%.1f}",
+                                + "\"real_conforming_pct\":%.1f,\"bots_not_scored\":%d,\"fleet_commits\":%d,"
+                                + "\"seconds\":%.1f}",
                         Json.string(name(repo)), s.commits(), s.history(), s.bnorm(), s.nngenBnorm(), s.ratio(),
                         s.bnormNoSuffix(), s.nngenBnormNoSuffix(), s.ratioNoSuffix(), s.rougeL(), s.nngenRougeL(),
                         s.rougeLNoSuffix(), s.nngenRougeLNoSuffix(), s.unfaithful(), s.nngenUnfaithful(),
                         s.referenceUnfaithful(), s.carried(), s.nngenCarried(),
-                        s.conforming(), s.nngenConforming(), s.referenceConforming(), s.bots(), seconds));
+                        s.conforming(), s.nngenConforming(), s.referenceConforming(), s.bots(), s.fleet(), seconds));
             }
             summaries.forEach(o::println);
             return 0;
         } catch (IllegalArgumentException e) {
             throw new UserError(e.getMessage());
         } finally {
+            fleetRepos.forEach(Repository::close);
             if (jsonl != null) {
                 jsonl.close();
             }

@@ -42,6 +42,40 @@ public final class RetrievalGenerator implements java.io.Serializable {
         return weights;
     }
 
+    /**
+     * A repository with fewer learned commits than this also draws exemplars from its fleet (its tenant's other
+     * repositories) when it has one: {@link #generate(DiffedCommit, DiffFeatures, RepoKnowledge, float[], RepoKnowledge)}.
+     */
+    public static final int YOUNG = 50;
+
+    /**
+     * A draft for a repository that may be young: with fewer than {@link #YOUNG} commits of its own, the nearest
+     * commits of {@code fleet} (every row visible: what it learned is all earlier) that changed a file of the same
+     * name as this diff (a build file, a CI workflow, a document) compete with its own as exemplars, and the subject still takes this repository's own form (its conventions, and only its own
+     * neighbours vote on type, scope and tags). With a null or empty fleet, or an older repository, the same as
+     * {@link #generate(DiffedCommit, DiffFeatures, RepoKnowledge, float[])}.
+     */
+    public Draft generate(DiffedCommit diff, DiffFeatures features, RepoKnowledge memory, float[] query,
+                          RepoKnowledge fleet) {
+        if (fleet == null || fleet.size() == 0 || memory.size() >= YOUNG) {
+            return generate(diff, features, memory, query);
+        }
+        RepoKnowledge.Window window = memory.window();
+        Conventions conventions = memory.model().style.conventions();
+        if (memory.reverted(features.lines(), diff.commit().ts(), window) != null) {
+            return compose(diff, features, memory, window, conventions, List.of());
+        }
+        List<RepoKnowledge.Neighbor> own = memory.size() == 0 ? List.of() : memory.neighbors(query,
+                memory.bag(features.signature()), weights.k(), weights.kBag(), diff.commit().ts(), window);
+        List<RepoKnowledge.Neighbor> theirs = new ArrayList<>(fleet.neighbors(fleet.vector(features.terms()),
+                fleet.bag(features.signature()), weights.k(), weights.kBag(), Long.MAX_VALUE, fleet.window()));
+        // what carries over between repositories is work on files of the same name (pom, package.json, a CI
+        // workflow, CONTRIBUTING); another project's code subjects ("Reader for the multipack index") do not
+        List<String> files = RepoKnowledge.fileNames(diff);
+        theirs.removeIf(n -> n.commit().files().stream().noneMatch(files::contains));
+        return compose(diff, features, memory, window, conventions, own, theirs);
+    }
+
     /** A draft from the memory as it is now: every learned row is visible. */
     public Draft generate(DiffedCommit diff, DiffFeatures features, RepoKnowledge memory, float[] query) {
         RepoKnowledge.Window window = memory.window();
@@ -61,6 +95,17 @@ public final class RetrievalGenerator implements java.io.Serializable {
      */
     public Draft compose(DiffedCommit diff, DiffFeatures features, RepoKnowledge memory, RepoKnowledge.Window window,
                          Conventions conventions, List<RepoKnowledge.Neighbor> neighbours) {
+        return compose(diff, features, memory, window, conventions, neighbours, List.of());
+    }
+
+    /**
+     * As {@link #compose(DiffedCommit, DiffFeatures, RepoKnowledge, RepoKnowledge.Window, Conventions, List)}, with
+     * {@code fleetNeighbours} (from the tenant's other repositories) competing as exemplars: the candidates are both
+     * lists, most similar first, as many as the larger list; only the repository's own neighbours vote on its form.
+     */
+    Draft compose(DiffedCommit diff, DiffFeatures features, RepoKnowledge memory, RepoKnowledge.Window window,
+                  Conventions conventions, List<RepoKnowledge.Neighbor> neighbours,
+                  List<RepoKnowledge.Neighbor> fleetNeighbours) {
         long notAfter = diff.commit().ts();
         IndexedCommit reverted = memory.reverted(features.lines(), notAfter, window);
         if (reverted != null) {
@@ -70,18 +115,31 @@ public final class RetrievalGenerator implements java.io.Serializable {
                     List.of(reverted.sha()));
         }
         boolean merge = diff.commit().parents().size() > 1;
-        List<RepoKnowledge.Neighbor> nn = new ArrayList<>(neighbours);
-        nn.removeIf(n -> n.commit().merge() != merge); // "Merge …" subjects describe merges only
+        List<RepoKnowledge.Neighbor> voters = new ArrayList<>(neighbours);
+        voters.removeIf(n -> n.commit().merge() != merge); // "Merge …" subjects describe merges only
+        List<RepoKnowledge.Neighbor> nn = voters;
+        if (!fleetNeighbours.isEmpty()) {
+            nn = new ArrayList<>(voters);
+            for (RepoKnowledge.Neighbor n : fleetNeighbours) {
+                if (n.commit().merge() == merge) {
+                    nn.add(n);
+                }
+            }
+            // stable: on equal scores the repository's own commit first
+            nn.sort(java.util.Comparator.comparingDouble((RepoKnowledge.Neighbor n) -> -n.score()));
+            nn = List.copyOf(nn.subList(0, Math.min(nn.size(), Math.max(neighbours.size(), fleetNeighbours.size()))));
+        }
         List<String> files = RepoKnowledge.fileNames(diff);
         Draft template = fallback.generate(diff);
         List<Subject> subjects = RepoKnowledge.subjects(nn);
+        List<Subject> voterSubjects = voters == nn ? subjects : RepoKnowledge.subjects(voters);
         boolean mainIsSource = StyleApplier.mainIsSource(diff);
         Subject s;
         List<String> exemplars;
         if (nn.isEmpty()) {
             Subject t = Subject.parse(template.subject());
-            s = StyleApplier.styled(t.withDescription(SubjectEditor.imperative(t.description())), nn, subjects,
-                    conventions, files, mainIsSource, template.type());
+            s = StyleApplier.styled(t.withDescription(SubjectEditor.imperative(t.description())), voters,
+                    voterSubjects, conventions, files, mainIsSource, template.type());
             exemplars = List.of();
         } else {
             // the best exemplar whose subject, edited for this diff, names only what this diff contains; if none
@@ -96,7 +154,7 @@ public final class RetrievalGenerator implements java.io.Serializable {
                 RepoKnowledge.Neighbor candidate = nn.get(i);
                 Subject edited = SubjectEditor.adapt(subjects.get(i), candidate.commit().files(), files, oldVersions,
                         features.newVersions());
-                Subject styled = StyleApplier.styled(edited, nn, subjects, conventions, files, mainIsSource,
+                Subject styled = StyleApplier.styled(edited, voters, voterSubjects, conventions, files, mainIsSource,
                         template.type());
                 // a bump names the library this diff bumps, not another one near it
                 Subject bump = BumpedArtifact.named(styled, diff.patch(), features.newVersions());

@@ -72,6 +72,49 @@ class RetrievalGeneratorTest {
     }
 
     @Test
+    void aYoungRepositoryDrawsOnItsFleetInItsOwnForm() {
+        try (CpuEngine engine = new CpuEngine(FeatureSpace.DEFAULT_DIMENSION)) {
+            RepoKnowledge young = RepoKnowledge.fresh(engine, 0, 100);
+            learn(young, StageHarness.change("a", "1".repeat(40), "Scheduler", "plan", "Plan slots lazily\n", null));
+            learn(young, StageHarness.change("a", "2".repeat(40), "Checkpoint", "take", "Take checkpoints async\n", null));
+            RepoKnowledge fleet = RepoKnowledge.fresh(engine, 1, 100);
+            learn(fleet, StageHarness.change("b", "3".repeat(40), "Widget", "run", "Widget: Retry runs when busy\n", null));
+            learn(fleet, StageHarness.change("b", "4".repeat(40), "Gadget", "load", "Gadget: Load lazily\n", null));
+            DiffedCommit d = StageHarness.change("a", "5".repeat(40), "Widget", "run", null, null);
+            DiffFeatures f = DiffFeatures.of(d);
+            RetrievalGenerator g = new RetrievalGenerator();
+
+            Draft alone = g.generate(d, f, young, young.vector(f.terms()));
+            Draft withFleet = g.generate(d, f, young, young.vector(f.terms()), fleet);
+
+            assertThat(alone.exemplars()).doesNotContain("3".repeat(40));
+            assertThat(withFleet.exemplars()).first().isEqualTo("3".repeat(40));
+            // the fleet's words, this repository's form: it names no area before its subjects
+            assertThat(withFleet.subject()).startsWith("Retry runs when busy");
+            assertThat(g.generate(d, f, young, young.vector(f.terms()), fleet)).as("deterministic").isEqualTo(withFleet);
+        }
+    }
+
+    @Test
+    void aRepositoryOfFiftyCommitsNoLongerUsesItsFleet() {
+        try (CpuEngine engine = new CpuEngine(FeatureSpace.DEFAULT_DIMENSION)) {
+            RepoKnowledge grown = RepoKnowledge.fresh(engine, 0, 100);
+            for (int i = 0; i < RetrievalGenerator.YOUNG; i++) {
+                learn(grown, StageHarness.change("a", String.format("%040d", i), "Scheduler" + i, "plan",
+                        "Plan slots lazily " + i + "\n", null));
+            }
+            RepoKnowledge fleet = RepoKnowledge.fresh(engine, 1, 100);
+            learn(fleet, StageHarness.change("b", "f".repeat(40), "Widget", "run", "Widget: Retry runs when busy\n", null));
+            DiffedCommit d = StageHarness.change("a", "e".repeat(40), "Widget", "run", null, null);
+            DiffFeatures f = DiffFeatures.of(d);
+            RetrievalGenerator g = new RetrievalGenerator();
+
+            assertThat(g.generate(d, f, grown, grown.vector(f.terms()), fleet))
+                    .isEqualTo(g.generate(d, f, grown, grown.vector(f.terms())));
+        }
+    }
+
+    @Test
     void fallsBackToTheTemplateWithoutHistoryAndIsDeterministic() {
         try (CpuEngine a = new CpuEngine(FeatureSpace.DEFAULT_DIMENSION); CpuEngine b = new CpuEngine(FeatureSpace.DEFAULT_DIMENSION)) {
             DiffedCommit d = StageHarness.change("r", "5".repeat(40), "Widget", "run", null, null);

@@ -59,7 +59,7 @@ public final class Evaluation {
                           double bnormNoSuffix, double nngenBnormNoSuffix, double unfaithful, double nngenUnfaithful,
                           double referenceUnfaithful, double carried, double nngenCarried, double conforming,
                           double nngenConforming, double referenceConforming, int bots, double rougeLNoSuffix,
-                          double nngenRougeLNoSuffix) {
+                          double nngenRougeLNoSuffix, int fleet) {
         public double ratio() {
             return nngenBnorm == 0 ? 0 : bnorm / nngenBnorm;
         }
@@ -91,8 +91,33 @@ public final class Evaluation {
         this.longest = longest;
     }
 
+    /**
+     * The tenant's other repositories, for a young repository's fleet memory: of each, its last {@code perRepo}
+     * first-parent commits without merges that are older than the first commit the evaluated repository learns from
+     * (so nothing in the fleet is later than anything evaluated), less any commit the evaluated chain holds itself.
+     */
+    public record Fleet(List<Repository> repos, int perRepo) {
+        public Fleet {
+            repos = List.copyOf(repos);
+            if (perRepo < 1) {
+                throw new IllegalArgumentException("the fleet's commits per repository must be at least 1");
+            }
+        }
+    }
+
+    private record FleetCommit(int repo, RevCommit commit) {}
+
     /** Runs the protocol, reporting each test commit to {@code rows} and progress to {@code progress}. */
     public Summary run(Repository repo, Consumer<Row> rows, Consumer<String> progress) throws IOException {
+        return run(repo, null, rows, progress);
+    }
+
+    /**
+     * Runs the protocol with a {@code fleet} (null for none): while the repository has learned fewer than
+     * {@link RetrievalGenerator#YOUNG} commits, commitflow also draws on the fleet's; NNGen is given the same fleet
+     * commits beside its history, always.
+     */
+    public Summary run(Repository repo, Fleet fleet, Consumer<Row> rows, Consumer<String> progress) throws IOException {
         List<RevCommit> chain = chain(repo, Integer.MAX_VALUE);
         if (chain.size() < 2) {
             throw new IllegalArgumentException("the first-parent chain has " + chain.size()
@@ -118,6 +143,7 @@ public final class Evaluation {
                     + "(among its last %d commits), each from up to %d before it (asked: %d from %d)", chain.size(),
                     people, chain.size() - firstTest, used, test, history));
         }
+        List<FleetCommit> fleetCommits = fleet == null ? List.of() : fleetCommits(fleet, chain, start, progress);
         CommitDiffer differ = new CommitDiffer(DiffBudget.DEFAULT);
         RetrievalGenerator generator = new RetrievalGenerator();
         double[] sums = new double[16];
@@ -127,6 +153,8 @@ public final class Evaluation {
              ObjectReader reader = repo.newObjectReader(); RevWalk walk = new RevWalk(reader)) {
             RepoKnowledge memory = RepoKnowledge.fresh(engine, 0, history);
             NnGen nngen = new NnGen(history);
+            RepoKnowledge fleetMemory = fleetCommits.isEmpty() ? null
+                    : learnFleet(fleet, fleetCommits, engine, differ, nngen, progress);
             for (int i = start; i < chain.size(); i++) {
                 RevCommit c = walk.parseCommit(chain.get(i));
                 DiffedCommit d = diff(repo, reader, walk, differ, c, i);
@@ -136,7 +164,7 @@ public final class Evaluation {
                 if (i >= firstTest && Bots.is(c)) {
                     bots++;
                 } else if (i >= firstTest) {
-                    Draft draft = generator.generate(d, features, memory, q);
+                    Draft draft = generator.generate(d, features, memory, q, fleetMemory);
                     String ours = draft.subject();
                     String theirs = Subject.firstLine(nngen.predict(d.patch()));
                     String ref = Subject.firstLine(real);
@@ -182,7 +210,64 @@ public final class Evaluation {
             pct[i] = n == 0 ? 0 : 100 * sums[i] / n;
         }
         return new Summary(n, used, pct[0], pct[1], pct[2], pct[3], pct[4], pct[5], pct[6], pct[7], pct[8], pct[9],
-                pct[10], pct[11], pct[12], pct[13], bots, pct[14], pct[15]);
+                pct[10], pct[11], pct[12], pct[13], bots, pct[14], pct[15], fleetCommits.size());
+    }
+
+    /** The fleet's commits to learn, oldest first (see {@link Fleet}). */
+    private static List<FleetCommit> fleetCommits(Fleet fleet, List<RevCommit> chain, int start,
+                                                  Consumer<String> progress) throws IOException {
+        int before = chain.get(start).getCommitTime();
+        java.util.Set<ObjectId> own = new java.util.HashSet<>(chain);
+        List<FleetCommit> out = new ArrayList<>();
+        for (int r = 0; r < fleet.repos().size(); r++) {
+            List<RevCommit> theirs = new ArrayList<>();
+            for (RevCommit c : chain(fleet.repos().get(r), Integer.MAX_VALUE)) {
+                if (c.getCommitTime() < before && !own.contains(c)) {
+                    theirs.add(c);
+                }
+            }
+            for (RevCommit c : theirs.subList(Math.max(0, theirs.size() - fleet.perRepo()), theirs.size())) {
+                out.add(new FleetCommit(r, c));
+            }
+        }
+        out.sort(java.util.Comparator.comparingInt((FleetCommit f) -> f.commit().getCommitTime()));
+        progress.accept(String.format("  fleet: %d commits of %d repositories, all older than the first commit learned "
+                + "from (%s)", out.size(), fleet.repos().size(),
+                java.time.Instant.ofEpochSecond(before).toString().substring(0, 10)));
+        return out;
+    }
+
+    /** Learns the fleet's commits, oldest first, into a fleet memory and into NNGen's fleet. */
+    private static RepoKnowledge learnFleet(Fleet fleet, List<FleetCommit> commits, CpuEngine engine,
+                                            CommitDiffer differ, NnGen nngen, Consumer<String> progress)
+            throws IOException {
+        RepoKnowledge memory = RepoKnowledge.fresh(engine, 1, commits.size());
+        List<ObjectReader> readers = new ArrayList<>();
+        List<RevWalk> walks = new ArrayList<>();
+        try {
+            for (Repository r : fleet.repos()) {
+                ObjectReader reader = r.newObjectReader();
+                readers.add(reader);
+                walks.add(new RevWalk(reader));
+            }
+            for (int i = 0; i < commits.size(); i++) {
+                FleetCommit f = commits.get(i);
+                Repository r = fleet.repos().get(f.repo());
+                RevWalk walk = walks.get(f.repo());
+                RevCommit c = walk.parseCommit(f.commit());
+                DiffedCommit d = diff(r, readers.get(f.repo()), walk, differ, c, i);
+                DiffFeatures features = DiffFeatures.of(d);
+                memory.learn(d, features, memory.vector(features.terms()), c.getFullMessage());
+                nngen.learnFleet(d.patch(), c.getFullMessage());
+                if ((i + 1) % 500 == 0) {
+                    progress.accept(String.format("  fleet: %d/%d commits learned", i + 1, commits.size()));
+                }
+            }
+        } finally {
+            walks.forEach(RevWalk::close);
+            readers.forEach(ObjectReader::close);
+        }
+        return memory;
     }
 
     /** The issue, ticket and pull-request numbers a generated subject names and the real one does not. */

@@ -17,7 +17,7 @@ import java.util.regex.Pattern;
  * are we?"): each diff is a bag of words (scikit-learn's default tokens: runs of two or more word characters,
  * lowercased); the five training diffs nearest by cosine are re-ranked by BLEU-4 between the diffs' token
  * sequences, and the winner's message is reused as is. Here the training set is the last {@code history} commits,
- * as in commitflow's online protocol.
+ * as in commitflow's online protocol, plus the fleet's commits when the evaluation has a fleet.
  */
 final class NnGen {
     private static final Pattern WORD = Pattern.compile("\\w\\w+", Pattern.UNICODE_CHARACTER_CLASS);
@@ -28,6 +28,8 @@ final class NnGen {
 
     private final int history;
     private final Deque<Entry> entries = new ArrayDeque<>();
+    /** A young repository's fleet: the tenant's other repositories' commits, never evicted. */
+    private final List<Entry> fleet = new ArrayList<>();
 
     NnGen(int history) {
         this.history = history;
@@ -37,7 +39,8 @@ final class NnGen {
         List<String> tokens = tokens(diff);
         Map<String, Integer> bag = bag(tokens);
         double norm = norm(bag);
-        List<Entry> all = new ArrayList<>(entries);
+        List<Entry> all = new ArrayList<>(fleet); // older than the history: behind it on equal similarity
+        all.addAll(entries);
         List<double[]> scored = new ArrayList<>();
         for (int i = 0; i < all.size(); i++) {
             scored.add(new double[] {cosine(bag, norm, all.get(i)), i});
@@ -55,6 +58,13 @@ final class NnGen {
             }
         }
         return best;
+    }
+
+    /** Adds a commit of another repository of the tenant, kept however long the history grows. */
+    void learnFleet(String diff, String message) {
+        List<String> tokens = tokens(diff);
+        Map<String, Integer> bag = bag(tokens);
+        fleet.add(new Entry(bag, norm(bag), tokens, message));
     }
 
     void learn(String diff, String message) {

@@ -139,6 +139,63 @@ class EvaluationTest {
     }
 
     @Test
+    void aYoungRepositoryLearnsFromItsFleetOnlyWhatCameBefore() throws Exception {
+        Repository fleet = new FileRepositoryBuilder().setGitDir(tmp.resolve("fleet.git").toFile()).setBare().build();
+        fleet.create(true);
+        try (TestRepository<Repository> git = new TestRepository<>(fleet)) {
+            RevCommit parent = git.commit().add("README.md", "# fleet\n").message("Start the fleet").create();
+            for (int i = 0; i < 30; i++) {
+                parent = i % 2 == 0
+                        ? git.commit().parent(parent).add(".github/workflows/ci.yml", "uses: actions/checkout@v" + i + "\n")
+                                .message("Bump actions/checkout to v" + i).create()
+                        : git.commit().parent(parent).add("lib/Cache.java", "class Cache { int n = " + i + "; }\n")
+                                .message("Rework the widget cache, step " + i).create();
+            }
+            git.tick(1_000_000); // after the evaluated repository's start: never used
+            for (int i = 0; i < 5; i++) {
+                parent = git.commit().parent(parent).add(".github/workflows/ci.yml", "uses: actions/checkout@w" + i + "\n")
+                        .message("Late commit " + i).create();
+            }
+            git.update("refs/heads/master", parent);
+        }
+        Repository young = new FileRepositoryBuilder().setGitDir(tmp.resolve("young.git").toFile()).setBare().build();
+        young.create(true);
+        try (TestRepository<Repository> git = new TestRepository<>(young)) {
+            git.tick(500_000);
+            RevCommit parent = git.commit().add("README.md", "# young\n").message("Start the young one").create();
+            for (int i = 0; i < 14; i++) {
+                parent = git.commit().parent(parent).add("src/Parser.java", "class Parser { int depth = " + i + "; }\n")
+                        .message("Tune the parser's depth to " + i).create();
+            }
+            parent = git.commit().parent(parent).add(".github/workflows/ci.yml", "uses: actions/checkout@v124\n")
+                    .message("Bump actions/checkout to v124").create();
+            git.update("refs/heads/master", parent);
+        }
+        try (fleet; young) {
+            List<Evaluation.Row> alone = new ArrayList<>();
+            new Evaluation(3, 10).run(young, alone::add, l -> { });
+            List<Evaluation.Row> rows = new ArrayList<>();
+            List<String> said = new ArrayList<>();
+            Evaluation.Summary s = new Evaluation(3, 10).run(young, new Evaluation.Fleet(List.of(fleet), 1000),
+                    rows::add, said::add);
+
+            assertThat(s.fleet()).as("the fleet's commits before the young one's first learned").isEqualTo(31);
+            assertThat(said).anySatisfy(l -> assertThat(l).contains("fleet: 31 commits of 1 repositories"));
+            Evaluation.Row bump = rows.get(2);
+            assertThat(bump.reference()).isEqualTo("Bump actions/checkout to v124");
+            assertThat(alone.get(2).commitflow()).doesNotStartWith("Bump actions/checkout");
+            assertThat(bump.commitflow()).as("the fleet's form of a CI bump").startsWith("Bump actions/checkout to v");
+            assertThat(bump.nngen()).as("NNGen is given the same fleet").startsWith("Bump actions/checkout to v");
+            assertThat(rows).allSatisfy(r -> assertThat(r.commitflow() + r.nngen()).doesNotContain("Late commit"));
+            // the code commits have nothing of a same-named file in the fleet: their own history writes them
+            assertThat(rows.subList(0, 2)).extracting(Evaluation.Row::commitflow)
+                    .containsExactlyElementsOf(alone.subList(0, 2).stream().map(Evaluation.Row::commitflow).toList());
+            assertThat(new Evaluation(3, 10).run(young, new Evaluation.Fleet(List.of(fleet), 4), r -> { }, l -> { })
+                    .fleet()).as("the last 4 of the fleet's").isEqualTo(4);
+        }
+    }
+
+    @Test
     void refusesAChainWithNothingToLearnFrom() throws Exception {
         Repository repo = new FileRepositoryBuilder().setGitDir(tmp.resolve("one.git").toFile()).setBare().build();
         repo.create(true);
