@@ -7,7 +7,8 @@ import java.util.regex.Pattern;
 
 /**
  * Does a subject name only what its diff contains? A subject is unfaithful when it names an identifier
- * ({@code PatchId}, {@code getRef}, {@code pack_size}, {@code close()}), a file or path ({@code README.md},
+ * ({@code PatchId}, {@code getRef}, {@code pack_size}, {@code close()}, the member of
+ * {@code Instants.toEpochMillis(Instant)}), a file or path ({@code README.md},
  * {@code src/app}) or a version ({@code 1.18.10}, {@code v29}) that the commit's own patch does not contain. Quoted
  * text, such as the reverted commit's subject in git's {@code Revert "…"}, is not judged. Issue, ticket and
  * pull-request numbers ({@code #123}, {@code FLINK-123}) are no claim about the diff, which never holds them: they
@@ -30,6 +31,8 @@ public final class Faithfulness {
     private static final Pattern FILE = Pattern.compile("(?:[\\w.-]*/)*[\\w-]*\\w\\w\\.[A-Za-z][A-Za-z0-9]{0,7}");
     private static final Pattern PATH = Pattern.compile("[\\w.-]+(?:/[\\w.-]+)+/?");
     private static final Pattern CALL = Pattern.compile("([A-Za-z_]\\w*)\\(\\)");
+    /** A member with its parameters, {@code Instants.toEpochMillis(Instant)}, or their start when a space cut them. */
+    private static final Pattern MEMBER = Pattern.compile("(?:[A-Za-z_]\\w*\\.)*([A-Za-z_]\\w*)\\(.*");
     private static final Pattern IDENTIFIER = Pattern.compile(
             "[a-z]+[A-Z]\\w*|[A-Z][a-z0-9]+[A-Z]\\w*|[A-Za-z]+\\d*_\\w+|_\\w+");
 
@@ -54,7 +57,21 @@ public final class Faithfulness {
         Matcher m = TOKEN.matcher(QUOTED.matcher(withoutSquashSuffix(subject)).replaceAll("\"\""));
         while (m.find()) {
             String token = trim(m.group());
-            String name = ISSUE.matcher(token).matches() ? null : name(token);
+            if (ISSUE.matcher(token).matches()) {
+                continue;
+            }
+            Matcher member = MEMBER.matcher(token);
+            if (member.matches()) {
+                // Instants.toEpochMillis(Instant): the member and every qualifier of two characters or more
+                for (String part : member.group(0).substring(0, member.group(0).indexOf('(')).split("\\.")) {
+                    if (part.length() >= 2 && !patch.contains(part)) {
+                        out.add(token);
+                        break;
+                    }
+                }
+                continue;
+            }
+            String name = name(token);
             if (name != null && !patch.contains(name)) {
                 out.add(token);
             }

@@ -85,6 +85,11 @@ class FaithfulnessTest {
         assertThat(Faithfulness.unsupported("Update README.md and getRef()", PATCH)).containsExactly("README.md", "getRef()");
         assertThat(Faithfulness.unsupported("Bump version to 5.1.0", PATCH)).containsExactly("5.1.0");
         assertThat(Faithfulness.unsupported("Fix #4242 in PackWriter", PATCH)).containsExactly("PackWriter");
+        // a member with its parameters, as Apache Commons histories write them: the member must be in the diff
+        assertThat(Faithfulness.unsupported("Add RandomAccessFileMode.io(String)", PATCH))
+                .containsExactly("RandomAccessFileMode.io(String)");
+        assertThat(Faithfulness.unsupported("Fix abbreviate(String, int) bounds", PATCH)).containsExactly("abbreviate(String");
+        assertThat(Faithfulness.unsupported("Call ReceivePack.sendProgress(int) less (see notes)", PATCH)).isEmpty();
     }
 
     @Test
