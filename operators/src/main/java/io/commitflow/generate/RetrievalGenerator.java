@@ -156,12 +156,14 @@ public final class RetrievalGenerator implements java.io.Serializable {
             // only a diff that moves to one new version can rewrite a bump's "from A to B": scan its patch for the old
             // one then, not for every suggestion
             List<String> oldVersions = features.newVersions().size() == 1 ? DiffTokens.oldVersions(diff.patch()) : List.of();
+            SubjectEditor.Member member = SubjectEditor.changedMember(diff.patch());
             s = null;
             int chosen = order.get(0);
             for (int i : order) {
                 RepoKnowledge.Neighbor candidate = nn.get(i);
                 Subject edited = SubjectEditor.adapt(subjects.get(i), candidate.commit().files(), files, oldVersions,
                         features.newVersions());
+                edited = edited.withDescription(SubjectEditor.editMember(edited.description(), member, diff.patch()));
                 Subject styled = StyleApplier.styled(edited, voters, voterSubjects, conventions, files, mainIsSource,
                         template.type());
                 // a bump names the library this diff bumps, not another one near it

@@ -72,4 +72,33 @@ class SubjectEditorTest {
         assertThat(SubjectEditor.editVersionPair("Bump x from 1.0 to 1.1", List.of("1.0", "2.0"), List.of("1.2")))
                 .as("two old versions: which one is unclear").isNull();
     }
+
+    @Test
+    void aMemberReferenceNamesTheOneMethodThisDiffChanges() {
+        String patch = """
+                diff --git a/src/test/java/NumberUtilsTest.java b/src/test/java/NumberUtilsTest.java
+                --- a/src/test/java/NumberUtilsTest.java
+                +++ b/src/test/java/NumberUtilsTest.java
+                @@ -1,3 +1,3 @@
+                -    public void testCreateLongFailure() {
+                +    void testCreateLongFailure(final String s, @Nullable int[] radix) throws Exception {
+                         assertThrows(x);
+                """;
+        SubjectEditor.Member member = SubjectEditor.changedMember(patch);
+        assertThat(member).isEqualTo(new SubjectEditor.Member("NumberUtilsTest", "testCreateLongFailure(String, int[])"));
+        assertThat(SubjectEditor.editMember("Refactor NumberUtilsTest.testCreateDouble() test using assertThrows",
+                member, patch)).isEqualTo(
+                "Refactor NumberUtilsTest.testCreateLongFailure(String, int[]) test using assertThrows");
+        // the qualifier becomes the class the member is declared in
+        assertThat(SubjectEditor.editMember("Add org.example.IntegerRange.toIntStream()", member, patch))
+                .isEqualTo("Add org.example.NumberUtilsTest.testCreateLongFailure(String, int[])");
+        // nothing to edit: no reference, two references, a reference this diff has, no single changed member
+        assertThat(SubjectEditor.editMember("Use final", member, patch)).isEqualTo("Use final");
+        assertThat(SubjectEditor.editMember("Use a() and b()", member, patch)).isEqualTo("Use a() and b()");
+        assertThat(SubjectEditor.editMember("Fix testCreateLongFailure(String)", member, patch))
+                .isEqualTo("Fix testCreateLongFailure(String)");
+        assertThat(SubjectEditor.editMember("Fix Foo.bar()", null, patch)).isEqualTo("Fix Foo.bar()");
+        assertThat(SubjectEditor.changedMember(patch + "+    private int other(int a) {\n")).as("two members").isNull();
+        assertThat(SubjectEditor.changedMember("+        if (x) {\n+        foo(bar);\n")).isNull();
+    }
 }
