@@ -31,6 +31,8 @@ public final class Faithfulness {
     private static final Pattern FILE = Pattern.compile("(?:[\\w.-]*/)*[\\w-]*\\w\\w\\.[A-Za-z][A-Za-z0-9]{0,7}");
     private static final Pattern PATH = Pattern.compile("[\\w.-]+(?:/[\\w.-]+)+/?");
     private static final Pattern CALL = Pattern.compile("([A-Za-z_]\\w*)\\(\\)");
+    /** A conventional commit's type and scope, {@code fix(compiler):} or {@code feat(api)!:}. */
+    private static final Pattern CONVENTIONAL = Pattern.compile("^\\s*[A-Za-z]+\\([^()]*\\)!?:");
     /** A member with its parameters, {@code Instants.toEpochMillis(Instant)}, or their start when a space cut them. */
     private static final Pattern MEMBER = Pattern.compile("(?:[A-Za-z_]\\w*\\.)*([A-Za-z_]\\w*)\\(.*");
     private static final Pattern IDENTIFIER = Pattern.compile(
@@ -54,7 +56,9 @@ public final class Faithfulness {
      */
     public static List<String> unsupported(String subject, String patch) {
         List<String> out = new ArrayList<>();
-        Matcher m = TOKEN.matcher(QUOTED.matcher(withoutSquashSuffix(subject)).replaceAll("\"\""));
+        // fix(compiler): a type and scope, no call
+        String judged = CONVENTIONAL.matcher(QUOTED.matcher(withoutSquashSuffix(subject)).replaceAll("\"\"")).replaceFirst("");
+        Matcher m = TOKEN.matcher(judged);
         while (m.find()) {
             String token = trim(m.group());
             if (ISSUE.matcher(token).matches()) {

@@ -90,6 +90,9 @@ class FaithfulnessTest {
                 .containsExactly("RandomAccessFileMode.io(String)");
         assertThat(Faithfulness.unsupported("Fix abbreviate(String, int) bounds", PATCH)).containsExactly("abbreviate(String");
         assertThat(Faithfulness.unsupported("Call ReceivePack.sendProgress(int) less (see notes)", PATCH)).isEmpty();
+        // a conventional commit's type and scope is no call
+        assertThat(Faithfulness.unsupported("fix(compiler): keep sendProgress", PATCH)).isEmpty();
+        assertThat(Faithfulness.unsupported("feat(api)!: drop maxObjectSizeLimit", PATCH)).isEmpty();
     }
 
     @Test
