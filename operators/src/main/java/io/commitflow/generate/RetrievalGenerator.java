@@ -15,8 +15,8 @@ import java.util.List;
  * <li>Edit ({@link SubjectEditor}): the exemplar's file names and version become this diff's, its first word
  * imperative, its pull-request suffix gone. Of the ranked exemplars the first whose edited subject is
  * {@linkplain Faithfulness faithful} to this diff (names no identifier, file or version the diff lacks, no file
- * the exemplar changed and this diff does not, and no issue number of the exemplar's) is taken; the best one when
- * none is.</li>
+ * the exemplar changed and this diff does not, and no issue number of the exemplar's) is taken; when none is, the
+ * diff's own {@link TemplateGenerator} description, styled. An exemplar that is itself a revert is never taken.</li>
  * <li>Style ({@link StyleApplier}): the repository's own form — type and scope, {@code area: }, tags and tickets,
  * capitalisation, trailing period — voted by the neighbours and counted from the history.</li>
  * </ol>
@@ -30,6 +30,8 @@ public final class RetrievalGenerator implements java.io.Serializable {
     private static final long serialVersionUID = 1L;
     public static final String BACKEND = "retrieval";
     private final ExemplarRanker.Weights weights;
+    /** A revert's subject, {@code Revert "…"} as git writes it or {@code revert "…"} after a conventional type. */
+    private static final java.util.regex.Pattern REVERT = java.util.regex.Pattern.compile("(?i)revert\\b\\s*\"");
     private final TemplateGenerator fallback = new TemplateGenerator();
 
     public RetrievalGenerator() {
@@ -150,17 +152,19 @@ public final class RetrievalGenerator implements java.io.Serializable {
                     voterSubjects, conventions, files, mainIsSource, template.type());
             exemplars = List.of();
         } else {
-            // the best exemplar whose subject, edited for this diff, names only what this diff contains; if none
-            // does, the best one
+            // the best exemplar whose subject, edited for this diff, names only what this diff contains
             List<Integer> order = ExemplarRanker.order(nn, subjects, features.signature(), features.versionShape(), weights);
             // only a diff that moves to one new version can rewrite a bump's "from A to B": scan its patch for the old
             // one then, not for every suggestion
             List<String> oldVersions = features.newVersions().size() == 1 ? DiffTokens.oldVersions(diff.patch()) : List.of();
             SubjectEditor.Member member = SubjectEditor.changedMember(diff.patch());
             s = null;
-            int chosen = order.get(0);
+            int chosen = -1;
             for (int i : order) {
                 RepoKnowledge.Neighbor candidate = nn.get(i);
+                if (REVERT.matcher(subjects.get(i).description()).lookingAt()) {
+                    continue; // a revert's subject fits only the diff that undoes that commit (found above)
+                }
                 Subject edited = SubjectEditor.adapt(subjects.get(i), candidate.commit().files(), files, oldVersions,
                         features.newVersions());
                 edited = edited.withDescription(SubjectEditor.editMember(edited.description(), member, diff.patch()));
@@ -171,9 +175,6 @@ public final class RetrievalGenerator implements java.io.Serializable {
                 if (bump != null) {
                     styled = bump;
                 }
-                if (s == null) {
-                    s = styled;
-                }
                 if (bump != null && !SubjectEditor.namesOtherFiles(edited.description(), candidate.commit().files(), files)
                         && Faithfulness.faithful(styled.render(), diff.patch())
                         && Faithfulness.numbers(edited.description()).isEmpty()) {
@@ -182,7 +183,16 @@ public final class RetrievalGenerator implements java.io.Serializable {
                     break;
                 }
             }
-            exemplars = exemplars(nn.get(chosen), nn);
+            if (chosen < 0) {
+                // no exemplar's subject, edited for this diff, is supported by it: an edit that cannot be justified
+                // is not made; the diff's own description, in the repository's form
+                Subject t = Subject.parse(template.subject());
+                s = StyleApplier.styled(t.withDescription(SubjectEditor.imperative(t.description())), voters,
+                        voterSubjects, conventions, files, mainIsSource, template.type());
+                exemplars = List.of();
+            } else {
+                exemplars = exemplars(nn.get(chosen), nn);
+            }
         }
         s = SubjectLength.fit(s, diff);
         String type = s.type().isEmpty() ? template.type() : s.type();

@@ -137,6 +137,21 @@ class RetrievalGeneratorTest {
     }
 
     @Test
+    void writesTheDiffsOwnDescriptionWhenNoExemplarIsSupportedByIt() {
+        try (CpuEngine engine = new CpuEngine(FeatureSpace.DEFAULT_DIMENSION)) {
+            RepoKnowledge memory = RepoKnowledge.fresh(engine, 0, 100);
+            learn(memory, StageHarness.change("r", "1".repeat(40), "Widget", "run", "Bump widget to 2.0.0\n", null));
+            learn(memory, StageHarness.change("r", "2".repeat(40), "Widget", "run", "Revert \"Widget: Retry runs\"\n", null));
+
+            Draft d = run(memory, StageHarness.change("r", "3".repeat(40), "Widget", "run", null, null));
+
+            // the bump names a version this diff lacks, and a revert fits only the diff that undoes its commit
+            assertThat(d.subject()).isEqualTo("Update Widget in src/main/java/org/example");
+            assertThat(d.exemplars()).isEmpty();
+        }
+    }
+
+    @Test
     void fallsBackToTheTemplateWithoutHistoryAndIsDeterministic() {
         try (CpuEngine a = new CpuEngine(FeatureSpace.DEFAULT_DIMENSION); CpuEngine b = new CpuEngine(FeatureSpace.DEFAULT_DIMENSION)) {
             DiffedCommit d = StageHarness.change("r", "5".repeat(40), "Widget", "run", null, null);
