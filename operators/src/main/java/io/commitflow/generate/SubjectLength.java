@@ -113,7 +113,7 @@ public final class SubjectLength {
             end = clause.start();
         }
         if (end >= MIN && words(text.substring(0, end)) >= 3) {
-            return TRAILING.matcher(text.substring(0, end)).replaceAll("");
+            return closed(TRAILING.matcher(text.substring(0, end)).replaceAll(""));
         }
         // never in the middle of a word ("Add KafkaRecordSerializationSchemaBuilde" is no subject): at a space, or
         // before a member or an argument list (ITCase.testWriteException, compare(int, int))
@@ -126,7 +126,30 @@ public final class SubjectLength {
                 break;
             }
         }
-        return withoutDanglingEnd((space > 0 ? text.substring(0, space) : text.substring(0, max)).stripTrailing());
+        return closed(withoutDanglingEnd((space > 0 ? text.substring(0, space) : text.substring(0, max)).stripTrailing()));
+    }
+
+    /**
+     * A cut text that leaves a parenthesis open ({@code MethodUtils.getAnnotation(Method, Class, boolean}) ends
+     * before it instead: the member keeps its name and loses its argument list.
+     */
+    private static String closed(String text) {
+        int depth = 0;
+        int outermost = -1;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '(') {
+                if (depth++ == 0) {
+                    outermost = i;
+                }
+            } else if (c == ')' && depth > 0) {
+                depth--;
+            }
+        }
+        if (depth == 0 || outermost <= 0) {
+            return text;
+        }
+        return withoutDanglingEnd(text.substring(0, outermost).stripTrailing());
     }
 
     /** {@code text} without trailing joiners ({@code for}, {@code and}, {@code on}, …) and trailing commas or dashes. */

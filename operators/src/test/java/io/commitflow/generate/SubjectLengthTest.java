@@ -119,6 +119,15 @@ class SubjectLengthTest {
     }
 
     @Test
+    void neverLeavesAnArgumentListOpen() {
+        DiffedCommit d = diff(modify("a/MethodUtils.java", 1, 1));
+        String longer = "Annotation lookup in MethodUtils.getAnnotation(Method, Class, boolean, boolean) matches overloads";
+
+        assertThat(SubjectLength.fit(Subject.parse(longer), d).render()).isEqualTo(
+                "Annotation lookup in MethodUtils.getAnnotation");
+    }
+
+    @Test
     void cutsARevertInsideItsQuotes() {
         String reverted = "Make the Kafka sink retry transactions that timed out on the broker while away";
         String s = SubjectLength.fit("Revert \"" + reverted + "\"", diff(modify("a/B.java", 1, 1)));
