@@ -149,7 +149,8 @@ public final class RetrievalGenerator implements java.io.Serializable {
             // only a diff that moves to one new version can rewrite a bump's "from A to B": scan its patch for the old
             // one then, not for every suggestion
             List<String> oldVersions = features.newVersions().size() == 1 ? DiffTokens.oldVersions(diff.patch()) : List.of();
-            SubjectEditor.Member member = SubjectEditor.changedMember(diff.patch());
+            SubjectEditor.Member member = null;
+            boolean memberRead = false;
             s = null;
             int chosen = -1;
             for (int i : order) {
@@ -159,7 +160,13 @@ public final class RetrievalGenerator implements java.io.Serializable {
                 }
                 Subject edited = SubjectEditor.adapt(subjects.get(i), candidate.commit().files(), files, oldVersions,
                         features.newVersions());
-                edited = edited.withDescription(SubjectEditor.editMember(edited.description(), member, diff.patch()));
+                if (SubjectEditor.namesMember(edited.description())) {
+                    if (!memberRead) { // the patch is read for its declarations only when an exemplar names a member
+                        member = SubjectEditor.changedMember(diff.patch());
+                        memberRead = true;
+                    }
+                    edited = edited.withDescription(SubjectEditor.editMember(edited.description(), member, diff.patch()));
+                }
                 Subject styled = StyleApplier.styled(edited, voters, voterSubjects, conventions, files, mainIsSource,
                         template.type());
                 // a bump names the library this diff bumps, not another one near it

@@ -183,8 +183,9 @@ public final class SubjectEditor {
                 owner = name.contains(".") ? name.substring(0, name.indexOf('.')) : name;
                 continue;
             }
-            if (line.startsWith("---")) {
-                continue;
+            if (line.startsWith("---") || (!line.startsWith("+") && !line.startsWith("-")) || line.indexOf('(') < 0
+                    || line.endsWith(";")) {
+                continue; // a declaration is a changed line with a parenthesis that is no statement
             }
             Matcher m = DECLARATION.matcher(line);
             if (!m.matches() || NOT_METHODS.contains(m.group(1)) || line.contains("=")) {
@@ -216,6 +217,11 @@ public final class SubjectEditor {
      * declared in. Otherwise the description stays as it is (and a member it names that this diff lacks makes it
      * unfaithful).
      */
+    /** Whether the description names a member with its parameters ({@link #editMember} may change it). */
+    static boolean namesMember(String description) {
+        return description.indexOf('(') >= 0 && MEMBER_REFERENCE.matcher(description).find();
+    }
+
     static String editMember(String description, Member ourMember, String patch) {
         if (ourMember == null) {
             return description;
