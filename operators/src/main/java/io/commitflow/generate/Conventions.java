@@ -15,7 +15,9 @@ package io.commitflow.generate;
  * @param writesTickets      at least 30% of subjects carry a ticket id ({@code FLINK-1234})
  * @param capitalizes        at least half of descriptions start with a capital letter
  * @param endsWithPeriod     more than half of subjects end with a period
+ * @param subjectIsChangelogEntry of at least 3 commits that added one change-log entry, more than half said the same
+ *                           in their subject ({@link Changelog})
  */
 public record Conventions(boolean hasHistory, boolean usesConventional, boolean scopeIsUsuallyFile, boolean usesArea,
                           boolean areaIsUsuallyFile, boolean mostlyTagged, boolean writesTags, boolean writesTickets,
-                          boolean capitalizes, boolean endsWithPeriod) {}
+                          boolean capitalizes, boolean endsWithPeriod, boolean subjectIsChangelogEntry) {}

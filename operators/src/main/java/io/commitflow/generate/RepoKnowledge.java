@@ -275,6 +275,7 @@ public final class RepoKnowledge {
         insert(row);
         model.features.learn(features.terms());
         model.style.learn(Subject.parse(subject), files);
+        model.style.learnChangelog(Changelog.entry(d.patch()), subject);
         List<Long> evicted = new ArrayList<>();
         while (rows.size() > maxRows + retainExtra) {
             long oldest = rows.firstKey();

@@ -29,6 +29,9 @@ public final class RepoStyle {
     private Map<String, Integer> types = new HashMap<>();
     private Map<String, Integer> tags = new HashMap<>();
     private Map<String, Integer> ticketKeys = new HashMap<>();
+    /** Commits that added one change-log entry, and of those, the ones whose subject says the same. */
+    private int changelogEntries;
+    private int changelogMirrors;
 
     /** An empty style, before any commit is learned; also what Flink's POJO serializer restores into. */
     public RepoStyle() {}
@@ -77,6 +80,16 @@ public final class RepoStyle {
         }
     }
 
+    /** Counts whether a commit that added one change-log entry ({@link Changelog#entry}) said the same in its subject. */
+    public void learnChangelog(String entry, String subject) {
+        if (entry != null) {
+            changelogEntries++;
+            if (Changelog.mirrors(entry, subject)) {
+                changelogMirrors++;
+            }
+        }
+    }
+
     static boolean matchesFile(String label, List<String> fileNames) {
         for (String f : fileNames) {
             if (f.equalsIgnoreCase(label)) {
@@ -92,7 +105,8 @@ public final class RepoStyle {
                 share(conventional) >= 0.3, conventional > 0 && 2 * scopeIsFile > conventional,
                 share(area) >= 0.3, area > 0 && 2 * areaIsFile >= area,
                 share(tagged) >= 0.5, share(tagged) >= 0.3, share(ticketed) >= 0.3,
-                capitalized * 2 >= Math.max(1, total), period * 2 > total);
+                capitalized * 2 >= Math.max(1, total), period * 2 > total,
+                changelogEntries >= 3 && 2 * changelogMirrors > changelogEntries);
     }
 
     private double share(int count) {
@@ -181,6 +195,12 @@ public final class RepoStyle {
 
     public Map<String, Integer> getTags() { return tags; }
     public void setTags(Map<String, Integer> tags) { this.tags = tags; }
+
+    public int getChangelogEntries() { return changelogEntries; }
+    public void setChangelogEntries(int changelogEntries) { this.changelogEntries = changelogEntries; }
+
+    public int getChangelogMirrors() { return changelogMirrors; }
+    public void setChangelogMirrors(int changelogMirrors) { this.changelogMirrors = changelogMirrors; }
 
     public Map<String, Integer> getTicketKeys() { return ticketKeys; }
     public void setTicketKeys(Map<String, Integer> ticketKeys) { this.ticketKeys = ticketKeys; }

@@ -20,7 +20,9 @@ import java.util.List;
  * <li>Style ({@link StyleApplier}): the repository's own form — type and scope, {@code area: }, tags and tickets,
  * capitalisation, trailing period — voted by the neighbours and counted from the history.</li>
  * </ol>
- * A diff that exactly undoes an earlier commit gets git's revert message; with no neighbours the
+ * A diff that adds one change-log entry, in a repository whose subjects say what their entries say
+ * ({@link Conventions#subjectIsChangelogEntry}), gets that entry as its subject (styled, fitted to 20–72
+ * characters). A diff that exactly undoes an earlier commit gets git's revert message; with no neighbours the
  * {@link TemplateGenerator}'s subject is styled instead. Deterministic: the same diff and the same memory give the
  * same draft.
  */
@@ -138,7 +140,13 @@ public final class RetrievalGenerator implements java.io.Serializable {
         boolean mainIsSource = StyleApplier.mainIsSource(diff);
         Subject s;
         List<String> exemplars;
-        if (nn.isEmpty()) {
+        String entry = conventions.subjectIsChangelogEntry() && !merge ? Changelog.entry(diff.patch()) : null;
+        if (entry != null) {
+            // the history writes the change log's entry as the subject, and this diff adds one: its own words
+            s = StyleApplier.styled(Subject.parse(entry), voters, voterSubjects, conventions, files, mainIsSource,
+                    template.type());
+            exemplars = nn.isEmpty() ? List.of() : exemplars(nn.get(0), nn);
+        } else if (nn.isEmpty()) {
             Subject t = Subject.parse(template.subject());
             s = StyleApplier.styled(t.withDescription(SubjectEditor.imperative(t.description())), voters,
                     voterSubjects, conventions, files, mainIsSource, template.type());

@@ -66,7 +66,7 @@ class ConventionsTest {
     @Test
     void answersNoWithoutHistory() {
         assertThat(new RepoStyle().conventions()).isEqualTo(
-                new Conventions(false, false, false, false, false, false, false, false, false, false));
+                new Conventions(false, false, false, false, false, false, false, false, false, false, false));
         assertThat(of(0, "").hasHistory()).isTrue();
     }
 }

@@ -115,6 +115,28 @@ class RetrievalGeneratorTest {
     }
 
     @Test
+    void writesTheChangeLogEntryWhereTheHistorySaysItsEntriesInItsSubjects() {
+        try (CpuEngine engine = new CpuEngine(FeatureSpace.DEFAULT_DIMENSION)) {
+            RepoKnowledge memory = RepoKnowledge.fresh(engine, 0, 100);
+            for (int i = 0; i < 3; i++) {
+                learn(memory, withEntry(StageHarness.change("r", String.format("%040d", i), "Range" + i, "fit",
+                        "Add Range" + i + ".fit(int)\n", null), "Add Range" + i + ".fit(int)."));
+            }
+            DiffedCommit d = withEntry(StageHarness.change("r", "e".repeat(40), "Pair", "swap", null, null),
+                    "Add Pair.swap() for the other order.");
+
+            assertThat(run(memory, d).subject()).isEqualTo("Add Pair.swap() for the other order");
+        }
+    }
+
+    private static DiffedCommit withEntry(DiffedCommit d, String entry) {
+        String log = "diff --git a/src/changes/changes.xml b/src/changes/changes.xml\n--- a/src/changes/changes.xml\n"
+                + "+++ b/src/changes/changes.xml\n@@ -1,1 +1,2 @@\n   <body>\n+<action type=\"add\">" + entry
+                + "</action>\n";
+        return DiffedCommit.of(d.commit(), d.files(), 1, d.patch() + log, "", "mirror", null);
+    }
+
+    @Test
     void writesTheDiffsOwnDescriptionWhenNoExemplarIsSupportedByIt() {
         try (CpuEngine engine = new CpuEngine(FeatureSpace.DEFAULT_DIMENSION)) {
             RepoKnowledge memory = RepoKnowledge.fresh(engine, 0, 100);

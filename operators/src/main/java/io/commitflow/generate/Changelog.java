@@ -1,0 +1,104 @@
+package io.commitflow.generate;
+
+import java.util.Locale;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The entry a diff adds to its repository's change log ({@code src/changes/changes.xml}, {@code CHANGELOG.md},
+ * {@code NEWS}, …). Many projects write that entry and the commit's subject as the same sentence (Apache Commons:
+ * {@code <action type="add">Add IntegerRange.fit(int).</action>} in the commit "Add IntegerRange.fit(int)"); where a
+ * repository's history shows it ({@link RepoStyle}), the generator writes the entry as the subject: text this diff
+ * itself contains, so nothing in it is unsupported.
+ */
+public final class Changelog {
+    private static final Set<String> NAMES = Set.of("changes.xml", "changelog", "changelog.md", "changelog.txt",
+            "changes", "changes.md", "changes.txt", "news", "news.md", "history.md", "release-notes.md",
+            "release-notes.txt", "release_notes.md", "releasenotes.md");
+    private static final Pattern ACTION = Pattern.compile("<action\\b[^>]*>(.*?)</action>");
+    private static final Pattern BULLET = Pattern.compile("^\\s*[-*]\\s+(.+)$");
+    private static final Pattern LINK = Pattern.compile("\\[([^\\]]*)]\\([^)]*\\)");
+    private static final Pattern TAG = Pattern.compile("<[^>]+>");
+    /** Trailing references and credits: " (#12)", " #12", " by @someone in …", " (thanks @x)". */
+    private static final Pattern TRAILER = Pattern.compile(
+            "(?:\\s*\\((?:#\\d+(?:,\\s*#\\d+)*|thanks[^)]*)\\)|\\s+#\\d+|\\s+by @\\S+.*|\\s+\\(@\\S+\\))+\\s*$");
+
+    private Changelog() {
+    }
+
+    /**
+     * The one entry the patch adds to a change log, as a sentence without markup, trailing references or final
+     * period; null when it adds none, or more than one (which one the subject is would be a guess).
+     */
+    public static String entry(String patch) {
+        if (patch == null || patch.isEmpty()) {
+            return null;
+        }
+        String found = null;
+        boolean inLog = false;
+        for (String line : patch.split("\n")) {
+            if (line.startsWith("+++ ")) {
+                String path = line.substring(4).trim();
+                String name = path.substring(path.lastIndexOf('/') + 1).toLowerCase(Locale.ROOT);
+                inLog = NAMES.contains(name);
+                continue;
+            }
+            if (!inLog || !line.startsWith("+") || line.startsWith("+++")) {
+                continue;
+            }
+            String text = text(line.substring(1));
+            if (text == null) {
+                continue;
+            }
+            if (found != null) {
+                return null;
+            }
+            found = text;
+        }
+        return found;
+    }
+
+    private static String text(String line) {
+        String t;
+        Matcher a = ACTION.matcher(line);
+        if (a.find()) {
+            t = a.group(1);
+        } else {
+            Matcher b = BULLET.matcher(line);
+            if (!b.matches()) {
+                return null;
+            }
+            t = b.group(1);
+        }
+        t = LINK.matcher(t).replaceAll("$1");
+        t = TAG.matcher(t).replaceAll("");
+        t = t.replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", "\"").replace("&apos;", "'")
+                .replace("&amp;", "&").replace("`", "").trim();
+        t = withoutPeriod(TRAILER.matcher(withoutPeriod(t)).replaceFirst("").trim());
+        // a heading, a version line or a single word is no sentence
+        return t.isEmpty() || t.split("\\s+").length < 2 || !Character.isLetter(t.charAt(0)) ? null : t;
+    }
+
+    /**
+     * Whether a subject says what the entry says: its description (tags, ticket and type aside) has the same words,
+     * case, final period and pull-request references aside.
+     */
+    static boolean mirrors(String entry, String subject) {
+        return entry != null && subject != null
+                && normal(entry).equals(normal(Subject.parse(withoutPeriod(subject.trim())).description()));
+    }
+
+    private static String normal(String s) {
+        String t = withoutPeriod(TRAILER.matcher(withoutPeriod(s.trim())).replaceFirst("").trim());
+        return t.toLowerCase(Locale.ROOT).replaceAll("\\s+", " ");
+    }
+
+    private static String withoutPeriod(String s) {
+        String t = s;
+        while (t.endsWith(".")) {
+            t = t.substring(0, t.length() - 1).trim();
+        }
+        return t;
+    }
+}

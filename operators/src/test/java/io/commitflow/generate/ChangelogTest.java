@@ -1,0 +1,64 @@
+package io.commitflow.generate;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class ChangelogTest {
+    private static String patch(String path, String... added) {
+        StringBuilder p = new StringBuilder("diff --git a/" + path + " b/" + path + "\n--- a/" + path + "\n+++ b/" + path
+                + "\n@@ -1,2 +1,3 @@\n   <body>\n");
+        for (String a : added) {
+            p.append('+').append(a).append('\n');
+        }
+        return p.toString();
+    }
+
+    @Test
+    void readsTheOneEntryAChangeLogGains() {
+        assertThat(Changelog.entry(patch("src/changes/changes.xml",
+                "    <action type=\"add\" dev=\"ggregory\" due-to=\"Gary Gregory\">Add IntegerRange.fit(int).</action>")))
+                .isEqualTo("Add IntegerRange.fit(int)");
+        assertThat(Changelog.entry(patch("src/changes/changes.xml",
+                "<action issue=\"LANG-1\" type=\"fix\">Fix &lt;T&gt; bounds in <code>Pair</code> #1234.</action>")))
+                .isEqualTo("Fix <T> bounds in Pair");
+        assertThat(Changelog.entry(patch("CHANGELOG.md",
+                "- Fix the [progress meter](https://x/y) when pushing (#11630)", "")))
+                .isEqualTo("Fix the progress meter when pushing");
+        assertThat(Changelog.entry(patch("docs/NEWS", "* Speed up packing of large repositories by @someone in #12")))
+                .isEqualTo("Speed up packing of large repositories");
+    }
+
+    @Test
+    void nothingWhenTheDiffAddsNoEntryOrSeveral() {
+        assertThat(Changelog.entry(patch("src/Main.java", "- a bullet in code is no entry"))).isNull();
+        assertThat(Changelog.entry(patch("CHANGELOG.md", "## 1.2.0", "- Fix the meter when pushing",
+                "- Add a flag for quiet runs"))).as("which one would be a guess").isNull();
+        assertThat(Changelog.entry(patch("CHANGELOG.md", "## 1.2.0", "- 1.2.0"))).as("no sentence").isNull();
+        assertThat(Changelog.entry("")).isNull();
+    }
+
+    @Test
+    void aSubjectMirrorsItsEntryCaseAndPeriodAndReferencesAside() {
+        assertThat(Changelog.mirrors("Add IntegerRange.fit(int)", "Add IntegerRange.fit(int).")).isTrue();
+        assertThat(Changelog.mirrors("Fix the meter", "fix the meter (#12)")).isTrue();
+        assertThat(Changelog.mirrors("Handle ParsePosition index beyond source string length cleanly (#1757)",
+                "[LANG-1833] Handle ParsePosition index beyond source string length cleanly (#1757).")).isTrue();
+        assertThat(Changelog.mirrors("Add tests for isEmpty(Object) (#1755, #1756)", "Add tests for isEmpty(Object)")).isTrue();
+        assertThat(Changelog.mirrors("Fix the meter", "Fix the progress meter")).isFalse();
+        assertThat(Changelog.mirrors(null, "Fix the meter")).isFalse();
+    }
+
+    @Test
+    void aRepositoryWhoseSubjectsSayTheirEntriesLearnsIt() {
+        RepoStyle style = new RepoStyle();
+        style.learnChangelog("Add Foo.bar(int)", "Add Foo.bar(int).");
+        style.learnChangelog("Fix the meter", "Fix the meter");
+        assertThat(style.conventions().subjectIsChangelogEntry()).as("two are not enough").isFalse();
+        style.learnChangelog("Speed up packing", "Make packing faster");
+        style.learnChangelog(null, "Commits without an entry do not count");
+        assertThat(style.conventions().subjectIsChangelogEntry()).isTrue();
+        style.learnChangelog("Speed up reading", "Read faster");
+        assertThat(style.conventions().subjectIsChangelogEntry()).as("half is not more than half").isFalse();
+    }
+}
