@@ -32,7 +32,7 @@ public final class Changelog {
      * period; null when it adds none, or more than one (which one the subject is would be a guess).
      */
     public static String entry(String patch) {
-        if (patch == null || patch.isEmpty()) {
+        if (patch == null || patch.isEmpty() || !touchesLog(patch)) {
             return null;
         }
         String found = null;
@@ -57,6 +57,19 @@ public final class Changelog {
             found = text;
         }
         return found;
+    }
+
+    /** Whether a file header of the patch names a change log: a scan of the headers only, no split. */
+    private static boolean touchesLog(String patch) {
+        for (int i = patch.startsWith("+++ ") ? 0 : patch.indexOf("\n+++ "); i >= 0; i = patch.indexOf("\n+++ ", i + 1)) {
+            int start = patch.charAt(i) == '\n' ? i + 5 : i + 4;
+            int end = patch.indexOf('\n', start);
+            String path = patch.substring(start, end < 0 ? patch.length() : end).trim();
+            if (NAMES.contains(path.substring(path.lastIndexOf('/') + 1).toLowerCase(Locale.ROOT))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static String text(String line) {
