@@ -243,12 +243,6 @@ class KafkaFaultsITCase {
             waitFor(() -> suggested().size() >= 100, Duration.ofMinutes(3), "first output");
             int before = suggested().size();
             waitFor(() -> suggested().size() > before, Duration.ofMinutes(1), "the next commit");
-            // the sink's two subtasks commit a checkpoint's transactions one after the other: the first visible
-            // output may be one subtask's, with the other's commit still on its way, and a kill then lands in the
-            // window FreshTransactionSink leaves open (a completed checkpoint's commit that never reaches the broker
-            // before its timeout). Half a second lets the other commit land; the next checkpoint cannot complete
-            // before the 2 s minimum pause, so the kill still hits open transactions.
-            Thread.sleep(500);
             Set<String> committed = suggested();
             Set<String> sent = new HashSet<>(acked);
             assertThat(kafka.kill()).as("the broker died of SIGKILL").isEqualTo(137);
