@@ -39,9 +39,7 @@ public final class Changelog {
         boolean inLog = false;
         for (String line : patch.split("\n")) {
             if (line.startsWith("+++ ")) {
-                String path = line.substring(4).trim();
-                String name = path.substring(path.lastIndexOf('/') + 1).toLowerCase(Locale.ROOT);
-                inLog = NAMES.contains(name);
+                inLog = isLog(line.substring(4));
                 continue;
             }
             if (!inLog || !line.startsWith("+") || line.startsWith("+++")) {
@@ -64,12 +62,17 @@ public final class Changelog {
         for (int i = patch.startsWith("+++ ") ? 0 : patch.indexOf("\n+++ "); i >= 0; i = patch.indexOf("\n+++ ", i + 1)) {
             int start = patch.charAt(i) == '\n' ? i + 5 : i + 4;
             int end = patch.indexOf('\n', start);
-            String path = patch.substring(start, end < 0 ? patch.length() : end).trim();
-            if (NAMES.contains(path.substring(path.lastIndexOf('/') + 1).toLowerCase(Locale.ROOT))) {
+            if (isLog(patch.substring(start, end < 0 ? patch.length() : end))) {
                 return true;
             }
         }
         return false;
+    }
+
+    /** Whether a file header's path ({@code b/src/changes/changes.xml}) is a change log's. */
+    private static boolean isLog(String path) {
+        String p = path.trim();
+        return NAMES.contains(p.substring(p.lastIndexOf('/') + 1).toLowerCase(Locale.ROOT));
     }
 
     private static String text(String line) {

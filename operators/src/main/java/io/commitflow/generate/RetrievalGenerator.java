@@ -55,22 +55,23 @@ public final class RetrievalGenerator implements java.io.Serializable {
     /**
      * A draft for a repository that may be young: with fewer than {@link #YOUNG} commits of its own, the nearest
      * commits of {@code fleet} (every row visible: what it learned is all earlier) that changed a file of the same
-     * name as this diff (a build file, a CI workflow, a document) compete with its own as exemplars, and the subject still takes this repository's own form (its conventions, and only its own
-     * neighbours vote on type, scope and tags). With a null or empty fleet, or an older repository, the same as
+     * name as this diff (a build file, a CI workflow, a document) compete with its own as exemplars, and the subject
+     * still takes this repository's own form (its conventions, and only its own neighbours vote on type, scope and
+     * tags). With a null or empty fleet, or an older repository, the same as
      * {@link #generate(DiffedCommit, DiffFeatures, RepoKnowledge, float[])}.
      */
     public Draft generate(DiffedCommit diff, DiffFeatures features, RepoKnowledge memory, float[] query,
                           RepoKnowledge fleet) {
-        if (fleet == null || fleet.size() == 0 || memory.size() >= YOUNG) {
-            return generate(diff, features, memory, query);
-        }
         RepoKnowledge.Window window = memory.window();
         Conventions conventions = memory.model().style.conventions();
         if (memory.reverted(features.lines(), diff.commit().ts(), window) != null) {
             return compose(diff, features, memory, window, conventions, List.of());
         }
-        List<RepoKnowledge.Neighbor> own = memory.size() == 0 ? List.of() : memory.neighbors(query,
-                memory.bag(features.signature()), weights.k(), weights.kBag(), diff.commit().ts(), window);
+        List<RepoKnowledge.Neighbor> own = memory.neighbors(query, memory.bag(features.signature()), weights.k(),
+                weights.kBag(), diff.commit().ts(), window);
+        if (fleet == null || fleet.size() == 0 || memory.size() >= YOUNG) {
+            return compose(diff, features, memory, window, conventions, own);
+        }
         List<RepoKnowledge.Neighbor> theirs = new ArrayList<>(fleet.neighbors(fleet.vector(features.terms()),
                 fleet.bag(features.signature()), weights.k(), weights.kBag(), Long.MAX_VALUE, fleet.window()));
         // what carries over between repositories is work on files of the same name (pom, package.json, a CI
@@ -82,14 +83,7 @@ public final class RetrievalGenerator implements java.io.Serializable {
 
     /** A draft from the memory as it is now: every learned row is visible. */
     public Draft generate(DiffedCommit diff, DiffFeatures features, RepoKnowledge memory, float[] query) {
-        RepoKnowledge.Window window = memory.window();
-        Conventions conventions = memory.model().style.conventions();
-        if (memory.reverted(features.lines(), diff.commit().ts(), window) == null) {
-            List<RepoKnowledge.Neighbor> nn = memory.neighbors(query, memory.bag(features.signature()), weights.k(),
-                    weights.kBag(), diff.commit().ts(), window);
-            return compose(diff, features, memory, window, conventions, nn);
-        }
-        return compose(diff, features, memory, window, conventions, List.of());
+        return generate(diff, features, memory, query, null);
     }
 
     /**
@@ -147,9 +141,7 @@ public final class RetrievalGenerator implements java.io.Serializable {
                     template.type());
             exemplars = nn.isEmpty() ? List.of() : exemplars(nn.get(0), nn);
         } else if (nn.isEmpty()) {
-            Subject t = Subject.parse(template.subject());
-            s = StyleApplier.styled(t.withDescription(SubjectEditor.imperative(t.description())), voters,
-                    voterSubjects, conventions, files, mainIsSource, template.type());
+            s = styledTemplate(template, voters, voterSubjects, conventions, files, mainIsSource);
             exemplars = List.of();
         } else {
             // the best exemplar whose subject, edited for this diff, names only what this diff contains
@@ -193,9 +185,7 @@ public final class RetrievalGenerator implements java.io.Serializable {
             if (chosen < 0) {
                 // no exemplar's subject, edited for this diff, is supported by it: an edit that cannot be justified
                 // is not made; the diff's own description, in the repository's form
-                Subject t = Subject.parse(template.subject());
-                s = StyleApplier.styled(t.withDescription(SubjectEditor.imperative(t.description())), voters,
-                        voterSubjects, conventions, files, mainIsSource, template.type());
+                s = styledTemplate(template, voters, voterSubjects, conventions, files, mainIsSource);
                 exemplars = List.of();
             } else {
                 exemplars = exemplars(nn.get(chosen), nn);
@@ -205,6 +195,14 @@ public final class RetrievalGenerator implements java.io.Serializable {
         String type = s.type().isEmpty() ? template.type() : s.type();
         float score = nn.isEmpty() ? 0 : nn.get(0).score();
         return new Draft(s.render(), template.body(), type, s.scope(), BACKEND, score, exemplars);
+    }
+
+    /** The template's description of the diff, in the imperative and in the repository's form. */
+    private static Subject styledTemplate(Draft template, List<RepoKnowledge.Neighbor> voters, List<Subject> subjects,
+                                          Conventions conventions, List<String> files, boolean mainIsSource) {
+        Subject t = Subject.parse(template.subject());
+        return StyleApplier.styled(t.withDescription(SubjectEditor.imperative(t.description())), voters, subjects,
+                conventions, files, mainIsSource, template.type());
     }
 
     /** The exemplar first, then the most similar other neighbours: three commits in all at most. */

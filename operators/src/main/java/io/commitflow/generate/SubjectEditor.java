@@ -164,15 +164,15 @@ public final class SubjectEditor {
     private static final java.util.Set<String> NOT_METHODS = java.util.Set.of("if", "for", "while", "switch", "catch",
             "return", "new", "else", "synchronized", "throw");
 
+    /** A method a diff changes: the class its file is named after, and the member as a subject writes it. */
+    record Member(String owner, String text) {
+    }
+
     /**
      * The one method this patch declares on its changed lines, as a subject names it: {@code fit(int)} for
      * {@code public int fit(final int element) {}} (a changed signature as it is now); null when it declares none or
      * several (which one a subject should name would be a guess).
      */
-    /** A method a diff changes: the class its file is named after, and the member as a subject writes it. */
-    record Member(String owner, String text) {
-    }
-
     static Member changedMember(String patch) {
         Member found = null;
         String owner = "";
@@ -210,6 +210,11 @@ public final class SubjectEditor {
         return found;
     }
 
+    /** Whether the description names a member with its parameters ({@link #editMember} may change it). */
+    static boolean namesMember(String description) {
+        return description.indexOf('(') >= 0 && MEMBER_REFERENCE.matcher(description).find();
+    }
+
     /**
      * The exemplar's one member reference ({@code NumberUtilsTest.testCreateDouble()}) names this diff's changed
      * member instead ({@code NumberUtilsTest.testCreateLongFailure()}), when the exemplar's member is not in this
@@ -217,11 +222,6 @@ public final class SubjectEditor {
      * declared in. Otherwise the description stays as it is (and a member it names that this diff lacks makes it
      * unfaithful).
      */
-    /** Whether the description names a member with its parameters ({@link #editMember} may change it). */
-    static boolean namesMember(String description) {
-        return description.indexOf('(') >= 0 && MEMBER_REFERENCE.matcher(description).find();
-    }
-
     static String editMember(String description, Member ourMember, String patch) {
         if (ourMember == null) {
             return description;

@@ -62,18 +62,20 @@ final class NnGen {
 
     /** Adds a commit of another repository of the tenant, kept however long the history grows. */
     void learnFleet(String diff, String message) {
-        List<String> tokens = tokens(diff);
-        Map<String, Integer> bag = bag(tokens);
-        fleet.add(new Entry(bag, norm(bag), tokens, message));
+        fleet.add(entry(diff, message));
     }
 
     void learn(String diff, String message) {
-        List<String> tokens = tokens(diff);
-        Map<String, Integer> bag = bag(tokens);
-        entries.addLast(new Entry(bag, norm(bag), tokens, message));
+        entries.addLast(entry(diff, message));
         while (entries.size() > history) {
             entries.removeFirst();
         }
+    }
+
+    private static Entry entry(String diff, String message) {
+        List<String> tokens = tokens(diff);
+        Map<String, Integer> bag = bag(tokens);
+        return new Entry(bag, norm(bag), tokens, message);
     }
 
     private static List<String> tokens(String diff) {
