@@ -26,6 +26,16 @@ public final class Commitflow implements Runnable {
 
     static CommandLine commandLine() {
         CommandLine cli = new CommandLine(new Commitflow()).setDefaultValueProvider(new io.commitflow.job.OptionDefaults());
+        // a bad option: what is wrong and where the options are, not the whole usage (demo's runs to 80 lines)
+        cli.setParameterExceptionHandler((e, args) -> {
+            CommandLine cmd = e.getCommandLine();
+            String name = cmd.getCommandSpec().qualifiedName(" ");
+            cmd.getErr().println(name + ": " + e.getMessage());
+            if (!CommandLine.UnmatchedArgumentException.printSuggestions(e, cmd.getErr())) {
+                cmd.getErr().println("Run '" + name + " --help' for its options.");
+            }
+            return 2;
+        });
         cli.setExecutionExceptionHandler((e, cmd, parsed) -> {
             if (e instanceof UserError) {
                 cmd.getErr().println("commitflow " + cmd.getCommandName() + ": " + e.getMessage());

@@ -16,7 +16,10 @@ import java.util.concurrent.Callable;
                 + "the Prometheus endpoint, replays a repository's history as commit events, and prints each "
                 + "suggestion next to the real subject. Stops by itself after --max commits, or on Ctrl-C, and "
                 + "leaves nothing behind.",
-        footer = {"", "Example: ./commitflow demo --repo ~/src/flink --max 200 --rate 50"})
+        footer = {"", "It takes every pipeline option of 'commitflow job' (engine, --llm, tiers, budgets, SLA windows); "
+                + "Kafka's are its own.", "",
+                "Example: ./commitflow demo --repo ~/src/flink --max 200 --rate 50",
+                "         ./commitflow demo --llm demo=openai:qwen2.5-coder@http://localhost:11434 --max 50"})
 public final class DemoCommand implements Callable<Integer> {
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
@@ -38,8 +41,9 @@ public final class DemoCommand implements Callable<Integer> {
     @picocli.CommandLine.Mixin
     LocalRunOptions local = new LocalRunOptions();
 
+    /** Every pipeline option of the job (engine, LLMs, tiers, budgets, SLA windows, …), so that one line tries them. */
     @picocli.CommandLine.Mixin
-    io.commitflow.job.SlaOptions sla = new io.commitflow.job.SlaOptions();
+    io.commitflow.job.PipelineOptions pipeline = new io.commitflow.job.PipelineOptions();
 
     @Option(names = "--checkpoint-interval", defaultValue = "1s", paramLabel = "DURATION",
             converter = io.commitflow.job.DurationConverter.class,
@@ -73,7 +77,7 @@ public final class DemoCommand implements Callable<Integer> {
             throw new UserError(path + " has no commits");
         }
         DemoRun.Settings s = new DemoRun.Settings(location, tenant, rate, local.flink(checkpointInterval), idleTimeout,
-                sla.toSettings());
+                pipeline.toSettings(location.root().toString()));
         return new DemoRun(s, commits, spec.commandLine().getOut()).run();
     }
 }

@@ -6,7 +6,6 @@ import io.commitflow.job.KafkaSettings;
 import io.commitflow.job.PipelineSettings;
 import io.commitflow.replay.History;
 import io.commitflow.replay.Replayer;
-import io.commitflow.sla.SlaSettings;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -27,7 +26,7 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 final class DemoRun {
     record Settings(History.Location repo, String tenant, double rate, LocalStack.Flink flink, Duration idleTimeout,
-                    SlaSettings sla) {}
+                    PipelineSettings pipeline) {}
 
     private final Settings s;
     private final List<History.Commit> commits;
@@ -46,8 +45,9 @@ final class DemoRun {
                     s.rate() <= 0 ? "unlimited" : fmt(s.rate()));
             stack.startKafka();
             KafkaSettings k = KafkaSettings.defaults(stack.bootstrap());
-            stack.createTopics(k, Map.of(k.eventsTopic(), 2, k.suggestionsTopic(), 2, k.deadLetterTopic(), 1));
-            JobClient job = stack.startJob(PipelineSettings.defaults(s.repo().root().toString()).withSla(s.sla()), s.flink());
+            stack.createTopics(k, Map.of(k.eventsTopic(), 2, k.suggestionsTopic(), 2, k.deadLetterTopic(), 1,
+                    k.repliesTopic(), 1));
+            JobClient job = stack.startJob(s.pipeline(), s.flink());
 
             Replayer.Target target = new Replayer.Target(k.eventsTopic(), s.tenant(), s.repo().name());
             Thread replay = new Thread(() -> replay(stack, target), "commitflow-demo-replay");

@@ -38,7 +38,8 @@ import java.util.concurrent.TimeUnit;
                 + "and DIR/report.html (plots, viewable offline).",
                 "Load beyond the history replays it again under other repository names (one alternates-clone of the "
                         + "repository per name, spread over --tenants tenants), so dedup drops nothing."},
-        footer = {"", "Example: ./commitflow loadtest --repo ~/src/jgit --rate steps:150,300,600/40s --new-repos 2 --report out/load"})
+        footer = {"", "It takes every pipeline option of 'commitflow job' (engine, --llm, tiers, budgets, SLA windows).", "",
+                "Example: ./commitflow loadtest --repo ~/src/jgit --rate steps:150,300,600/40s --new-repos 2 --report out/load"})
 public final class LoadTestCommand implements Callable<Integer> {
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
@@ -117,6 +118,10 @@ public final class LoadTestCommand implements Callable<Integer> {
     @picocli.CommandLine.Mixin
     LocalRunOptions local = new LocalRunOptions();
 
+    /** Every pipeline option of the job (engine, LLMs, tiers, budgets, SLA windows, …). */
+    @picocli.CommandLine.Mixin
+    io.commitflow.job.PipelineOptions pipeline = new io.commitflow.job.PipelineOptions();
+
     // what every phase below uses, set once the options are checked
     private RateProfile profile;
     private DeliveryGuarantee guarantee;
@@ -145,7 +150,7 @@ public final class LoadTestCommand implements Callable<Integer> {
                     spec.commandLine().getErr());
             try (Replayer replayer = new Replayer(stack.bootstrap(), Map.of())) {
                 queueBacklog(replayer, stack, events, measurement);
-                stack.startJob(PipelineSettings.defaults(mirrors.toString()), local.flink(checkpointInterval));
+                stack.startJob(pipeline.toSettings(mirrors.toString()), local.flink(checkpointInterval));
                 measurement.jobStarted();
                 awaitBacklog(stack, measurement);
                 replayWhileConsuming(replayer, stack, events.subList(backlog, events.size()), measurement);
@@ -161,6 +166,7 @@ public final class LoadTestCommand implements Callable<Integer> {
 
     /** @throws UserError for an option that cannot work, or a port that is taken */
     private void checkOptions() {
+        pipeline.toSettings(""); // the job's options, refused now rather than once Kafka is up
         try {
             profile = RateProfile.parse(rate);
             if (profile.steps().isEmpty() && !spec.commandLine().getParseResult().hasMatchedOption("--warmup")) {
@@ -215,14 +221,15 @@ public final class LoadTestCommand implements Callable<Integer> {
         if (bootstrap == null) {
             stack.startKafka();
         } else {
+            KafkaReach.require(bootstrap, Map.of(), KafkaReach.DEFAULT_WAIT);
             stack.useKafka(bootstrap);
         }
         // topics of their own, so that a run on a shared --bootstrap reads no other run's output
         String prefix = "commitflow.loadtest." + System.currentTimeMillis();
         KafkaSettings k = new KafkaSettings(stack.bootstrap(), prefix + ".events", prefix + ".suggestions", prefix + ".dlq",
-                prefix + ".sla", prefix, true, guarantee, prefix, Duration.ofMinutes(10), Map.of());
+                prefix + ".sla", prefix, true, guarantee, prefix, Duration.ofMinutes(10), Map.of(), prefix + ".replies");
         stack.createTopics(k, Map.of(k.eventsTopic(), Math.max(2, local.parallelism()), k.suggestionsTopic(), 2,
-                k.deadLetterTopic(), 1, k.slaTopic(), 1));
+                k.deadLetterTopic(), 1, k.slaTopic(), 1, k.repliesTopic(), 1));
     }
 
     /** The first --backlog events, as fast as the producer takes them, before the job starts. */

@@ -28,6 +28,15 @@ public class LocalRunOptions {
         if (parallelism() < 1) {
             throw new UserError("--parallelism must be at least 1");
         }
+        for (int[] port : new int[][] {{webPort, 0}, {metricsPort, 1}}) {
+            if (port[0] < 1 || port[0] > 65535) {
+                throw new UserError((port[1] == 0 ? "--web-port" : "--metrics-port") + " must be a port from 1 to 65535, got "
+                        + port[0]);
+            }
+        }
+        if (webPort == metricsPort) {
+            throw new UserError("--web-port and --metrics-port must differ, both are " + webPort);
+        }
         LocalFlink.requireFreePort(webPort, "the Flink web UI", "--web-port");
         LocalFlink.requireFreePort(metricsPort, "the Prometheus endpoint", "--metrics-port");
     }

@@ -66,6 +66,7 @@ public final class PushEventCommand implements Callable<Integer> {
         if (parsed instanceof EventParser.Result.Rejected r) {
             throw new UserError("not a valid push event: " + r.deadLetter().reason() + ": " + r.deadLetter().detail());
         }
+        KafkaReach.require(bootstrap, properties, KafkaReach.DEFAULT_WAIT);
         Map<String, Object> p = new LinkedHashMap<>();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(ProducerConfig.ACKS_CONFIG, "all");

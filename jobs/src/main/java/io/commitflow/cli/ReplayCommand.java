@@ -91,6 +91,7 @@ public final class ReplayCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new UserError(e.getMessage());
         }
+        KafkaReach.require(bootstrap, properties, KafkaReach.DEFAULT_WAIT);
         AtomicBoolean stop = new AtomicBoolean();
         CountDownLatch done = new CountDownLatch(1);
         Thread hook = new Thread(() -> {

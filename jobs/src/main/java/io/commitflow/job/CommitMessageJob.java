@@ -39,14 +39,27 @@ public final class CommitMessageJob {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         KafkaIO.checkDelivery(params.kafka(), env.getCheckpointInterval());
         build(env, KafkaIO.sourceBuilder(params.kafka()).build(), KafkaIO.suggestionSink(params.kafka()),
-                KafkaIO.deadLetterSink(params.kafka()), KafkaIO.slaSink(params.kafka()), params.pipeline());
+                KafkaIO.deadLetterSink(params.kafka()), KafkaIO.slaSink(params.kafka()), KafkaIO.replySink(params.kafka()),
+                params.pipeline());
         env.execute(NAME);
     }
 
-    /** Wires the pipeline between {@code source} and the three sinks. Every stateful operator has a uid. */
+    /** Wires the pipeline with drafts' suggestions going to {@code suggestions} too. */
     public static void build(StreamExecutionEnvironment env, Source<RawRecord, ?, ?> source,
                              Sink<Suggestion> suggestions, Sink<DeadLetter> deadLetters, Sink<SlaRecord> sla,
                              PipelineSettings s) {
+        build(env, source, suggestions, deadLetters, sla, null, s);
+    }
+
+    /**
+     * Wires the pipeline between {@code source} and the sinks. Every stateful operator has a uid.
+     *
+     * @param replies where the suggestions for drafts go (at once, for someone waiting at {@code git commit}); {@code
+     *                null}: to {@code suggestions} with the rest
+     */
+    public static void build(StreamExecutionEnvironment env, Source<RawRecord, ?, ?> source,
+                             Sink<Suggestion> suggestions, Sink<DeadLetter> deadLetters, Sink<SlaRecord> sla,
+                             Sink<Suggestion> replies, PipelineSettings s) {
         DataStream<RawRecord> raw = env.fromSource(source, WatermarkStrategy.noWatermarks(), "kafka: events")
                 .uid("source-events");
 
@@ -66,14 +79,20 @@ public final class CommitMessageJob {
 
         // suggestions carry the moment they were made as their timestamp (the SLA windows and the sink use it)
         SingleOutputStreamOperator<Suggestion> out = SuggestStage.attach(diffed, s.suggest());
-        out.sinkTo(suggestions).uid("sink-suggestions").name("kafka: suggestions");
+        DataStream<Suggestion> drafts = out.getSideOutput(SuggestStage.DRAFTS);
+        if (replies != null) {
+            out.sinkTo(suggestions).uid("sink-suggestions").name("kafka: suggestions");
+            drafts.sinkTo(replies).uid("sink-replies").name("kafka: replies to drafts");
+        } else {
+            out.union(drafts).sinkTo(suggestions).uid("sink-suggestions").name("kafka: suggestions");
+        }
 
         DataStream<DeadLetter> rejected = parsed.getSideOutput(DeadLetters.TAG)
                 .union(expanded.getSideOutput(DeadLetters.TAG), diffed.getSideOutput(DeadLetters.TAG),
                         out.getSideOutput(DeadLetters.TAG));
         rejected.sinkTo(deadLetters).uid("sink-dlq").name("kafka: dead letters");
 
-        SlaPipeline.attach(out, rejected, s.sla())
+        SlaPipeline.attach(out.union(drafts), rejected, s.sla())
                 .sinkTo(sla).uid("sink-sla").name("kafka: SLA windows");
     }
 }

@@ -47,6 +47,25 @@ public final class KafkaIO {
         return sink(k, k.suggestionsTopic(), "suggestions", new SuggestionKey(), new JsonValue<>());
     }
 
+    /**
+     * The drafts' suggestions, keyed by trace id: at-least-once whatever the job's delivery, so that they are
+     * readable the moment they are made (someone waits at {@code git commit}); a duplicate after a failover is
+     * harmless, the waiting client takes the first with its trace id.
+     */
+    public static Sink<Suggestion> replySink(KafkaSettings k) {
+        return KafkaSink.<Suggestion>builder()
+                .setBootstrapServers(k.bootstrap())
+                .setKafkaProducerConfig(clientProperties(k))
+                .setProperty("linger.ms", "0")
+                .setDeliveryGuarantee(DeliveryGuarantee.AT_LEAST_ONCE)
+                .setRecordSerializer(KafkaRecordSerializationSchema.<Suggestion>builder()
+                        .setTopic(k.repliesTopic())
+                        .setKeySerializationSchema(new TraceIdKey())
+                        .setValueSerializationSchema(new JsonValue<>())
+                        .build())
+                .build();
+    }
+
     /** Dead letters keyed by their origin ({@code topic-partition@offset}). */
     public static Sink<DeadLetter> deadLetterSink(KafkaSettings k) {
         return sink(k, k.deadLetterTopic(), "dlq", new DeadLetterKey(), new JsonValue<>());
@@ -141,6 +160,15 @@ public final class KafkaIO {
         @Override
         public byte[] serialize(Suggestion s) {
             return s.repo().getBytes(StandardCharsets.UTF_8);
+        }
+    }
+
+    static final class TraceIdKey implements SerializationSchema<Suggestion> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public byte[] serialize(Suggestion s) {
+            return s.traceId().getBytes(StandardCharsets.UTF_8);
         }
     }
 

@@ -38,6 +38,11 @@ public class KafkaOptions {
                     + "(default: ${DEFAULT-VALUE}).")
     String slaTopic = DEFAULTS.slaTopic();
 
+    @Option(names = "--replies-topic", paramLabel = "TOPIC",
+            description = "Topic the suggestions for drafts go to (what 'commitflow suggest' and the prepare-commit-msg "
+                    + "hook wait for), written at once, at-least-once (default: ${DEFAULT-VALUE}).")
+    String repliesTopic = DEFAULTS.repliesTopic();
+
     @Option(names = "--group-id", paramLabel = "ID",
             description = "Kafka consumer group of the source (default: ${DEFAULT-VALUE}).")
     String groupId = DEFAULTS.groupId();
@@ -77,7 +82,7 @@ public class KafkaOptions {
         if (bootstrap.isBlank()) {
             throw new ParameterException(spec.commandLine(), "--bootstrap must name at least one HOST:PORT");
         }
-        for (String t : new String[] {eventsTopic, suggestionsTopic, dlqTopic, slaTopic}) {
+        for (String t : new String[] {eventsTopic, suggestionsTopic, dlqTopic, slaTopic, repliesTopic}) {
             if (!t.matches("[A-Za-z0-9._-]{1,249}")) {
                 throw new ParameterException(spec.commandLine(), "'" + t + "' is not a valid Kafka topic name");
             }
@@ -106,6 +111,6 @@ public class KafkaOptions {
             all.put(key, value);
         });
         return new KafkaSettings(bootstrap, eventsTopic, suggestionsTopic, dlqTopic, slaTopic, groupId, earliest, guarantee,
-                transactionalIdPrefix, transactionTimeout, Map.copyOf(all));
+                transactionalIdPrefix, transactionTimeout, Map.copyOf(all), repliesTopic);
     }
 }

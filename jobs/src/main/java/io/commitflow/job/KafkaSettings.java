@@ -13,6 +13,8 @@ import java.util.Map;
  * @param fromEarliest     where a consumer group with no committed offsets starts: earliest, else latest
  * @param transactionTimeout the sinks' {@code transaction.timeout.ms}: longer than a checkpoint, shorter than
  *                         the broker's {@code transaction.max.timeout.ms} (15 min by default)
+ * @param repliesTopic     where the suggestions for drafts go ({@code commitflow suggest} waits there), written at
+ *                         once (at-least-once) whatever {@code delivery} says
  */
 public record KafkaSettings(
         String bootstrap,
@@ -25,12 +27,28 @@ public record KafkaSettings(
         DeliveryGuarantee delivery,
         String transactionalIdPrefix,
         Duration transactionTimeout,
-        Map<String, String> properties) implements Serializable {
+        Map<String, String> properties,
+        String repliesTopic) implements Serializable {
 
     public static final String EVENTS_TOPIC = "commitflow.events";
     public static final String SUGGESTIONS_TOPIC = "commitflow.suggestions";
     public static final String DLQ_TOPIC = "commitflow.dlq";
     public static final String SLA_TOPIC = "commitflow.sla";
+    public static final String REPLIES_TOPIC = "commitflow.replies";
+
+    /** Settings whose drafts' replies go to {@value #REPLIES_TOPIC}. */
+    public KafkaSettings(String bootstrap, String eventsTopic, String suggestionsTopic, String deadLetterTopic,
+                         String slaTopic, String groupId, boolean fromEarliest, DeliveryGuarantee delivery,
+                         String transactionalIdPrefix, Duration transactionTimeout, Map<String, String> properties) {
+        this(bootstrap, eventsTopic, suggestionsTopic, deadLetterTopic, slaTopic, groupId, fromEarliest, delivery,
+                transactionalIdPrefix, transactionTimeout, properties, REPLIES_TOPIC);
+    }
+
+    /** These settings with the drafts' replies going to {@code topic}. */
+    public KafkaSettings withRepliesTopic(String topic) {
+        return new KafkaSettings(bootstrap, eventsTopic, suggestionsTopic, deadLetterTopic, slaTopic, groupId, fromEarliest,
+                delivery, transactionalIdPrefix, transactionTimeout, properties, topic);
+    }
 
     /** Property names whose values are secrets: never printed (Flink's own masking uses the same words). */
     private static final java.util.regex.Pattern SECRET =
@@ -46,7 +64,7 @@ public record KafkaSettings(
     @Override
     public String toString() {
         return "KafkaSettings[bootstrap=" + bootstrap + ", eventsTopic=" + eventsTopic + ", suggestionsTopic="
-                + suggestionsTopic + ", deadLetterTopic=" + deadLetterTopic + ", slaTopic=" + slaTopic + ", groupId="
+                + suggestionsTopic + ", deadLetterTopic=" + deadLetterTopic  + ", slaTopic=" + slaTopic + ", repliesTopic=" + repliesTopic + ", groupId="
                 + groupId + ", fromEarliest=" + fromEarliest + ", delivery=" + delivery + ", transactionalIdPrefix="
                 + transactionalIdPrefix + ", transactionTimeout=" + transactionTimeout + ", properties="
                 + masked(properties) + "]";

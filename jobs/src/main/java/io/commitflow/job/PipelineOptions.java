@@ -113,6 +113,22 @@ public class PipelineOptions {
     @picocli.CommandLine.Mixin
     SlaOptions sla = new SlaOptions();
 
+    /**
+     * The settings of a local run that reads its diffs from {@code mirrorRoot} (the demo's and the load test's own
+     * repositories): everything else as the job's options say.
+     *
+     * @throws ParameterException when {@code --mirror-root} was given: such a run brings its own
+     */
+    public PipelineSettings toSettings(String runsOwnMirrorRoot) {
+        if (mirrorRoot != null) {
+            throw new ParameterException(spec.commandLine(), "--mirror-root is the job's; "
+                    + spec.commandLine().getCommandName() + " reads the repository it replays (--repo)");
+        }
+        PipelineSettings s = toSettings();
+        return new PipelineSettings(runsOwnMirrorRoot, s.dedupTtl(), s.maxEventBytes(), s.budget(), s.mirrorWait(),
+                s.suggest(), s.sla());
+    }
+
     public PipelineSettings toSettings() {
         String root = null;
         if (mirrorRoot != null) {

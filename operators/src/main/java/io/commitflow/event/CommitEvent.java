@@ -17,6 +17,9 @@ import java.util.List;
  * @param patch   an inline unified diff, used instead of the mirror when present
  * @param traceId the event's trace id, or one derived from its origin
  * @param origin  where the record came from
+ * @param draft   a staged change that is not a commit yet ({@code "draft":true}, sent by {@code commitflow suggest}):
+ *                it carries its patch and no message, is answered on the gold tier ahead of learning traffic, is
+ *                neither remembered by dedup nor learned from, and its suggestion goes to the replies topic
  */
 public record CommitEvent(
         String tenant,
@@ -28,7 +31,14 @@ public record CommitEvent(
         String message,
         String patch,
         String traceId,
-        Origin origin) {
+        Origin origin,
+        boolean draft) {
+
+    /** A commit (not a draft). */
+    public CommitEvent(String tenant, String repo, String sha, List<String> parents, String author, long ts,
+                       String message, String patch, String traceId, Origin origin) {
+        this(tenant, repo, sha, parents, author, ts, message, patch, traceId, origin, false);
+    }
 
     /** The dedup key: the same commit of the same repository, whichever tenant or push delivered it. */
     public String repoAndSha() {

@@ -120,9 +120,18 @@ public final class EventParser implements Serializable {
                 parents.add(Validation.sha("parents[]", p.textValue()));
             }
         }
+        String message = f.optionalText("message", null);
+        String patch = f.optionalText("patch", null);
+        boolean draft = draft(f);
+        if (draft && patch == null) {
+            throw new InvalidEventException(Reason.MISSING_FIELD, "a draft must carry its staged diff in \"patch\"");
+        }
+        if (draft && message != null) {
+            throw new InvalidEventException(Reason.INVALID_FIELD,
+                    "a draft has no message yet: it asks for one (leave \"message\" out)");
+        }
         return new CommitEvent(tenant, repo, sha, List.copyOf(parents), f.optionalText("author", ""),
-                timestamp(f, origin), f.optionalText("message", null), f.optionalText("patch", null),
-                traceIdOrThrow(f, origin), origin);
+                timestamp(f, origin), message, patch, traceIdOrThrow(f, origin), origin, draft);
     }
 
     private PushEvent push(JsonFields f, Origin origin) throws InvalidEventException {
@@ -165,6 +174,18 @@ public final class EventParser implements Serializable {
             throw new InvalidEventException(Reason.INVALID_FIELD, "ts out of range: " + ms);
         }
         return ms;
+    }
+
+    /** {@code draft}: absent, {@code false} or {@code true}. */
+    private static boolean draft(JsonFields f) throws InvalidEventException {
+        JsonNode d = f.node("draft");
+        if (d == null || d.isNull()) {
+            return false;
+        }
+        if (!d.isBoolean()) {
+            throw new InvalidEventException(Reason.WRONG_TYPE, "draft must be true or false");
+        }
+        return d.booleanValue();
     }
 
     private static String traceIdOrThrow(JsonFields f, Origin origin) throws InvalidEventException {

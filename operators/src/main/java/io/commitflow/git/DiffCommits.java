@@ -33,6 +33,8 @@ import java.time.Duration;
  *   before the mirror fetched it) waits and is retried with backoff ({@link RetryPolicy}, as pushes do); after the
  *   policy's maximum wait it becomes an {@code UNKNOWN_COMMIT} dead letter. A delivery of a commit that is already
  *   waiting is dropped: the waiting one answers for both.</li>
+ *   <li><b>Drafts</b> ({@link CommitEvent#draft()}) are diffed from their patch each time, neither dropped nor
+ *   remembered.</li>
  *   <li>Every other failure is a dead letter at once, with its reason (no mirror, a name that leaves the root, a
  *   malformed patch, an object that is not a commit, a read error).</li>
  * </ul>
@@ -120,6 +122,10 @@ public class DiffCommits extends KeyedProcessFunction<String, CommitEvent, Diffe
 
     @Override
     public void processElement(CommitEvent commit, Context ctx, Collector<DiffedCommit> out) throws Exception {
+        if (commit.draft()) {
+            draft(commit, ctx, out);
+            return;
+        }
         if (firstSeen.value() != null || waiting.value() != null) {
             dropped.inc();
             return;
@@ -172,6 +178,29 @@ public class DiffCommits extends KeyedProcessFunction<String, CommitEvent, Diffe
             waiting.clear();
             ctx.output(DeadLetters.TAG, DeadLetter.of(commit, Reason.GIT_ERROR,
                     "reading " + commit.sha() + " from the mirror of " + commit.repo() + " failed: " + e, "diff"));
+        } finally {
+            millis.inc((System.nanoTime() - start) / 1_000_000);
+        }
+    }
+
+    /**
+     * A draft (a staged change that asks for a message) is diffed from its patch every time it comes: it is not a
+     * commit yet, so dedup neither drops nor remembers it, and a redelivery gets its answer again.
+     */
+    private void draft(CommitEvent commit, Context ctx, Collector<DiffedCommit> out) {
+        long start = System.nanoTime();
+        try {
+            fromInline.inc();
+            DiffedCommit diffed = inline.parse(commit);
+            if (diffed.truncated()) {
+                truncated.inc();
+            }
+            out.collect(diffed);
+        } catch (InvalidEventException e) {
+            ctx.output(DeadLetters.TAG, DeadLetter.of(commit, e.reason(), e.getMessage(), "diff"));
+        } catch (RuntimeException e) {
+            ctx.output(DeadLetters.TAG, DeadLetter.of(commit, Reason.BAD_PATCH, "reading the draft's patch failed: " + e,
+                    "diff"));
         } finally {
             millis.inc((System.nanoTime() - start) / 1_000_000);
         }

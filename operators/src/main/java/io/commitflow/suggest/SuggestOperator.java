@@ -168,7 +168,7 @@ public final class SuggestOperator extends AbstractStreamOperator<Suggestion>
         DiffFeatures features = DiffFeatures.of(diff);
         Suggestion hit = results.lookup(diff, System.currentTimeMillis());
         String message = diff.commit().message();
-        boolean learns = message != null && !message.isBlank();
+        boolean learns = !diff.commit().draft() && message != null && !message.isBlank();
         SuggestRequest request = null;
         RepoKnowledge.Learned learned = null;
         RepoKnowledge memory;
@@ -190,7 +190,7 @@ public final class SuggestOperator extends AbstractStreamOperator<Suggestion>
             index.writeLock().unlock();
         }
         if (hit != null) {
-            emit(LiveQuality.score(hit, diff));
+            emit(LiveQuality.score(hit, diff), diff.commit().draft());
         } else {
             submit(request);
         }
@@ -209,8 +209,9 @@ public final class SuggestOperator extends AbstractStreamOperator<Suggestion>
         RepoKnowledge.Window window = memory.window();
         String tenant = diff.commit().tenant();
         PromptPrefixes.Use prefix = llm.writesFor(tenant) ? prefixes.forRequest(memory, window) : null;
-        return new SuggestRequest(diff, features, query, window, memory.model().style.conventions(),
-                settings.tierOf(tenant), prefix);
+        // a draft is someone waiting at `git commit`: ahead of every tenant's learning traffic
+        Tier tier = diff.commit().draft() ? Tier.GOLD : settings.tierOf(tenant);
+        return new SuggestRequest(diff, features, query, window, memory.model().style.conventions(), tier, prefix);
     }
 
     private void submit(SuggestRequest request) {
@@ -306,13 +307,20 @@ public final class SuggestOperator extends AbstractStreamOperator<Suggestion>
                     DeadLetter.of(c, Reason.GENERATION_FAILED, f.cause().toString(), "suggest"), System.currentTimeMillis()));
             return;
         }
-        emit(LiveQuality.score(((Answer.Written) a).suggestion(), e.request.diff()));
+        emit(LiveQuality.score(((Answer.Written) a).suggestion(), e.request.diff()), e.request.diff().commit().draft());
     }
 
-    /** Sends a suggestion on, stamped with this moment: its latency includes any wait in the mailbox. */
-    private void emit(Suggestion s) {
+    /**
+     * Sends a suggestion on, stamped with this moment: its latency includes any wait in the mailbox. A draft's goes
+     * to {@link SuggestStage#DRAFTS}, the replies of interactive requests.
+     */
+    private void emit(Suggestion s, boolean draft) {
         Suggestion made = s.madeAt(System.currentTimeMillis());
-        output.collect(new StreamRecord<>(made, made.madeMs()));
+        if (draft) {
+            output.collect(SuggestStage.DRAFTS, new StreamRecord<>(made, made.madeMs()));
+        } else {
+            output.collect(new StreamRecord<>(made, made.madeMs()));
+        }
     }
 
     @Override

@@ -6,6 +6,7 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.util.OutputTag;
 
 /**
  * The suggest stage in a pipeline: diffs keyed by repository into one {@link SuggestOperator}, uid {@value #UID}.
@@ -18,6 +19,13 @@ public final class SuggestStage {
     /** The stage's uid: its keyed state (rows, caches, requests in flight) is restored by it. */
     public static final String UID = "suggest";
     public static final KeySelector<DiffedCommit, String> BY_REPO = new ByRepo();
+
+    /**
+     * Suggestions for drafts ({@code "draft":true} events: staged changes that {@code commitflow suggest} asks about),
+     * a side output of the stage: someone waits for them, so the job writes them at once (at-least-once) instead of
+     * with the next checkpoint.
+     */
+    public static final OutputTag<Suggestion> DRAFTS = new OutputTag<>("draft-suggestions", TypeInformation.of(Suggestion.class));
 
     private SuggestStage() {}
 
