@@ -7,6 +7,7 @@ import picocli.CommandLine.Command;
 @Command(name = "commitflow", mixinStandardHelpOptions = true, version = "commitflow 0.1.0",
         description = "Writes a commit message for every commit pushed to your Git servers, at stream speed.",
         subcommands = {DemoCommand.class, JobCommand.class, ReplayCommand.class, LoadTestCommand.class, PushEventCommand.class,
+            SuggestCommand.class, InstallHookCommand.class,
             EvalCommand.class,
             BenchCommand.class,
             CommandLine.HelpCommand.class},
@@ -25,7 +26,21 @@ public final class Commitflow implements Runnable {
     }
 
     static CommandLine commandLine() {
-        CommandLine cli = new CommandLine(new Commitflow()).setDefaultValueProvider(new io.commitflow.job.OptionDefaults());
+        return configure(new CommandLine(new Commitflow()));
+    }
+
+    /** The launcher's entry for {@code commitflow suggest}: only its command is built, for the hook's start-up time. */
+    public static final class Suggest {
+        private Suggest() {}
+
+        public static void main(String[] args) {
+            System.exit(configure(new CommandLine(new SuggestCommand()).setCommandName("suggest")).execute(args));
+        }
+    }
+
+    /** Defaults from the job's option defaults, and one clear line for every error. */
+    static CommandLine configure(CommandLine cli) {
+        cli.setDefaultValueProvider(new io.commitflow.job.OptionDefaults());
         // a bad option: what is wrong and where the options are, not the whole usage (demo's runs to 80 lines)
         cli.setParameterExceptionHandler((e, args) -> {
             CommandLine cmd = e.getCommandLine();

@@ -63,6 +63,7 @@ public final class DemoCommand implements Callable<Integer> {
         if (rate < 0) {
             throw new UserError("--rate must be 0 or more");
         }
+        pipeline.toSettings(""); // the job's options, refused before anything starts
         local.check();
         Path path = repo != null ? repo : LocalFlink.home();
         List<History.Commit> commits;

@@ -36,6 +36,23 @@ public final class WireFormat {
         return Json.bytes(n);
     }
 
+    /**
+     * {@code {"type":"commit","draft":true,"tenant","repo","sha","ts","patch","traceId"}}: a staged change asking for
+     * its message; {@code sha} names the draft (the job echoes it), not a commit.
+     */
+    public static byte[] draft(String tenant, String repo, String sha, long ts, String patch, String traceId) {
+        ObjectNode n = Json.mapper().createObjectNode();
+        n.put("type", "commit");
+        n.put("draft", true);
+        n.put("tenant", tenant);
+        n.put("repo", repo);
+        n.put("sha", sha);
+        n.put("ts", ts);
+        n.put("patch", patch);
+        n.put("traceId", traceId);
+        return Json.bytes(n);
+    }
+
     /** {@code {"type":"push","tenant","repo","ref","before","after","pusher","ts"}}. */
     public static byte[] push(String tenant, String repo, String ref, String before, String after, String pusher, long ts) {
         ObjectNode n = Json.mapper().createObjectNode();

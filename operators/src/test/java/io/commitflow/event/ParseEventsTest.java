@@ -65,6 +65,22 @@ class ParseEventsTest {
     }
 
     @Test
+    void readsADraftWithItsPatchAndTraceId() throws Exception {
+        send(new String(WireFormat.draft("acme", "team/app.git", SHA, 5L, "diff --git a/x b/x\n", "0af7651916cd43dd8448eb211c80319c"),
+                java.nio.charset.StandardCharsets.UTF_8));
+        send("{\"type\":\"commit\",\"repo\":\"r\",\"sha\":\"" + SHA + "\",\"draft\":false}");
+
+        assertThat(harness.extractOutputValues()).hasSize(2).first().satisfies(c -> {
+            assertThat(c.draft()).isTrue();
+            assertThat(c.patch()).isEqualTo("diff --git a/x b/x\n");
+            assertThat(c.message()).isNull();
+            assertThat(c.traceId()).isEqualTo("0af7651916cd43dd8448eb211c80319c");
+            assertThat(c.repo()).isEqualTo("team/app.git");
+        });
+        assertThat(harness.extractOutputValues().get(1).draft()).isFalse();
+    }
+
+    @Test
     void acceptsIsoTimestamps() throws Exception {
         send("{\"type\":\"commit\",\"repo\":\"r\",\"sha\":\"" + SHA + "\",\"ts\":\"2024-01-02T03:04:05+01:00\"}");
 
@@ -116,6 +132,9 @@ class ParseEventsTest {
         "bad ts string            | {\"type\":\"commit\",\"repo\":\"r\",\"sha\":\"SHA\",\"ts\":\"yesterday\"} | INVALID_FIELD",
         "message not string       | {\"type\":\"commit\",\"repo\":\"r\",\"sha\":\"SHA\",\"message\":{}} | WRONG_TYPE",
         "trace id with spaces     | {\"type\":\"commit\",\"repo\":\"r\",\"sha\":\"SHA\",\"traceId\":\"a b\"} | INVALID_FIELD",
+        "draft without patch      | {\"type\":\"commit\",\"draft\":true,\"repo\":\"r\",\"sha\":\"SHA\"} | MISSING_FIELD",
+        "draft with a message     | {\"type\":\"commit\",\"draft\":true,\"repo\":\"r\",\"sha\":\"SHA\",\"patch\":\"\",\"message\":\"m\"} | INVALID_FIELD",
+        "draft not boolean        | {\"type\":\"commit\",\"draft\":\"yes\",\"repo\":\"r\",\"sha\":\"SHA\",\"patch\":\"\"} | WRONG_TYPE",
         "push without ref         | {\"type\":\"push\",\"repo\":\"r\",\"before\":\"SHA\",\"after\":\"SHA\"} | MISSING_FIELD",
         "push with short ref      | {\"type\":\"push\",\"repo\":\"r\",\"ref\":\"main\",\"before\":\"SHA\",\"after\":\"SHA\"} | INVALID_FIELD",
         "push with bad after      | {\"type\":\"push\",\"repo\":\"r\",\"ref\":\"refs/heads/x\",\"before\":\"SHA\",\"after\":\"HEAD\"} | INVALID_FIELD",

@@ -66,6 +66,23 @@ class DiffCommitsDedupTest {
     }
 
     @Test
+    void neitherDropsNorRemembersDrafts() throws Exception {
+        harness.processElement(draft(commit("r", SHA_A, 0)), 0);
+        harness.processElement(draft(commit("r", SHA_A, 1)), 0);
+        harness.processElement(commit("r", SHA_A, 2), 0);
+        harness.processElement(commit("r", SHA_A, 3), 0);
+
+        assertThat(committed()).as("both drafts answered, then the commit once")
+                .extracting(c -> c.origin().offset()).containsExactly(0L, 1L, 2L);
+        assertThat(committed()).extracting(CommitEvent::draft).containsExactly(true, true, false);
+    }
+
+    private static CommitEvent draft(CommitEvent c) {
+        return new CommitEvent(c.tenant(), c.repo(), c.sha(), c.parents(), c.author(), c.ts(), null, c.patch(), c.traceId(),
+                c.origin(), true);
+    }
+
+    @Test
     void dropsRedeliveredCommit() throws Exception {
         harness.processElement(commit("r", SHA_A, 0), 0);
         harness.processElement(commit("r", SHA_A, 7), 0);

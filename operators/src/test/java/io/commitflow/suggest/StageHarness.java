@@ -61,6 +61,29 @@ public final class StageHarness implements AutoCloseable {
         return harness.extractOutputValues();
     }
 
+    /** The drafts' suggestions the operator sent to {@link SuggestStage#DRAFTS}. */
+    public List<Suggestion> drafts() {
+        List<Suggestion> out = new ArrayList<>();
+        var q = harness.getSideOutput(SuggestStage.DRAFTS);
+        if (q != null) {
+            q.forEach(r -> out.add(r.getValue()));
+        }
+        return out;
+    }
+
+    public void awaitDrafts(int n) throws Exception {
+        runMailsUntil(() -> drafts().size() >= n, n + " drafts' suggestions");
+    }
+
+    /** {@code d} as a draft: a staged change asking for its message. */
+    public static DiffedCommit asDraft(DiffedCommit d) {
+        CommitEvent c = d.commit();
+        CommitEvent draft = new CommitEvent(c.tenant(), c.repo(), c.sha(), c.parents(), c.author(), c.ts(), c.message(),
+                c.patch(), c.traceId(), c.origin(), true);
+        return new DiffedCommit(draft, d.files(), d.totalFiles(), d.linesAdded(), d.linesDeleted(), d.patch(), d.truncation(),
+                d.source(), d.patchId());
+    }
+
     /** The dead letters the operator sent to its side output. */
     public List<DeadLetter> deadLetters() {
         List<DeadLetter> out = new ArrayList<>();

@@ -63,6 +63,30 @@ class SuggestOperatorTest {
     }
 
     @Test
+    void answersADraftOnItsOwnOutputAndNeitherLearnsNorCachesIt() throws Exception {
+        try (StageHarness s = new StageHarness(CPU).open()) {
+            s.suggest(learned(0));
+            s.suggest(learned(1));
+            // a draft that (against the parser's rules) carries a message: still not learned from
+            DiffedCommit draft = StageHarness.asDraft(change("app", "d".repeat(40), "PackWriter", "writeIndex",
+                    "Draft: Must not be learned\n", "9".repeat(40)));
+            s.send(draft);
+            s.awaitDrafts(1);
+
+            Suggestion reply = s.drafts().get(0);
+            assertThat(s.outputs()).as("not on the suggestions' output").hasSize(2);
+            assertThat(reply.traceId()).isEqualTo(draft.commit().traceId());
+            assertThat(reply.subject()).startsWith("PackWriter: Retry");
+            assertThat(reply.exemplars()).first().isEqualTo("a".repeat(40));
+
+            Suggestion later = s.suggest(change("app", "e".repeat(40), "PackWriter", "writeIndex", null, "9".repeat(40)));
+            assertThat(later.cache()).as("the draft's message was not cached under its patch-id").isEqualTo("miss");
+            assertThat(later.exemplars()).as("nor learned as a row").doesNotContain("d".repeat(40));
+            assertThat(later.subject()).doesNotContain("Must not be learned");
+        }
+    }
+
+    @Test
     void givesACherryPickTheOriginalsMessage() throws Exception {
         try (StageHarness s = new StageHarness(CPU).open()) {
             s.suggest(change("app", "a".repeat(40), "Widget", "run", "Widget: Handle retries\n\nRetry twice.\n", "9".repeat(40)));

@@ -1,0 +1,73 @@
+package io.commitflow.cli;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Bad input on the command line: one clear line (and where the options are), never a stack trace or the usage. */
+class CliErrorsTest {
+    @TempDir
+    Path dir;
+
+    private record Run(int exit, String err, long millis) {}
+
+    private static Run run(String... args) {
+        StringWriter err = new StringWriter();
+        var cli = Commitflow.commandLine();
+        cli.setOut(new PrintWriter(new StringWriter(), true));
+        cli.setErr(new PrintWriter(err, true));
+        long start = System.nanoTime();
+        int exit = cli.execute(args);
+        return new Run(exit, err.toString(), (System.nanoTime() - start) / 1_000_000);
+    }
+
+    private static void assertOneClearLine(Run r, String says) {
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.err()).contains(says).doesNotContain("Exception", "\tat ", "Usage:");
+        assertThat(r.err().lines().count()).as(r.err()).isBetween(1L, 2L);
+    }
+
+    @Test
+    void aPortOutOfRange() {
+        assertOneClearLine(run("demo", "--web-port", "99999"), "--web-port must be a port from 1 to 65535, got 99999");
+        assertOneClearLine(run("loadtest", "--repo", ".", "--metrics-port", "0"), "--metrics-port must be a port");
+    }
+
+    @Test
+    void aJobOptionThatTheDemoAndTheLoadTestTakeToo() {
+        assertOneClearLine(run("demo", "--llm", "bogus"), "--llm takes TENANT=KIND:MODEL@URL, not 'bogus'");
+        assertOneClearLine(run("loadtest", "--repo", ".", "--engine", "tpu"), "tpu");
+        assertOneClearLine(run("demo", "--mirror-root", dir.toString()), "--mirror-root is the job's");
+    }
+
+    @Test
+    void anUnknownOptionWithItsNearestName() {
+        Run r = run("demo", "--rat", "3");
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.err()).contains("Unknown option", "--rate").doesNotContain("Usage:");
+    }
+
+    @Test
+    void aBrokerThatCannotBeReachedIsSaidWithinSeconds() throws Exception {
+        GitCli.run(dir, "init", "-q");
+        Files.writeString(dir.resolve("a.txt"), "a\n");
+        GitCli.run(dir, "add", "a.txt");
+        GitCli.run(dir, "-c", "user.name=A", "-c", "user.email=a@example.com", "commit", "-q", "-m", "Add a");
+        int closed;
+        try (ServerSocket s = new ServerSocket(0)) {
+            closed = s.getLocalPort();
+        }
+
+        Run r = run("replay", "--repo", dir.toString(), "--bootstrap", "localhost:" + closed);
+
+        assertOneClearLine(r, "Kafka at localhost:" + closed + " cannot be reached");
+        assertThat(r.millis()).as("said within seconds, not after the producer's minute").isLessThan(20_000);
+    }
+}
