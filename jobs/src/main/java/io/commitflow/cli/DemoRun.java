@@ -46,7 +46,7 @@ final class DemoRun {
             stack.startKafka();
             KafkaSettings k = KafkaSettings.defaults(stack.bootstrap());
             stack.createTopics(k, Map.of(k.eventsTopic(), 2, k.suggestionsTopic(), 2, k.deadLetterTopic(), 1,
-                    k.repliesTopic(), 1));
+                    k.repliesTopic(), 1, k.requestsTopic(), 1));
             JobClient job = stack.startJob(s.pipeline(), s.flink());
 
             Replayer.Target target = new Replayer.Target(k.eventsTopic(), s.tenant(), s.repo().name());

@@ -49,8 +49,8 @@ final class DraftClient implements AutoCloseable {
         record Refused(String reason, String detail) implements Reply {}
     }
 
-    /** Where the client talks to. */
-    record Topics(String events, String replies, String deadLetters) {}
+    /** Where the client talks to: drafts go to {@code requests} (the job's requests or events topic). */
+    record Topics(String requests, String replies, String deadLetters) {}
 
     private static final SecureRandom RANDOM = new SecureRandom();
 
@@ -103,7 +103,7 @@ final class DraftClient implements AutoCloseable {
             starting = CompletableFuture.supplyAsync(() -> {
                 KafkaProducer<byte[], byte[]> made = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
                 try {
-                    made.partitionsFor(topics.events()); // metadata now, so that a send does not wait for it
+                    made.partitionsFor(topics.requests()); // metadata now, so that a send does not wait for it
                 } catch (RuntimeException e) {
                     made.close(Duration.ZERO);
                     throw e;
@@ -182,7 +182,7 @@ final class DraftClient implements AutoCloseable {
         CompletableFuture<Reply> reply = new CompletableFuture<>();
         waiting.put(traceId, reply);
         reply.whenComplete((r, e) -> waiting.remove(traceId));
-        producer.send(new ProducerRecord<>(topics.events(), null, now, repo.getBytes(StandardCharsets.UTF_8), value),
+        producer.send(new ProducerRecord<>(topics.requests(), null, now, repo.getBytes(StandardCharsets.UTF_8), value),
                 (meta, e) -> {
                     if (e != null) {
                         reply.completeExceptionally(new UserError("Kafka did not take the draft: " + e.getMessage()));

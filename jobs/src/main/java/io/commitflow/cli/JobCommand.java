@@ -62,7 +62,7 @@ public final class JobCommand implements Callable<Integer> {
                 throw new UserError(e.getMessage());
             }
             CommitMessageJob.build(env, KafkaIO.sourceBuilder(p.kafka()).build(), KafkaIO.suggestionSink(p.kafka()),
-                    KafkaIO.deadLetterSink(p.kafka()), KafkaIO.slaSink(p.kafka()), KafkaIO.replySink(p.kafka()), p.pipeline());
+                    KafkaIO.deadLetterSink(p.kafka()), KafkaIO.slaSink(p.kafka()), CommitMessageJob.Interactive.of(p.kafka()), p.pipeline());
             job[0] = env.executeAsync(CommitMessageJob.NAME);
             System.out.printf("commitflow job %s running: %s → %s (dead letters → %s)%n", job[0].getJobID(),
                     p.kafka().eventsTopic(), p.kafka().suggestionsTopic(), p.kafka().deadLetterTopic());

@@ -78,6 +78,8 @@ final class LoadReport {
     private final NavigableMap<Long, Long> jobCpuNanos;
     private final Map<Integer, String> newTenants;
     private final DiffReference.Rates reference;
+    /** The drafts sent beside the replay (--drafts), or null. */
+    private DraftLoad.Figures drafts;
     /** The phases' figures, computed on first use: the JSON, the HTML and the printed table all show them. */
     private List<Step> steps;
 
@@ -111,8 +113,18 @@ final class LoadReport {
 
     /** This report with the reference rates measured in the same run (null: none), for the ratios. */
     LoadReport withReference(DiffReference.Rates rates) {
-        return new LoadReport(profile, warmup, startMs, backlog, sent, outcomes, peakRssMbByStep, jobCpuNanos, newTenants,
-                rates);
+        LoadReport r = new LoadReport(profile, warmup, startMs, backlog, sent, outcomes, peakRssMbByStep, jobCpuNanos,
+                newTenants, rates);
+        r.drafts = drafts;
+        return r;
+    }
+
+    /** This report with the round trips of the drafts sent beside the replay (null: none were). */
+    LoadReport withDrafts(DraftLoad.Figures figures) {
+        LoadReport r = new LoadReport(profile, warmup, startMs, backlog, sent, outcomes, peakRssMbByStep, jobCpuNanos,
+                newTenants, reference);
+        r.drafts = figures;
+        return r;
     }
 
     /** Suggestions and dead letters measured. */
@@ -283,6 +295,19 @@ final class LoadReport {
             o.put("diff_code_ms_per_commit", round2(1000 / reference.diffCommitsPerS()));
             put(o, "git_log_p_commits_per_s", round(reference.gitCommitsPerS()));
         }
+        if (drafts != null) {
+            ObjectNode o = json.addObject();
+            o.put("step", "drafts");
+            o.put("per_s", drafts.perSecond());
+            o.put("sent", drafts.sent());
+            o.put("answered", drafts.answered());
+            o.put("refused", drafts.refused());
+            o.put("without_reply", drafts.timedOut());
+            put(o, "round_trip_p50_ms", round(drafts.p50Ms()));
+            put(o, "round_trip_p95_ms", round(drafts.p95Ms()));
+            put(o, "round_trip_p99_ms", round(drafts.p99Ms()));
+            put(o, "round_trip_max_ms", round(drafts.maxMs()));
+        }
         Files.writeString(dir.resolve("report.json"),
                 Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(json) + "\n");
         Files.writeString(dir.resolve("report.html"), html(title));
@@ -308,7 +333,7 @@ final class LoadReport {
     }
 
     private static double round(double v) {
-        return Math.round(v * 10) / 10.0;
+        return Double.isNaN(v) ? v : Math.round(v * 10) / 10.0;
     }
 
     // ---- HTML ---------------------------------------------------------------------------------------------

@@ -115,6 +115,13 @@ public final class LoadTestCommand implements Callable<Integer> {
                     + "per commit against the diff code's, TPS against git log -p's rate; 0: skip (default: ${DEFAULT-VALUE}).")
     int referenceRuns;
 
+    @Option(names = "--drafts", defaultValue = "0", paramLabel = "N",
+            description = "Beside the profile's learning traffic, N drafts per second as 'commitflow suggest' sends them "
+                    + "(staged diffs taken from the history, for the first tenant's first repository), each timed from "
+                    + "its send to its reply on the replies topic: the round trip a prepare-commit-msg hook waits for, "
+                    + "without its JVM's start; reported as P50/P95/P99 (default: ${DEFAULT-VALUE}: none).")
+    double drafts;
+
     @picocli.CommandLine.Mixin
     LocalRunOptions local = new LocalRunOptions();
 
@@ -153,10 +160,17 @@ public final class LoadTestCommand implements Callable<Integer> {
                 stack.startJob(pipeline.toSettings(mirrors.toString()), local.flink(checkpointInterval));
                 measurement.jobStarted();
                 awaitBacklog(stack, measurement);
-                replayWhileConsuming(replayer, stack, events.subList(backlog, events.size()), measurement);
+                DraftLoad.Figures draftFigures = null;
+                if (drafts > 0) {
+                    draftFigures = replayWithDrafts(replayer, stack, events.subList(backlog, events.size()), measurement,
+                            schedule.copies().get(0), source);
+                } else {
+                    replayWhileConsuming(replayer, stack, events.subList(backlog, events.size()), measurement);
+                }
+                figures = draftFigures;
             }
             drain(stack, measurement);
-            LoadReport result = measurement.report(schedule.newTenants());
+            LoadReport result = measurement.report(schedule.newTenants()).withDrafts(figures);
             writeReport(result.withReference(measureReference(stack, source.commits())), measurement.sent());
             out.printf("suggestions failing the schema or 20–72 character subject check (counted as errors): %d%n",
                     measurement.nonConforming());
@@ -177,6 +191,9 @@ public final class LoadTestCommand implements Callable<Integer> {
             }
         } catch (IllegalArgumentException e) {
             throw new UserError("--rate, --warmup: " + e.getMessage());
+        }
+        if (drafts < 0 || drafts > 1000) {
+            throw new UserError("--drafts must be from 0 to 1000 a second, got " + drafts);
         }
         if (tenants < 1 || history < 1 || perPush < 1) {
             throw new UserError("--tenants, --history and --commits-per-push must be at least 1");
@@ -227,9 +244,9 @@ public final class LoadTestCommand implements Callable<Integer> {
         // topics of their own, so that a run on a shared --bootstrap reads no other run's output
         String prefix = "commitflow.loadtest." + System.currentTimeMillis();
         KafkaSettings k = new KafkaSettings(stack.bootstrap(), prefix + ".events", prefix + ".suggestions", prefix + ".dlq",
-                prefix + ".sla", prefix, true, guarantee, prefix, Duration.ofMinutes(10), Map.of(), prefix + ".replies");
+                prefix + ".sla", prefix, true, guarantee, prefix, Duration.ofMinutes(10), Map.of(), prefix + ".replies", prefix + ".requests");
         stack.createTopics(k, Map.of(k.eventsTopic(), Math.max(2, local.parallelism()), k.suggestionsTopic(), 2,
-                k.deadLetterTopic(), 1, k.slaTopic(), 1, k.repliesTopic(), 1));
+                k.deadLetterTopic(), 1, k.slaTopic(), 1, k.repliesTopic(), 1, k.requestsTopic(), 1));
     }
 
     /** The first --backlog events, as fast as the producer takes them, before the job starts. */
@@ -256,6 +273,32 @@ public final class LoadTestCommand implements Callable<Integer> {
         m.backlogDrained();
         out.printf(Locale.ROOT, "the backlog: %d of %d answered %.1f s after the job was started%n", m.answered(), backlog,
                 (System.nanoTime() - started) / 1e9);
+    }
+
+    private DraftLoad.Figures figures;
+
+    /** The replay with drafts sent beside it, at --drafts per second, to a repository that the replay teaches. */
+    private DraftLoad.Figures replayWithDrafts(Replayer replayer, LocalStack stack, List<Replayer.Event> events,
+                                               LoadMeasurement measurement, LoadSchedule.Copy copy, Source source)
+            throws Exception {
+        List<String> patches;
+        try (Repository r = History.open(repo)) {
+            patches = DraftLoad.patches(r, source.commits(), 200);
+        }
+        KafkaSettings k = stack.kafkaSettings();
+        try (DraftClient client = new DraftClient(stack.bootstrap(), Map.of(),
+                new DraftClient.Topics(k.requestsTopic(), k.repliesTopic(), k.deadLetterTopic()), Duration.ofSeconds(30))) {
+            DraftLoad load = new DraftLoad(client, copy.tenant(), copy.name(), patches, drafts);
+            load.start(warmup);
+            DraftLoad.Figures f;
+            try {
+                replayWhileConsuming(replayer, stack, events, measurement);
+            } finally {
+                f = load.stop();
+            }
+            out.println(f.line());
+            return f;
+        }
     }
 
     /** Sends the events as the profile says, printing progress about once a second. */

@@ -114,7 +114,7 @@ final class LocalStack implements AutoCloseable {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironmentWithWebUI(conf);
         env.setParallelism(flink.parallelism());
         CommitMessageJob.build(env, KafkaIO.sourceBuilder(settings).build(), KafkaIO.suggestionSink(settings),
-                KafkaIO.deadLetterSink(settings), KafkaIO.slaSink(settings), KafkaIO.replySink(settings), pipeline);
+                KafkaIO.deadLetterSink(settings), KafkaIO.slaSink(settings), CommitMessageJob.Interactive.of(settings), pipeline);
         job = env.executeAsync(CommitMessageJob.NAME + " " + name);
         out.printf("Kafka %s · Flink web UI http://localhost:%d · Prometheus http://localhost:%d/metrics%n", bootstrap,
                 flink.webPort(), flink.metricsPort());

@@ -74,9 +74,10 @@ public final class SuggestCommand implements Callable<Integer> {
                     + "else none).")
     String fallback;
 
-    @Option(names = "--events-topic", defaultValue = KafkaSettings.EVENTS_TOPIC, paramLabel = "TOPIC",
-            description = "The job's events topic (default: ${DEFAULT-VALUE}).")
-    String eventsTopic;
+    @Option(names = "--requests-topic", defaultValue = KafkaSettings.REQUESTS_TOPIC, paramLabel = "TOPIC",
+            description = "The job's requests topic, where drafts go (default: ${DEFAULT-VALUE}; the events topic works "
+                    + "too, behind its traffic).")
+    String requestsTopic;
 
     @Option(names = "--replies-topic", defaultValue = KafkaSettings.REPLIES_TOPIC, paramLabel = "TOPIC",
             description = "The job's replies topic (default: ${DEFAULT-VALUE}).")
@@ -111,7 +112,7 @@ public final class SuggestCommand implements Callable<Integer> {
         Duration left = remaining(start);
         step(err, start, "staged diff read (" + patch.length() + " characters)");
         try (DraftClient client = new DraftClient(bootstrap, properties,
-                new DraftClient.Topics(eventsTopic, repliesTopic, dlqTopic), left, what -> step(err, start, what))) {
+                new DraftClient.Topics(requestsTopic, repliesTopic, dlqTopic), left, what -> step(err, start, what))) {
             step(err, start, "connected to Kafka at " + bootstrap);
             var pending = client.ask(tenant, repo, patch, traceId);
             step(err, start, "draft sent, trace " + traceId);

@@ -7,6 +7,7 @@ import io.commitflow.event.ParseEvents;
 import io.commitflow.event.RawRecord;
 import io.commitflow.event.Suggestion;
 import io.commitflow.git.DiffCommits;
+import io.commitflow.git.DiffDrafts;
 import io.commitflow.git.DiffedCommit;
 import io.commitflow.push.ExpandPushes;
 import io.commitflow.sla.SlaPipeline;
@@ -39,12 +40,24 @@ public final class CommitMessageJob {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         KafkaIO.checkDelivery(params.kafka(), env.getCheckpointInterval());
         build(env, KafkaIO.sourceBuilder(params.kafka()).build(), KafkaIO.suggestionSink(params.kafka()),
-                KafkaIO.deadLetterSink(params.kafka()), KafkaIO.slaSink(params.kafka()), KafkaIO.replySink(params.kafka()),
+                KafkaIO.deadLetterSink(params.kafka()), KafkaIO.slaSink(params.kafka()), Interactive.of(params.kafka()),
                 params.pipeline());
         env.execute(NAME);
     }
 
-    /** Wires the pipeline with drafts' suggestions going to {@code suggestions} too. */
+    /**
+     * The interactive path: drafts from a topic of their own, their suggestions to a sink of their own.
+     *
+     * @param requests the drafts' source ({@code commitflow suggest} sends there); null: drafts come with the events
+     * @param replies  where the suggestions for drafts go, written at once for someone waiting at {@code git commit}
+     */
+    public record Interactive(Source<RawRecord, ?, ?> requests, Sink<Suggestion> replies) {
+        public static Interactive of(KafkaSettings k) {
+            return new Interactive(KafkaIO.requestsSource(k), KafkaIO.replySink(k));
+        }
+    }
+
+    /** Wires the pipeline without an interactive path: drafts' suggestions go to {@code suggestions} too. */
     public static void build(StreamExecutionEnvironment env, Source<RawRecord, ?, ?> source,
                              Sink<Suggestion> suggestions, Sink<DeadLetter> deadLetters, Sink<SlaRecord> sla,
                              PipelineSettings s) {
@@ -52,14 +65,14 @@ public final class CommitMessageJob {
     }
 
     /**
-     * Wires the pipeline between {@code source} and the sinks. Every stateful operator has a uid.
+     * Wires the pipeline between the sources and the sinks. Every stateful operator has a uid.
      *
-     * @param replies where the suggestions for drafts go (at once, for someone waiting at {@code git commit}); {@code
-     *                null}: to {@code suggestions} with the rest
+     * @param interactive the drafts' own source and sink; null: drafts come with the events and their suggestions go
+     *                    to {@code suggestions} with the rest
      */
     public static void build(StreamExecutionEnvironment env, Source<RawRecord, ?, ?> source,
                              Sink<Suggestion> suggestions, Sink<DeadLetter> deadLetters, Sink<SlaRecord> sla,
-                             Sink<Suggestion> replies, PipelineSettings s) {
+                             Interactive interactive, PipelineSettings s) {
         DataStream<RawRecord> raw = env.fromSource(source, WatermarkStrategy.noWatermarks(), "kafka: events")
                 .uid("source-events");
 
@@ -77,12 +90,29 @@ public final class CommitMessageJob {
                 .process(new DiffCommits(s.mirrorRoot(), s.budget(), s.dedupTtl(), s.mirrorWait()))
                 .uid("dedup").name("dedup + diff (JGit)");
 
+        // drafts from the requests topic take a path of their own up to the suggest stage: its input serves both
+        DataStream<DiffedCommit> toSuggest = diffed;
+        DataStream<DeadLetter> draftRejects = null;
+        if (interactive != null && interactive.requests() != null) {
+            SingleOutputStreamOperator<CommitEvent> requests = env
+                    .fromSource(interactive.requests(), WatermarkStrategy.noWatermarks(), "kafka: requests")
+                    .uid("source-requests")
+                    .process(new ParseEvents(s.maxEventBytes())).uid("parse-requests").name("parse requests");
+            SingleOutputStreamOperator<DiffedCommit> drafted = requests
+                    .process(new DiffDrafts(s.budget())).uid("diff-drafts").name("diff drafts (inline patch)");
+            toSuggest = diffed.union(drafted);
+            draftRejects = requests.getSideOutput(DeadLetters.TAG)
+                    .union(drafted.getSideOutput(DeadLetters.TAG),
+                            requests.getSideOutput(ParseEvents.PUSHES).process(new DiffDrafts.RefusePushes())
+                                    .uid("refuse-request-pushes").name("refuse pushes on the requests topic"));
+        }
+
         // suggestions carry the moment they were made as their timestamp (the SLA windows and the sink use it)
-        SingleOutputStreamOperator<Suggestion> out = SuggestStage.attach(diffed, s.suggest());
+        SingleOutputStreamOperator<Suggestion> out = SuggestStage.attach(toSuggest, s.suggest());
         DataStream<Suggestion> drafts = out.getSideOutput(SuggestStage.DRAFTS);
-        if (replies != null) {
+        if (interactive != null) {
             out.sinkTo(suggestions).uid("sink-suggestions").name("kafka: suggestions");
-            drafts.sinkTo(replies).uid("sink-replies").name("kafka: replies to drafts");
+            drafts.sinkTo(interactive.replies()).uid("sink-replies").name("kafka: replies to drafts");
         } else {
             out.union(drafts).sinkTo(suggestions).uid("sink-suggestions").name("kafka: suggestions");
         }
@@ -90,6 +120,9 @@ public final class CommitMessageJob {
         DataStream<DeadLetter> rejected = parsed.getSideOutput(DeadLetters.TAG)
                 .union(expanded.getSideOutput(DeadLetters.TAG), diffed.getSideOutput(DeadLetters.TAG),
                         out.getSideOutput(DeadLetters.TAG));
+        if (draftRejects != null) {
+            rejected = rejected.union(draftRejects);
+        }
         rejected.sinkTo(deadLetters).uid("sink-dlq").name("kafka: dead letters");
 
         SlaPipeline.attach(out.union(drafts), rejected, s.sla())

@@ -42,6 +42,22 @@ public final class KafkaIO {
                 .setProperty("client.id.prefix", k.groupId() + "-events");
     }
 
+    /**
+     * The drafts' source: the requests topic, its own consumer, starting at the end where the group has no offsets
+     * (a draft nobody waits for any more is not worth answering).
+     */
+    public static KafkaSource<RawRecord> requestsSource(KafkaSettings k) {
+        return KafkaSource.<RawRecord>builder()
+                .setBootstrapServers(k.bootstrap())
+                .setTopics(k.requestsTopic())
+                .setGroupId(k.groupId())
+                .setStartingOffsets(OffsetsInitializer.committedOffsets(OffsetResetStrategy.LATEST))
+                .setDeserializer(new RawRecords())
+                .setProperties(clientProperties(k))
+                .setProperty("client.id.prefix", k.groupId() + "-requests")
+                .build();
+    }
+
     /** Suggestions keyed by repository, so that one repository's suggestions stay in order. */
     public static Sink<Suggestion> suggestionSink(KafkaSettings k) {
         return sink(k, k.suggestionsTopic(), "suggestions", new SuggestionKey(), new JsonValue<>());

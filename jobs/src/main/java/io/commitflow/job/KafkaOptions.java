@@ -38,6 +38,12 @@ public class KafkaOptions {
                     + "(default: ${DEFAULT-VALUE}).")
     String slaTopic = DEFAULTS.slaTopic();
 
+    @Option(names = "--requests-topic", paramLabel = "TOPIC",
+            description = "Topic 'commitflow suggest' sends drafts to, read by a source of its own so that a draft does "
+                    + "not wait behind the events topic's traffic; a group without offsets starts at its end (no one "
+                    + "waits for an old draft) (default: ${DEFAULT-VALUE}).")
+    String requestsTopic = DEFAULTS.requestsTopic();
+
     @Option(names = "--replies-topic", paramLabel = "TOPIC",
             description = "Topic the suggestions for drafts go to (what 'commitflow suggest' and the prepare-commit-msg "
                     + "hook wait for), written at once, at-least-once (default: ${DEFAULT-VALUE}).")
@@ -82,7 +88,7 @@ public class KafkaOptions {
         if (bootstrap.isBlank()) {
             throw new ParameterException(spec.commandLine(), "--bootstrap must name at least one HOST:PORT");
         }
-        for (String t : new String[] {eventsTopic, suggestionsTopic, dlqTopic, slaTopic, repliesTopic}) {
+        for (String t : new String[] {eventsTopic, suggestionsTopic, dlqTopic, slaTopic, repliesTopic, requestsTopic}) {
             if (!t.matches("[A-Za-z0-9._-]{1,249}")) {
                 throw new ParameterException(spec.commandLine(), "'" + t + "' is not a valid Kafka topic name");
             }
@@ -111,6 +117,6 @@ public class KafkaOptions {
             all.put(key, value);
         });
         return new KafkaSettings(bootstrap, eventsTopic, suggestionsTopic, dlqTopic, slaTopic, groupId, earliest, guarantee,
-                transactionalIdPrefix, transactionTimeout, Map.copyOf(all), repliesTopic);
+                transactionalIdPrefix, transactionTimeout, Map.copyOf(all), repliesTopic, requestsTopic);
     }
 }

@@ -15,6 +15,8 @@ import java.util.Map;
  *                         the broker's {@code transaction.max.timeout.ms} (15 min by default)
  * @param repliesTopic     where the suggestions for drafts go ({@code commitflow suggest} waits there), written at
  *                         once (at-least-once) whatever {@code delivery} says
+ * @param requestsTopic    where {@code commitflow suggest} sends drafts: read by a source of their own, so that a
+ *                         draft does not queue behind the events topic's learning traffic
  */
 public record KafkaSettings(
         String bootstrap,
@@ -28,26 +30,22 @@ public record KafkaSettings(
         String transactionalIdPrefix,
         Duration transactionTimeout,
         Map<String, String> properties,
-        String repliesTopic) implements Serializable {
+        String repliesTopic,
+        String requestsTopic) implements Serializable {
 
     public static final String EVENTS_TOPIC = "commitflow.events";
     public static final String SUGGESTIONS_TOPIC = "commitflow.suggestions";
     public static final String DLQ_TOPIC = "commitflow.dlq";
     public static final String SLA_TOPIC = "commitflow.sla";
     public static final String REPLIES_TOPIC = "commitflow.replies";
+    public static final String REQUESTS_TOPIC = "commitflow.requests";
 
-    /** Settings whose drafts' replies go to {@value #REPLIES_TOPIC}. */
+    /** Settings whose drafts come on {@value #REQUESTS_TOPIC} and are answered on {@value #REPLIES_TOPIC}. */
     public KafkaSettings(String bootstrap, String eventsTopic, String suggestionsTopic, String deadLetterTopic,
                          String slaTopic, String groupId, boolean fromEarliest, DeliveryGuarantee delivery,
                          String transactionalIdPrefix, Duration transactionTimeout, Map<String, String> properties) {
         this(bootstrap, eventsTopic, suggestionsTopic, deadLetterTopic, slaTopic, groupId, fromEarliest, delivery,
-                transactionalIdPrefix, transactionTimeout, properties, REPLIES_TOPIC);
-    }
-
-    /** These settings with the drafts' replies going to {@code topic}. */
-    public KafkaSettings withRepliesTopic(String topic) {
-        return new KafkaSettings(bootstrap, eventsTopic, suggestionsTopic, deadLetterTopic, slaTopic, groupId, fromEarliest,
-                delivery, transactionalIdPrefix, transactionTimeout, properties, topic);
+                transactionalIdPrefix, transactionTimeout, properties, REPLIES_TOPIC, REQUESTS_TOPIC);
     }
 
     /** Property names whose values are secrets: never printed (Flink's own masking uses the same words). */
@@ -64,7 +62,7 @@ public record KafkaSettings(
     @Override
     public String toString() {
         return "KafkaSettings[bootstrap=" + bootstrap + ", eventsTopic=" + eventsTopic + ", suggestionsTopic="
-                + suggestionsTopic + ", deadLetterTopic=" + deadLetterTopic  + ", slaTopic=" + slaTopic + ", repliesTopic=" + repliesTopic + ", groupId="
+                + suggestionsTopic + ", deadLetterTopic=" + deadLetterTopic  + ", slaTopic=" + slaTopic + ", requestsTopic=" + requestsTopic + ", repliesTopic=" + repliesTopic + ", groupId="
                 + groupId + ", fromEarliest=" + fromEarliest + ", delivery=" + delivery + ", transactionalIdPrefix="
                 + transactionalIdPrefix + ", transactionTimeout=" + transactionTimeout + ", properties="
                 + masked(properties) + "]";

@@ -66,6 +66,7 @@ class SuggestHookITCase {
         KAFKA.createTopic(k.deadLetterTopic(), 1);
         KAFKA.createTopic(k.slaTopic(), 1);
         KAFKA.createTopic(k.repliesTopic(), 1);
+        KAFKA.createTopic(k.requestsTopic(), 1);
         // learning traffic: the repository's history, with its real messages
         KAFKA.produce(k.eventsTopic(), "app.git".getBytes(StandardCharsets.UTF_8), GitHistory.commitEvents("app.git", history));
 
@@ -76,7 +77,7 @@ class SuggestHookITCase {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
         env.setParallelism(1);
         CommitMessageJob.build(env, KafkaIO.sourceBuilder(k).build(), KafkaIO.suggestionSink(k), KafkaIO.deadLetterSink(k),
-                KafkaIO.slaSink(k), KafkaIO.replySink(k), PipelineSettings.defaults(mirrors.toString()));
+                KafkaIO.slaSink(k), CommitMessageJob.Interactive.of(k), PipelineSettings.defaults(mirrors.toString()));
         job = env.executeAsync("commitflow-suggest-itcase");
         launcher = launcher(dir);
         // the history is learned before the first draft asks

@@ -1,0 +1,70 @@
+package io.commitflow.git;
+
+import io.commitflow.event.CommitEvent;
+import io.commitflow.event.DeadLetter;
+import io.commitflow.event.DeadLetters;
+import io.commitflow.event.InvalidEventException;
+import io.commitflow.event.PushEvent;
+import io.commitflow.event.Reason;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.streaming.api.functions.ProcessFunction;
+import org.apache.flink.util.Collector;
+
+/**
+ * The requests topic's path to the suggest stage: each draft diffed from its own patch, with no state and no mirror,
+ * in its own operator, so that a draft never queues behind the learning traffic's diffs. What is not a draft is a
+ * dead letter ({@code INVALID_FIELD}: the requests topic takes drafts only).
+ *
+ * <p>Metrics: {@code draftsDiffed} (count), {@code draftsRefused} (count).
+ */
+public class DiffDrafts extends ProcessFunction<CommitEvent, DiffedCommit> {
+    private static final long serialVersionUID = 1L;
+    static final String ONLY_DRAFTS = "the requests topic takes drafts only ({\"type\":\"commit\",\"draft\":true,…}); "
+            + "commits and pushes go to the events topic";
+
+    private final DiffBudget budget;
+    private transient InlinePatch inline;
+    private transient Counter diffed;
+    private transient Counter refused;
+
+    public DiffDrafts(DiffBudget budget) {
+        this.budget = budget;
+    }
+
+    @Override
+    public void open(OpenContext openContext) {
+        inline = new InlinePatch(budget);
+        diffed = getRuntimeContext().getMetricGroup().counter("draftsDiffed");
+        refused = getRuntimeContext().getMetricGroup().counter("draftsRefused");
+    }
+
+    @Override
+    public void processElement(CommitEvent commit, Context ctx, Collector<DiffedCommit> out) {
+        if (!commit.draft()) {
+            refused.inc();
+            ctx.output(DeadLetters.TAG, DeadLetter.of(commit, Reason.INVALID_FIELD, ONLY_DRAFTS, "diff"));
+            return;
+        }
+        try {
+            out.collect(inline.parse(commit));
+            diffed.inc();
+        } catch (InvalidEventException e) {
+            refused.inc();
+            ctx.output(DeadLetters.TAG, DeadLetter.of(commit, e.reason(), e.getMessage(), "diff"));
+        } catch (RuntimeException e) {
+            refused.inc();
+            ctx.output(DeadLetters.TAG, DeadLetter.of(commit, Reason.BAD_PATCH, "reading the draft's patch failed: " + e, "diff"));
+        }
+    }
+
+    /** A push sent to the requests topic: a dead letter, never silently dropped. */
+    public static final class RefusePushes extends ProcessFunction<PushEvent, DeadLetter> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public void processElement(PushEvent push, Context ctx, Collector<DeadLetter> out) {
+            out.collect(DeadLetter.of(push, Reason.INVALID_FIELD, ONLY_DRAFTS, "parse"));
+        }
+    }
+}
