@@ -23,8 +23,16 @@ public final class OptionDefaults implements CommandLine.IDefaultValueProvider {
 
     @Override
     public String defaultValue(ArgSpec arg) {
-        return arg instanceof OptionSpec o ? BY_OPTION.get(o.longestName()) : null;
+        // only the job's own options: another command's --group-id (commitflow mirror's) keeps its own default
+        if (!(arg instanceof OptionSpec o) || !(o.userObject() instanceof java.lang.reflect.Field f)
+                || !JOB_OPTIONS.contains(f.getDeclaringClass())) {
+            return null;
+        }
+        return BY_OPTION.get(o.longestName());
     }
+
+    private static final java.util.Set<Class<?>> JOB_OPTIONS =
+            java.util.Set.of(KafkaOptions.class, PipelineOptions.class, SlaOptions.class);
 
     /** Every option that has a default, with it. */
     static Map<String, String> all() {

@@ -30,8 +30,9 @@ import java.time.Duration;
  *   is dropped ({@code dedupDropped}). A commit that ended in a dead letter is not remembered, so that a redelivery
  *   (after a transient {@code GIT_ERROR}, or once the mirror is fixed) is tried again and answered.</li>
  *   <li><b>Waiting for the mirror.</b> A commit that the mirror does not have yet (the server published the event
- *   before the mirror fetched it) waits and is retried with backoff ({@link RetryPolicy}, as pushes do); after the
- *   policy's maximum wait it becomes an {@code UNKNOWN_COMMIT} dead letter. A delivery of a commit that is already
+ *   before the mirror fetched it), or whose repository has no mirror yet (the mirror service clones it on first
+ *   sight), waits and is retried with backoff ({@link RetryPolicy}, as pushes do); after the
+ *   policy's maximum wait it becomes an {@code UNKNOWN_COMMIT} (or {@code NO_MIRROR}) dead letter. A delivery of a commit that is already
  *   waiting is dropped: the waiting one answers for both.</li>
  *   <li><b>Drafts</b> ({@link CommitEvent#draft()}) are diffed from their patch each time, neither dropped nor
  *   remembered.</li>
@@ -159,7 +160,9 @@ public class DiffCommits extends KeyedProcessFunction<String, CommitEvent, Diffe
             out.collect(diffed);
         } catch (InvalidEventException e) {
             int attempts = w.attempts() + 1;
-            long next = e.reason() == Reason.UNKNOWN_COMMIT ? mirrorWait.nextTry(w.firstTry(), attempts, now) : -1;
+            // the mirror lacks the commit, or the whole repository (commitflow mirror clones it on first sight): wait
+            boolean mayArrive = e.reason() == Reason.UNKNOWN_COMMIT || e.reason() == Reason.NO_MIRROR;
+            long next = mayArrive ? mirrorWait.nextTry(w.firstTry(), attempts, now) : -1;
             if (next >= 0) {
                 waiting.update(new Waiting(commit, w.firstTry(), attempts, next));
                 ctx.timerService().registerProcessingTimeTimer(next);
@@ -167,7 +170,7 @@ public class DiffCommits extends KeyedProcessFunction<String, CommitEvent, Diffe
             }
             waiting.clear();
             String detail = e.getMessage();
-            if (e.reason() == Reason.UNKNOWN_COMMIT && w.attempts() > 0) {
+            if (mayArrive && w.attempts() > 0) {
                 givenUp.inc();
                 detail += RetryPolicy.gaveUp(w.firstTry(), attempts, now);
             }

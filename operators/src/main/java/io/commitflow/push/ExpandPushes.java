@@ -123,7 +123,8 @@ public class ExpandPushes extends KeyedProcessFunction<String, PushEvent, Commit
             pushes.inc();
             return null;
         } catch (InvalidEventException e) {
-            if (e.reason() == Reason.UNKNOWN_COMMIT) {
+            // the mirror lacks the commits, or the repository (commitflow mirror clones it on first sight): wait
+            if (e.reason() == Reason.UNKNOWN_COMMIT || e.reason() == Reason.NO_MIRROR) {
                 int attempts = p.attempts() + 1;
                 long next = retry.nextTry(p.firstTry(), attempts, now);
                 if (next >= 0) {

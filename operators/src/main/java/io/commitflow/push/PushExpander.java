@@ -40,7 +40,9 @@ public final class PushExpander {
             if (push.createsRef()) {
                 for (Ref ref : repo.getRefDatabase().getRefs()) {
                     ObjectId id = ref.getPeeledObjectId() != null ? ref.getPeeledObjectId() : ref.getObjectId();
-                    if (!ref.getName().equals(push.ref()) && id != null) {
+                    // a symbolic ref (HEAD of a clone --mirror) is its target, which the loop meets on its own: the
+                    // mirror's HEAD pointing at the pushed branch must not hide the branch's commits
+                    if (!ref.isSymbolic() && !ref.getName().equals(push.ref()) && id != null) {
                         markUninterestingIfCommit(walk, id);
                     }
                 }

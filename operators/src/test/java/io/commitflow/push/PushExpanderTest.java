@@ -70,6 +70,17 @@ class PushExpanderTest {
     }
 
     @Test
+    void aNewBranchThatTheMirrorsHeadPointsAtYieldsAllItsCommits() throws Exception {
+        // git clone --mirror of a repository whose first push created main: HEAD -> refs/heads/main
+        org.eclipse.jgit.lib.RefUpdate head = fx.repo.updateRef("HEAD");
+        head.link("refs/heads/main");
+
+        List<CommitEvent> commits = expand(TestEvents.push("r", "refs/heads/main", ZERO, c3.name()));
+
+        assertThat(commits).extracting(CommitEvent::sha).containsExactly(c1.name(), c2.name(), c3.name());
+    }
+
+    @Test
     void forcePushYieldsOnlyTheNewCommits() throws Exception {
         RevCommit rewritten = fx.git.commit().parent(c2).add("a", "3b").create();
         fx.git.update("refs/heads/main", rewritten);
