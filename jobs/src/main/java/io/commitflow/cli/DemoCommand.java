@@ -35,6 +35,10 @@ public final class DemoCommand implements Callable<Integer> {
             description = "Commits sent per second; 0 sends as fast as Kafka takes them (default: ${DEFAULT-VALUE}).")
     double rate;
 
+    @Option(names = "--stay", description = "After the replay, keep the job running until Ctrl-C, so that "
+            + "'commitflow suggest' and the prepare-commit-msg hook can ask it (see the line it prints).")
+    boolean stay;
+
     @Option(names = "--tenant", defaultValue = "demo", paramLabel = "NAME", description = "Tenant of the events (default: ${DEFAULT-VALUE}).")
     String tenant;
 
@@ -78,7 +82,7 @@ public final class DemoCommand implements Callable<Integer> {
             throw new UserError(path + " has no commits");
         }
         DemoRun.Settings s = new DemoRun.Settings(location, tenant, rate, local.flink(checkpointInterval), idleTimeout,
-                pipeline.toSettings(location.root().toString()));
+                pipeline.toSettings(location.root().toString()), stay);
         return new DemoRun(s, commits, spec.commandLine().getOut()).run();
     }
 }

@@ -26,7 +26,7 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 final class DemoRun {
     record Settings(History.Location repo, String tenant, double rate, LocalStack.Flink flink, Duration idleTimeout,
-                    PipelineSettings pipeline) {}
+                    PipelineSettings pipeline, boolean stay) {}
 
     private final Settings s;
     private final List<History.Commit> commits;
@@ -52,8 +52,26 @@ final class DemoRun {
             Replayer.Target target = new Replayer.Target(k.eventsTopic(), s.tenant(), s.repo().name());
             Thread replay = new Thread(() -> replay(stack, target), "commitflow-demo-replay");
             replay.start();
+            out.printf("the prepare-commit-msg hook can ask this job: ./commitflow install-hook -C PATH --bootstrap %s "
+                    + "--tenant %s --repo %s%n", stack.bootstrap(), s.tenant(), s.repo().name());
+            out.flush();
             try {
-                return print(stack, job);
+                int exit = print(stack, job);
+                if (exit == 0 && s.stay()) {
+                    replay.join(TimeUnit.SECONDS.toMillis(15));
+                    out.printf("the job keeps answering drafts (commitflow suggest, the hook) at %s; Ctrl-C stops it%n",
+                            stack.bootstrap());
+                    out.flush();
+                    while (!stack.stopRequested()) {
+                        if (job.getJobStatus().get(10, TimeUnit.SECONDS).isGloballyTerminalState()) {
+                            out.println("the job ended unexpectedly: " + job.getJobStatus().get() + " (see the log)");
+                            return 1;
+                        }
+                        Thread.sleep(500);
+                    }
+                    return 130;
+                }
+                return exit;
             } finally {
                 // the replay's producer must be closed before the broker goes down with the stack
                 stack.requestStop();

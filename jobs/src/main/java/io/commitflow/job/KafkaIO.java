@@ -25,6 +25,9 @@ import java.util.Properties;
 
 /** The job's Kafka source and sinks, built from {@link KafkaSettings}. */
 public final class KafkaIO {
+    /** How often the requests source looks for the requests topic's partitions (and the topic itself). */
+    public static final long REQUESTS_DISCOVERY_MS = 10_000;
+
     private KafkaIO() {}
 
     /** The events source, unbounded; tests add {@code setBounded(...)} to the builder. */
@@ -44,12 +47,15 @@ public final class KafkaIO {
 
     /**
      * The drafts' source: the requests topic, its own consumer, starting at the end where the group has no offsets
-     * (a draft nobody waits for any more is not worth answering).
+     * (a draft nobody waits for any more is not worth answering). Subscribed by pattern, so that a deployment
+     * without the topic runs (nothing to read) and picks the topic up within {@value #REQUESTS_DISCOVERY_MS} ms of
+     * its creation, instead of failing at start as a named topic that does not exist would.
      */
     public static KafkaSource<RawRecord> requestsSource(KafkaSettings k) {
         return KafkaSource.<RawRecord>builder()
                 .setBootstrapServers(k.bootstrap())
-                .setTopics(k.requestsTopic())
+                .setTopicPattern(java.util.regex.Pattern.compile(java.util.regex.Pattern.quote(k.requestsTopic())))
+                .setProperty("partition.discovery.interval.ms", Long.toString(REQUESTS_DISCOVERY_MS))
                 .setGroupId(k.groupId())
                 .setStartingOffsets(OffsetsInitializer.committedOffsets(OffsetResetStrategy.LATEST))
                 .setDeserializer(new RawRecords())
