@@ -17,7 +17,12 @@ import org.apache.flink.connector.kafka.source.KafkaSourceBuilder;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
 import org.apache.flink.util.Collector;
+import io.commitflow.event.TraceContext;
+import org.apache.flink.connector.kafka.sink.HeaderProvider;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.clients.consumer.OffsetResetStrategy;
 
 import java.nio.charset.StandardCharsets;
@@ -66,7 +71,7 @@ public final class KafkaIO {
 
     /** Suggestions keyed by repository, so that one repository's suggestions stay in order. */
     public static Sink<Suggestion> suggestionSink(KafkaSettings k) {
-        return sink(k, k.suggestionsTopic(), "suggestions", new SuggestionKey(), new JsonValue<>());
+        return sink(k, k.suggestionsTopic(), "suggestions", new SuggestionKey(), new JsonValue<>(), new SuggestionTrace());
     }
 
     /**
@@ -84,13 +89,14 @@ public final class KafkaIO {
                         .setTopic(k.repliesTopic())
                         .setKeySerializationSchema(new TraceIdKey())
                         .setValueSerializationSchema(new JsonValue<>())
+                        .setHeaderProvider(new SuggestionTrace())
                         .build())
                 .build();
     }
 
     /** Dead letters keyed by their origin ({@code topic-partition@offset}). */
     public static Sink<DeadLetter> deadLetterSink(KafkaSettings k) {
-        return sink(k, k.deadLetterTopic(), "dlq", new DeadLetterKey(), new JsonValue<>());
+        return sink(k, k.deadLetterTopic(), "dlq", new DeadLetterKey(), new JsonValue<>(), new DeadLetterTrace());
     }
 
     /**
@@ -114,7 +120,7 @@ public final class KafkaIO {
 
     /** SLA records keyed by tenant. */
     public static Sink<SlaRecord> slaSink(KafkaSettings k) {
-        return sink(k, k.slaTopic(), "sla", new SlaKey(), new SlaValue());
+        return sink(k, k.slaTopic(), "sla", new SlaKey(), new SlaValue(), new SpikeTrace());
     }
 
     /**
@@ -122,7 +128,7 @@ public final class KafkaIO {
      * may have outlived the transaction timeout ({@link FreshTransactionSink}).
      */
     private static <T> Sink<T> sink(KafkaSettings k, String topic, String name, SerializationSchema<T> key,
-                                         SerializationSchema<T> json) {
+                                         SerializationSchema<T> json, HeaderProvider<T> headers) {
         var builder = KafkaSink.<T>builder()
                 .setBootstrapServers(k.bootstrap())
                 .setKafkaProducerConfig(clientProperties(k))
@@ -133,6 +139,7 @@ public final class KafkaIO {
                         .setTopic(topic)
                         .setKeySerializationSchema(key)
                         .setValueSerializationSchema(json)
+                        .setHeaderProvider(headers)
                         .build());
         if (k.delivery() != DeliveryGuarantee.EXACTLY_ONCE) {
             return builder.build();
@@ -185,6 +192,44 @@ public final class KafkaIO {
         }
     }
 
+    /** {@code traceparent} on every suggestion: the event's trace, continued by whoever reads it. */
+    static final class SuggestionTrace implements HeaderProvider<Suggestion> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public Headers getHeaders(Suggestion s) {
+            return traceHeaders(TraceContext.traceparent(s.traceId(), "suggest/" + s.repo() + "/" + s.sha()));
+        }
+    }
+
+    /** {@code traceparent} on every dead letter: the trace of the record it rejects. */
+    static final class DeadLetterTrace implements HeaderProvider<DeadLetter> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public Headers getHeaders(DeadLetter d) {
+            return traceHeaders(TraceContext.traceparent(d.traceId(), "dlq/" + d.stage() + "/" + d.origin()));
+        }
+    }
+
+    /** {@code traceparent} on every spike record: the trace of its slowest request, which the spike names first. */
+    static final class SpikeTrace implements HeaderProvider<SlaRecord> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public Headers getHeaders(SlaRecord r) {
+            String slowest = r.traceId();
+            return slowest == null ? new RecordHeaders()
+                    : traceHeaders(TraceContext.traceparent(slowest, "sla-spike/" + r.tenant()));
+        }
+    }
+
+    private static Headers traceHeaders(String traceparent) {
+        RecordHeaders h = new RecordHeaders();
+        h.add(TraceContext.HEADER, traceparent.getBytes(StandardCharsets.US_ASCII));
+        return h;
+    }
+
     static final class TraceIdKey implements SerializationSchema<Suggestion> {
         private static final long serialVersionUID = 1L;
 
@@ -209,8 +254,12 @@ public final class KafkaIO {
 
         @Override
         public void deserialize(ConsumerRecord<byte[], byte[]> record, Collector<RawRecord> out) {
-            out.collect(new RawRecord(new Origin(record.topic(), record.partition(), record.offset(), record.timestamp()),
-                    record.key(), record.value()));
+            Origin origin = new Origin(record.topic(), record.partition(), record.offset(), record.timestamp());
+            Header traceparent = record.headers().lastHeader(TraceContext.HEADER);
+            if (traceparent != null && traceparent.value() != null) {
+                origin = origin.withTraceparent(new String(traceparent.value(), StandardCharsets.US_ASCII));
+            }
+            out.collect(new RawRecord(origin, record.key(), record.value()));
         }
 
         @Override

@@ -177,6 +177,57 @@ class SuggestHookITCase {
         assertThat(none.err()).contains("nothing staged");
     }
 
+    @Test
+    void theTraceOfAnEventsTraceparentContinuesOnItsSuggestionAndOnADeadLetter() throws Exception {
+        String trace = "4bf92f3577b34da6a3ce929d0e0e4736";
+        String header = "00-" + trace + "-00f067aa0ba902b7-01";
+        String sha = "ab".repeat(20);
+        String patch = "diff --git a/src/main/java/app/Widget5.java b/src/main/java/app/Widget5.java\n"
+                + "--- a/src/main/java/app/Widget5.java\n+++ b/src/main/java/app/Widget5.java\n@@ -1,4 +1,4 @@\n"
+                + " package app;\n \n class Widget5 {\n-    int version = 5;\n+    int version = 32;\n";
+        KAFKA.produceTraced(k.eventsTopic(), "app.git".getBytes(StandardCharsets.UTF_8), io.commitflow.event.WireFormat.commit(
+                "acme", "app.git", sha, List.of(), "A <a@example.com>", 1L, null, patch), header);
+        KAFKA.produceTraced(k.eventsTopic(), null, "{not json".getBytes(StandardCharsets.UTF_8), "00-" + "1".repeat(32)
+                + "-" + "2".repeat(16) + "-01");
+
+        ConsumerRecord<byte[], byte[]> suggestion = awaitRecord(k.suggestionsTopic(), r -> sha.equals(json(r).path("sha").asText()));
+        ConsumerRecord<byte[], byte[]> dead = awaitRecord(k.deadLetterTopic(), r -> "NOT_JSON".equals(json(r).path("reason").asText()));
+
+        assertThat(json(suggestion).path("traceId").asText()).isEqualTo(trace);
+        assertThat(traceparent(suggestion)).matches("00-" + trace + "-[0-9a-f]{16}-01").isNotEqualTo(header);
+        assertThat(traceparent(dead)).startsWith("00-" + "1".repeat(32) + "-");
+        assertThat(json(dead).path("traceId").asText()).isEqualTo("1".repeat(32));
+    }
+
+    private static ConsumerRecord<byte[], byte[]> awaitRecord(String topic,
+                                                             java.util.function.Predicate<ConsumerRecord<byte[], byte[]>> which)
+            throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < deadline) {
+            for (var r : KAFKA.readCommitted(topic)) {
+                if (which.test(r)) {
+                    return r;
+                }
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError("no such record on " + topic + " within 60 s");
+    }
+
+    private static JsonNode json(ConsumerRecord<byte[], byte[]> r) {
+        try {
+            return Json.mapper().readTree(r.value());
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private static String traceparent(ConsumerRecord<byte[], byte[]> r) {
+        var h = r.headers().lastHeader("traceparent");
+        assertThat(h).as("traceparent header on " + r.topic()).isNotNull();
+        return new String(h.value(), StandardCharsets.US_ASCII);
+    }
+
     private static Path clone(String name) throws Exception {
         Path work = dir.resolve(name);
         Git c = git(dir, "clone", "-q", "-b", "main", dir.resolve("mirrors/app.git").toString(), work.toString());

@@ -117,6 +117,16 @@ public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
         return out;
     }
 
+    /** Sends one value with a {@code traceparent} header, as an OpenTelemetry-instrumented producer does. */
+    public RecordMetadata produceTraced(String topic, byte[] key, byte[] value, String traceparent) throws Exception {
+        Map<String, Object> p = with(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(), ProducerConfig.ACKS_CONFIG, "all"));
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
+            ProducerRecord<byte[], byte[]> r = new ProducerRecord<>(topic, key, value);
+            r.headers().add("traceparent", traceparent.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            return producer.send(r).get(30, TimeUnit.SECONDS);
+        }
+    }
+
     /** Every committed record of {@code topic}, read with {@code read_committed} up to the end offsets. */
     public List<ConsumerRecord<byte[], byte[]>> readCommitted(String topic) {
         return readCommitted(with(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap())), topic);

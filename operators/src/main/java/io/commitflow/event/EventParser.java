@@ -188,12 +188,23 @@ public final class EventParser implements Serializable {
         return d.booleanValue();
     }
 
+    /** The trace of the record's {@code traceparent} header, else the event's {@code traceId}, else one derived. */
     private static String traceIdOrThrow(JsonFields f, Origin origin) throws InvalidEventException {
         String id = f.optionalText("traceId", null);
+        String header = origin.headerTraceId();
+        if (header != null) {
+            if (id != null) {
+                Validation.traceId(id); // still checked: an event is valid or not whatever its headers
+            }
+            return header;
+        }
         return id == null ? origin.derivedTraceId() : Validation.traceId(id);
     }
 
     private static String traceIdOrDerived(JsonFields f, Origin origin) {
+        if (origin.headerTraceId() != null) {
+            return origin.headerTraceId();
+        }
         String id = f.textOrEmpty("traceId");
         try {
             return id.isEmpty() ? origin.derivedTraceId() : Validation.traceId(id);
@@ -203,8 +214,9 @@ public final class EventParser implements Serializable {
     }
 
     private static Result reject(Reason reason, String detail, String raw, Origin origin) {
+        String trace = origin.headerTraceId() != null ? origin.headerTraceId() : origin.derivedTraceId();
         return new Result.Rejected(new DeadLetter(reason.name(), detail, "parse", DeadLetter.clip(raw), origin,
-                "", "", "", origin.derivedTraceId(), System.currentTimeMillis()));
+                "", "", "", trace, System.currentTimeMillis()));
     }
 
     private static String firstLine(String message) {

@@ -103,7 +103,7 @@ public final class SlaPipeline {
     static final class SpikeJson implements MapFunction<Spike, SlaRecord> {
         @Override
         public SlaRecord map(Spike s) {
-            return new SlaRecord(s.tenant(), Json.string(s));
+            return new SlaRecord(s.tenant(), Json.string(s), s.slowTraceIds().isEmpty() ? null : s.slowTraceIds().get(0));
         }
     }
 

@@ -1,0 +1,65 @@
+package io.commitflow.event;
+
+import java.util.regex.Pattern;
+
+/**
+ * W3C Trace Context ({@code traceparent: 00-<trace-id>-<parent-id>-<flags>}) in and out of Kafka headers: an
+ * event's trace continues the one its producer started, and every record the job writes carries a
+ * {@code traceparent} of the same trace, so that a consumer continues it in turn.
+ */
+public final class TraceContext {
+    /** The Kafka header, as OpenTelemetry's Kafka instrumentation names it. */
+    public static final String HEADER = "traceparent";
+
+    private static final Pattern TRACEPARENT = Pattern.compile("([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-.*)?");
+    private static final Pattern W3C_TRACE_ID = Pattern.compile("[0-9a-f]{32}");
+
+    private TraceContext() {}
+
+    /**
+     * The trace id of a {@code traceparent} header, or null when the header is absent or not valid (then the trace
+     * restarts, as the W3C recommendation says): version {@code ff} and all-zero ids are invalid; a version above
+     * {@code 00} is read by its first four fields.
+     */
+    public static String traceIdOf(String traceparent) {
+        if (traceparent == null || traceparent.length() > 256) {
+            return null;
+        }
+        var m = TRACEPARENT.matcher(traceparent.strip());
+        if (!m.matches() || m.group(1).equals("ff") || (m.group(1).equals("00") && m.group(5) != null)) {
+            return null;
+        }
+        if (isZero(m.group(2)) || isZero(m.group(3))) {
+            return null;
+        }
+        return m.group(2);
+    }
+
+    /** {@code traceId} as a W3C trace id: itself when it is one (32 lowercase hex digits, not all zero), else its hash. */
+    public static String w3cTraceId(String traceId) {
+        return traceId != null && W3C_TRACE_ID.matcher(traceId).matches() && !isZero(traceId) ? traceId : Hashes.hex128(
+                String.valueOf(traceId));
+    }
+
+    /**
+     * The {@code traceparent} of a record the job writes in trace {@code traceId}: its span id derived from the trace
+     * and {@code what} (the record's stage and id), so that a redelivery writes the same header; sampled.
+     */
+    public static String traceparent(String traceId, String what) {
+        String trace = w3cTraceId(traceId);
+        String span = Hashes.hex128(trace + '/' + what).substring(0, 16);
+        if (isZero(span)) {
+            span = "0000000000000001";
+        }
+        return "00-" + trace + "-" + span + "-01";
+    }
+
+    private static boolean isZero(String hex) {
+        for (int i = 0; i < hex.length(); i++) {
+            if (hex.charAt(i) != '0') {
+                return false;
+            }
+        }
+        return true;
+    }
+}
