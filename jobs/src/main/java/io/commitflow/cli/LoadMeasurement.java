@@ -56,6 +56,9 @@ final class LoadMeasurement {
     private final Map<Integer, Double> peakRss = new ConcurrentHashMap<>();
     private final ConcurrentSkipListMap<Long, Long> jobCpuNanos = new ConcurrentSkipListMap<>();
     private final Thread sampler = new Thread(this::sample, "commitflow-loadtest-sampler");
+    /** Per step (as {@link #peakRss}): the peak {records behind, age of the event being read in ms} of the job. */
+    private final Map<Integer, double[]> peakLag = new ConcurrentHashMap<>();
+    private final JobLag lag;
 
     private LoadMeasurement(LocalStack stack, RateProfile profile, boolean warmup, int backlog, int events, PrintWriter err) {
         this.stack = stack;
@@ -64,6 +67,7 @@ final class LoadMeasurement {
         this.backlog = backlog;
         this.err = err;
         this.sentAt = new long[events];
+        this.lag = new JobLag(stack::metricsPort);
     }
 
     /**
@@ -142,7 +146,7 @@ final class LoadMeasurement {
         LoadReport.Backlog b = backlog == 0 ? null : new LoadReport.Backlog(backlog, jobStart,
                 backlogDrained < 0 ? System.currentTimeMillis() : backlogDrained);
         return new LoadReport(profile, warmup, zero, b, Arrays.copyOf(sentAt, (int) sent()), measured, peakRss, jobCpuNanos,
-                newTenants);
+                newTenants).withLag(peakLag);
     }
 
     /** Reads suggestions and dead letters as they are committed. */
@@ -186,6 +190,12 @@ final class LoadMeasurement {
                 step = Math.max(0, profile.steps().size() - 1); // draining: the last step's output
             }
             peakRss.merge(step, mb, Math::max);
+            if (++samples % 4 == 0) { // once a second: the job's own view of its backlog, from its Prometheus endpoint
+                double[] behind = lag.sample();
+                if (behind != null) {
+                    peakLag.merge(step, behind, (a, b) -> new double[] {Math.max(a[0], b[0]), Math.max(a[1], b[1])});
+                }
+            }
             try {
                 Thread.sleep(250);
             } catch (InterruptedException e) {
@@ -193,6 +203,8 @@ final class LoadMeasurement {
             }
         }
     }
+
+    private int samples;
 
     private static double rssMb() {
         try {

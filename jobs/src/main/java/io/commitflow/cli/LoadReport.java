@@ -80,6 +80,8 @@ final class LoadReport {
     private final DiffReference.Rates reference;
     /** The drafts sent beside the replay (--drafts), or null. */
     private DraftLoad.Figures drafts;
+    /** Per step name: the job's peak backlog on the events topic {records behind, age of the event being read in ms}. */
+    private Map<String, double[]> lagByStep = Map.of();
     /** The phases' figures, computed on first use: the JSON, the HTML and the printed table all show them. */
     private List<Step> steps;
 
@@ -116,6 +118,7 @@ final class LoadReport {
         LoadReport r = new LoadReport(profile, warmup, startMs, backlog, sent, outcomes, peakRssMbByStep, jobCpuNanos,
                 newTenants, rates);
         r.drafts = drafts;
+        r.lagByStep = lagByStep;
         return r;
     }
 
@@ -124,7 +127,26 @@ final class LoadReport {
         LoadReport r = new LoadReport(profile, warmup, startMs, backlog, sent, outcomes, peakRssMbByStep, jobCpuNanos,
                 newTenants, reference);
         r.drafts = figures;
+        r.lagByStep = lagByStep;
         return r;
+    }
+
+    /**
+     * This report with the job's consumer lag sampled from its Prometheus endpoint: per step key (as for the peak
+     * memory: {@link LoadMeasurement#BACKLOG_STEP} or the profile's step index) the peak {records behind, age in ms}.
+     */
+    LoadReport withLag(Map<Integer, double[]> peakByStep) {
+        LoadReport r = withDrafts(drafts);
+        Map<String, double[]> byName = new java.util.HashMap<>();
+        peakByStep.forEach((i, v) -> byName.put(i == LoadMeasurement.BACKLOG_STEP ? "backlog"
+                : warmup && i == 0 ? "warm-up" : Integer.toString(warmup ? i : i + 1), v.clone()));
+        r.lagByStep = Map.copyOf(byName);
+        return r;
+    }
+
+    /** The step's peak {records behind, age of the event being read in ms}; NaN where none was sampled. */
+    double[] lag(String step) {
+        return lagByStep.getOrDefault(step, new double[] {Double.NaN, Double.NaN});
     }
 
     /** Suggestions and dead letters measured. */
@@ -282,6 +304,8 @@ final class LoadReport {
                 o.put("drain_s", round(s.drainSeconds()));
                 put(o, "steady_after_s", s.steadyAfterSeconds());
             }
+            putIfKnown(o, "peak_backlog_records", lag(s.name())[0]);
+            putIfKnown(o, "peak_event_age_ms", lag(s.name())[1]);
             putIfKnown(o, "p99_vs_previous_step", s.p99VsPrevious());
             putIfKnown(o, "new_tenant_p99_ms", s.newTenantP99Ms());
             putIfKnown(o, "cpu_vs_diff_code", s.cpuVsDiff());
@@ -350,13 +374,16 @@ final class LoadReport {
                         + "read_committed consumer received it). Outcomes belong to the step their event was offered in; TPS "
                         + "counts suggestions written during the step; CPU is the job's, per suggestion written.</p>\n");
         h.append("<table><tr><th>step</th><th>offered/s</th><th>TPS</th><th>P50 ms</th><th>P95 ms</th><th>P99 ms</th>"
-                + "<th>P999 ms</th><th>errors</th><th>peak RSS MB</th><th>CPU ms/commit</th><th>visible P99 ms</th></tr>\n");
+                + "<th>P999 ms</th><th>errors</th><th>peak RSS MB</th><th>CPU ms/commit</th><th>visible P99 ms</th>"
+                + "<th>peak backlog, records</th><th>peak age of the event read, ms</th></tr>\n");
         for (Step s : steps()) {
+            double[] lag = lag(s.name());
             h.append(String.format(Locale.ROOT, "<tr><td>%s</td><td>%.1f</td><td>%.1f</td><td>%s</td><td>%s</td><td>%s</td>"
-                            + "<td>%s</td><td>%.3f%%</td><td>%.0f</td><td>%s</td><td>%s</td></tr>%n", esc(s.name()),
-                    s.offeredPerS(), s.tps(), ms(s.p50Ms()), ms(s.p95Ms()), ms(s.p99Ms()), ms(s.p999Ms()),
+                            + "<td>%s</td><td>%.3f%%</td><td>%.0f</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>%n",
+                    esc(s.name()), s.offeredPerS(), s.tps(), ms(s.p50Ms()), ms(s.p95Ms()), ms(s.p99Ms()), ms(s.p999Ms()),
                     s.errorRate() * 100, s.peakRssMb(), Double.isNaN(s.cpuMsPerCommit()) ? "–"
-                            : String.format(Locale.ROOT, "%.2f", s.cpuMsPerCommit()), ms(s.visibleP99Ms())));
+                            : String.format(Locale.ROOT, "%.2f", s.cpuMsPerCommit()), ms(s.visibleP99Ms()), ms(lag[0]),
+                    ms(lag[1])));
         }
         h.append("</table>\n");
         h.append("<h2>Latency quantiles over time</h2>\n").append(latencyPlot());

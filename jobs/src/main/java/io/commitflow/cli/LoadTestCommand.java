@@ -366,11 +366,12 @@ public final class LoadTestCommand implements Callable<Integer> {
         out.printf("%d outcomes for %d events%s%n", r.outcomes(), sent,
                 as == Events.Mode.COMMIT && r.outcomes() < sent ? " (some still outstanding at the drain timeout)" : "");
         out.println("step       offered/s      TPS   P50 ms   P95 ms   P99 ms  P999 ms   errors  peak RSS MB  CPU ms/commit"
-                + "  visible P99 ms");
+                + "  visible P99 ms  backlog  lag s");
         for (LoadReport.Step s : r.steps()) {
-            out.printf(Locale.ROOT, "%-9s  %9.1f  %7.1f  %7.0f  %7.0f  %7.0f  %7.0f  %6.3f%%  %11.0f  %13.2f  %14.0f%s%n",
+            double[] lag = r.lag(s.name());
+            out.printf(Locale.ROOT, "%-9s  %9.1f  %7.1f  %7.0f  %7.0f  %7.0f  %7.0f  %6.3f%%  %11.0f  %13.2f  %14.0f  %7.0f  %5.1f%s%n",
                     s.name(), s.offeredPerS(), s.tps(), s.p50Ms(), s.p95Ms(), s.p99Ms(), s.p999Ms(), s.errorRate() * 100,
-                    s.peakRssMb(), s.cpuMsPerCommit(), s.visibleP99Ms(), remarks(s));
+                    s.peakRssMb(), s.cpuMsPerCommit(), s.visibleP99Ms(), lag[0], lag[1] / 1000, remarks(s));
         }
         DiffReference.Rates ref = r.reference();
         if (ref != null) {

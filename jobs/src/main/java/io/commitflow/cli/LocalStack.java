@@ -108,7 +108,15 @@ final class LocalStack implements AutoCloseable {
     }
 
     /** Submits the job, reading and writing the topics of {@link #createTopics}, and says where to watch it. */
+    /** The job's Prometheus port once {@link #startJob} ran, else 0. */
+    int metricsPort() {
+        return metricsPort;
+    }
+
+    private volatile int metricsPort;
+
     JobClient startJob(PipelineSettings pipeline, Flink flink) throws Exception {
+        metricsPort = flink.metricsPort();
         Configuration conf = LocalFlink.configuration(work, flink.webPort(), flink.metricsPort());
         LocalFlink.interactiveCheckpoints(conf, flink.checkpointInterval());
         StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironmentWithWebUI(conf);

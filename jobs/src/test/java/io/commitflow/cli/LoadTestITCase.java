@@ -75,6 +75,11 @@ class LoadTestITCase {
         assertThat(steps.get(3).path("tps_vs_git_log_p").asDouble()).isPositive();
         assertThat(steps.get(3).path("peak_rss_mb").asDouble()).isGreaterThan(50);
         assertThat(steps.get(0).path("peak_rss_mb").asDouble()).as("sampled during the catch-up too").isGreaterThan(50);
+        // the job's own consumer lag, sampled from its Prometheus endpoint once a second
+        assertThat(steps.get(3).has("peak_backlog_records")).as(steps.get(3).toString()).isTrue();
+        assertThat(steps.get(3).path("peak_backlog_records").asDouble()).isNotNegative();
+        assertThat(steps.get(3).path("peak_event_age_ms").asDouble()).isNotNegative();
+        assertThat(output.toString()).contains("backlog  lag s");
         assertThat(steps.get(1).path("offered_per_s").asDouble()).isBetween(8.0, 12.0);
         assertThat(steps.get(2).path("offered_per_s").asDouble()).isBetween(8.0, 12.0);
         assertThat(steps.get(3).path("offered_per_s").asDouble()).isBetween(16.0, 24.0);
