@@ -55,7 +55,9 @@ final class LocalFlink {
     /** @throws UserError naming the port, what needs it, and the option that moves it */
     static void requireFreePort(int port, String what, String option) {
         try (ServerSocket s = new ServerSocket()) {
-            s.setReuseAddress(false);
+            // a listener makes the bind fail; connections of an earlier run in TIME_WAIT (a scrape of its
+            // metrics) must not, as they would not stop the server that binds the port next
+            s.setReuseAddress(true);
             s.bind(new InetSocketAddress(port));
         } catch (IOException e) {
             throw new UserError("port " + port + " for " + what + " is in use; stop what holds it, or choose another with "
