@@ -9,6 +9,7 @@ import io.commitflow.job.KafkaIO;
 import io.commitflow.job.KafkaSettings;
 import io.commitflow.job.PipelineSettings;
 import io.commitflow.testing.GitDaemon;
+import io.commitflow.testing.Git;
 import io.commitflow.testing.KafkaBroker;
 import io.commitflow.testing.MiniClusters;
 import org.apache.flink.configuration.CheckpointingOptions;
@@ -143,12 +144,6 @@ class MirrorServiceITCase {
     }
 
     private static String git(Path in, String... args) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of("git"));
-        cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd).directory(in.toFile()).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(p.exitValue()).as(String.join(" ", cmd) + "\n" + out).isZero();
-        return out;
+        return Git.run(in, args);
     }
 }

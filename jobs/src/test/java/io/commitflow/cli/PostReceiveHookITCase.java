@@ -4,6 +4,7 @@ import io.commitflow.event.EventParser;
 import io.commitflow.event.Origin;
 import io.commitflow.event.PushEvent;
 import io.commitflow.event.RawRecord;
+import io.commitflow.testing.Git;
 import io.commitflow.testing.KafkaBroker;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -15,7 +16,6 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -90,12 +90,6 @@ class PostReceiveHookITCase {
     }
 
     private static String git(Path in, String... args) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of("git"));
-        cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd).directory(in.toFile()).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes());
-        assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
-        assertThat(p.exitValue()).as(String.join(" ", cmd) + "\n" + out).isZero();
-        return out;
+        return Git.run(in, args);
     }
 }

@@ -1,6 +1,7 @@
 package io.commitflow.mirror;
 
 import io.commitflow.git.MirrorRoot;
+import io.commitflow.testing.Git;
 import io.commitflow.testing.GitDaemon;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.Repository;
@@ -10,7 +11,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -183,13 +183,7 @@ class MirrorSyncITCase {
     }
 
     private static String git(Path in, String... args) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of("git"));
-        cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd).directory(in.toFile()).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(p.exitValue()).as(String.join(" ", cmd) + "\n" + out).isZero();
-        return out;
+        return Git.run(in, args);
     }
 
     private static void deleteRecursively(Path p) throws Exception {

@@ -63,8 +63,12 @@ public final class StageHarness implements AutoCloseable {
 
     /** The drafts' suggestions the operator sent to {@link SuggestStage#DRAFTS}. */
     public List<Suggestion> drafts() {
-        List<Suggestion> out = new ArrayList<>();
-        var q = harness.getSideOutput(SuggestStage.DRAFTS);
+        return sideOutput(SuggestStage.DRAFTS);
+    }
+
+    private <T> List<T> sideOutput(org.apache.flink.util.OutputTag<T> tag) {
+        List<T> out = new ArrayList<>();
+        var q = harness.getSideOutput(tag);
         if (q != null) {
             q.forEach(r -> out.add(r.getValue()));
         }
@@ -86,12 +90,7 @@ public final class StageHarness implements AutoCloseable {
 
     /** The dead letters the operator sent to its side output. */
     public List<DeadLetter> deadLetters() {
-        List<DeadLetter> out = new ArrayList<>();
-        var q = harness.getSideOutput(DeadLetters.TAG);
-        if (q != null) {
-            q.forEach(r -> out.add(r.getValue()));
-        }
-        return out;
+        return sideOutput(DeadLetters.TAG);
     }
 
     /** Runs the operator's mails until it has emitted {@code n} suggestions in all (at most 20 s). */
