@@ -160,8 +160,7 @@ public class DiffCommits extends KeyedProcessFunction<String, CommitEvent, Diffe
             out.collect(diffed);
         } catch (InvalidEventException e) {
             int attempts = w.attempts() + 1;
-            // the mirror lacks the commit, or the whole repository (commitflow mirror clones it on first sight): wait
-            boolean mayArrive = e.reason() == Reason.UNKNOWN_COMMIT || e.reason() == Reason.NO_MIRROR;
+            boolean mayArrive = RetryPolicy.waitsForMirror(e.reason());
             long next = mayArrive ? mirrorWait.nextTry(w.firstTry(), attempts, now) : -1;
             if (next >= 0) {
                 waiting.update(new Waiting(commit, w.firstTry(), attempts, next));
@@ -194,16 +193,13 @@ public class DiffCommits extends KeyedProcessFunction<String, CommitEvent, Diffe
         long start = System.nanoTime();
         try {
             fromInline.inc();
-            DiffedCommit diffed = inline.parse(commit);
-            if (diffed.truncated()) {
-                truncated.inc();
+            DiffedCommit diffed = DiffDrafts.diffOrRefuse(inline, commit, dead -> ctx.output(DeadLetters.TAG, dead));
+            if (diffed != null) {
+                if (diffed.truncated()) {
+                    truncated.inc();
+                }
+                out.collect(diffed);
             }
-            out.collect(diffed);
-        } catch (InvalidEventException e) {
-            ctx.output(DeadLetters.TAG, DeadLetter.of(commit, e.reason(), e.getMessage(), "diff"));
-        } catch (RuntimeException e) {
-            ctx.output(DeadLetters.TAG, DeadLetter.of(commit, Reason.BAD_PATCH, "reading the draft's patch failed: " + e,
-                    "diff"));
         } finally {
             millis.inc((System.nanoTime() - start) / 1_000_000);
         }

@@ -46,16 +46,28 @@ public class DiffDrafts extends ProcessFunction<CommitEvent, DiffedCommit> {
             ctx.output(DeadLetters.TAG, DeadLetter.of(commit, Reason.INVALID_FIELD, ONLY_DRAFTS, "diff"));
             return;
         }
-        try {
-            out.collect(inline.parse(commit));
+        DiffedCommit d = diffOrRefuse(inline, commit, dead -> ctx.output(DeadLetters.TAG, dead));
+        if (d == null) {
+            refused.inc();
+        } else {
+            out.collect(d);
             diffed.inc();
-        } catch (InvalidEventException e) {
-            refused.inc();
-            ctx.output(DeadLetters.TAG, DeadLetter.of(commit, e.reason(), e.getMessage(), "diff"));
-        } catch (RuntimeException e) {
-            refused.inc();
-            ctx.output(DeadLetters.TAG, DeadLetter.of(commit, Reason.BAD_PATCH, "reading the draft's patch failed: " + e, "diff"));
         }
+    }
+
+    /**
+     * A draft's diff from its own patch, or null once its dead letter went to {@code refuse}: what both paths of a
+     * draft (the requests topic's, and the events topic's through {@link DiffCommits}) do with it.
+     */
+    static DiffedCommit diffOrRefuse(InlinePatch inline, CommitEvent draft, java.util.function.Consumer<DeadLetter> refuse) {
+        try {
+            return inline.parse(draft);
+        } catch (InvalidEventException e) {
+            refuse.accept(DeadLetter.of(draft, e.reason(), e.getMessage(), "diff"));
+        } catch (RuntimeException e) {
+            refuse.accept(DeadLetter.of(draft, Reason.BAD_PATCH, "reading the draft's patch failed: " + e, "diff"));
+        }
+        return null;
     }
 
     /** A push sent to the requests topic: a dead letter, never silently dropped. */

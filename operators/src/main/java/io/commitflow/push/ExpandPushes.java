@@ -123,8 +123,7 @@ public class ExpandPushes extends KeyedProcessFunction<String, PushEvent, Commit
             pushes.inc();
             return null;
         } catch (InvalidEventException e) {
-            // the mirror lacks the commits, or the repository (commitflow mirror clones it on first sight): wait
-            if (e.reason() == Reason.UNKNOWN_COMMIT || e.reason() == Reason.NO_MIRROR) {
+            if (RetryPolicy.waitsForMirror(e.reason())) {
                 int attempts = p.attempts() + 1;
                 long next = retry.nextTry(p.firstTry(), attempts, now);
                 if (next >= 0) {

@@ -11,6 +11,14 @@ public record RetryPolicy(Duration initial, Duration maxDelay, Duration maxWait)
 
     public static final RetryPolicy DEFAULT = new RetryPolicy(Duration.ofMillis(500), Duration.ofSeconds(30), Duration.ofMinutes(5));
 
+    /**
+     * Whether a failure of this kind may go away by waiting: the mirror lacks the commits, or the whole repository
+     * ({@code commitflow mirror} clones it on first sight). Every other failure is final.
+     */
+    public static boolean waitsForMirror(io.commitflow.event.Reason reason) {
+        return reason == io.commitflow.event.Reason.UNKNOWN_COMMIT || reason == io.commitflow.event.Reason.NO_MIRROR;
+    }
+
     public RetryPolicy {
         if (initial.isNegative() || initial.isZero() || maxDelay.compareTo(initial) < 0 || maxWait.isNegative()) {
             throw new IllegalArgumentException("retry policy needs 0 < initial <= maxDelay and maxWait >= 0: " + this);
