@@ -30,6 +30,26 @@ final class GitCli {
         return r.exit == 0 ? r.out.strip() : null;
     }
 
+    /**
+     * Every {@code git config} entry whose name matches {@code nameRegex} (git's lower-case names), read in one run:
+     * the last value of a name, as {@code --get} gives it; empty when none matches.
+     */
+    static java.util.Map<String, String> configs(Path dir, String nameRegex) {
+        Result r = exec(dir, "config", "-z", "--get-regexp", nameRegex);
+        java.util.Map<String, String> out = new java.util.HashMap<>();
+        if (r.exit != 0) {
+            return out;
+        }
+        for (String entry : r.out.split("\0")) {
+            if (entry.isEmpty()) {
+                continue;
+            }
+            int nl = entry.indexOf('\n');
+            out.put(nl < 0 ? entry : entry.substring(0, nl), nl < 0 ? "" : entry.substring(nl + 1).strip());
+        }
+        return out;
+    }
+
     record Result(int exit, String out, String err) {}
 
     static Result exec(Path dir, String... args) {

@@ -165,23 +165,25 @@ public final class SuggestCommand implements Callable<Integer> {
     private void resolveFromGitConfig() {
         Path top = Path.of(GitCli.run(dir, "rev-parse", "--show-toplevel").strip());
         dir = top;
+        // one git run for all of them: the hook waits for every one
+        java.util.Map<String, String> config = GitCli.configs(top, "^(commitflow\\..*|remote\\.origin\\.url)$");
         if (bootstrap == null) {
-            bootstrap = GitCli.config(top, "commitflow.bootstrap");
+            bootstrap = config.get("commitflow.bootstrap");
             if (bootstrap == null || bootstrap.isBlank()) {
                 throw new UserError("no Kafka to ask: pass --bootstrap HOST:PORT, or git config commitflow.bootstrap HOST:PORT");
             }
         }
         if (tenant == null) {
-            tenant = orElse(GitCli.config(top, "commitflow.tenant"), "default");
+            tenant = orElse(config.get("commitflow.tenant"), "default");
         }
         if (repo == null) {
-            repo = GitCli.config(top, "commitflow.repo");
+            repo = config.get("commitflow.repo");
             if (repo == null) {
-                repo = nameFromRemote(GitCli.config(top, "remote.origin.url"), top);
+                repo = nameFromRemote(config.get("remote.origin.url"), top);
             }
         }
         if (timeout == null) {
-            String t = orElse(GitCli.config(top, "commitflow.timeout"), "2s");
+            String t = orElse(config.get("commitflow.timeout"), "2s");
             try {
                 timeout = DurationConverter.parse(t);
             } catch (IllegalArgumentException e) {
@@ -192,7 +194,7 @@ public final class SuggestCommand implements Callable<Integer> {
             throw new UserError("--timeout must be positive, got " + timeout);
         }
         if (fallback == null) {
-            fallback = orElse(GitCli.config(top, "commitflow.fallback"), "none");
+            fallback = orElse(config.get("commitflow.fallback"), "none");
         }
         if (!List.of("none", "local").contains(fallback)) {
             throw new UserError("--fallback must be none or local, got " + fallback);

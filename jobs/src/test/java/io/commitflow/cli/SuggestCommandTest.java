@@ -56,6 +56,24 @@ class SuggestCommandTest {
     }
 
     @Test
+    void readsTheHooksGitConfigInOneRunAsGetWouldGiveIt() throws Exception {
+        GitCli.run(dir, "init", "-q");
+        GitCli.run(dir, "config", "commitflow.tenant", "acme");
+        GitCli.run(dir, "config", "--add", "commitflow.repo", "old/app.git");
+        GitCli.run(dir, "config", "--add", "commitflow.repo", "team/app.git");
+        GitCli.run(dir, "config", "remote.origin.url", "git@host:team/app.git");
+        GitCli.run(dir, "config", "user.name", "not asked for");
+
+        var config = GitCli.configs(dir, "^(commitflow\\..*|remote\\.origin\\.url)$");
+
+        assertThat(config).containsOnly(org.assertj.core.api.Assertions.entry("commitflow.tenant", "acme"),
+                org.assertj.core.api.Assertions.entry("commitflow.repo", GitCli.config(dir, "commitflow.repo")),
+                org.assertj.core.api.Assertions.entry("remote.origin.url", "git@host:team/app.git"));
+        assertThat(config.get("commitflow.repo")).isEqualTo("team/app.git");
+        assertThat(GitCli.configs(dir, "^nothing\\.here$")).isEmpty();
+    }
+
+    @Test
     void cutsAHugeStagedDiffAtAFileBoundary() throws Exception {
         GitCli.run(dir, "init", "-q");
         String line = "x".repeat(99) + "\n";
