@@ -1,5 +1,6 @@
 package io.commitflow.cli;
 
+import io.commitflow.job.PipelineSettings;
 import io.commitflow.replay.History;
 import org.eclipse.jgit.lib.Repository;
 import picocli.CommandLine.Command;
@@ -67,7 +68,7 @@ public final class DemoCommand implements Callable<Integer> {
         if (rate < 0) {
             throw new UserError("--rate must be 0 or more");
         }
-        pipeline.toSettings(""); // the job's options, refused before anything starts
+        PipelineSettings settings = pipeline.forLocalRun(); // the job's options, refused before anything starts
         local.check();
         Path path = repo != null ? repo : LocalFlink.home();
         List<History.Commit> commits;
@@ -82,7 +83,7 @@ public final class DemoCommand implements Callable<Integer> {
             throw new UserError(path + " has no commits");
         }
         DemoRun.Settings s = new DemoRun.Settings(location, tenant, rate, local.flink(checkpointInterval), idleTimeout,
-                pipeline.toSettings(location.root().toString()), stay);
+                settings.withMirrorRoot(location.root().toString()), stay);
         return new DemoRun(s, commits, spec.commandLine().getOut()).run();
     }
 }

@@ -11,7 +11,6 @@ import org.eclipse.jgit.lib.Repository;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
@@ -166,17 +165,12 @@ final class DraftLoad {
             }
         }
         long[] sorted = answered.stream().mapToLong(Long::longValue).sorted().toArray();
-        double[] ms = Arrays.stream(sorted).mapToDouble(n -> n / 1e6).toArray();
-        return new Figures(perSecond, all.size(), sorted.length, refused.get(), timedOut, quantile(ms, 0.50), quantile(ms, 0.95),
-                quantile(ms, 0.99), ms.length == 0 ? Double.NaN : ms[ms.length - 1], firstRefusal.get());
+        return new Figures(perSecond, all.size(), sorted.length, refused.get(), timedOut, ms(sorted, 50), ms(sorted, 95),
+                ms(sorted, 99), ms(sorted, 100), firstRefusal.get());
     }
 
-    /** Nearest-rank quantile of sorted values; NaN when there are none. */
-    static double quantile(double[] sorted, double p) {
-        if (sorted.length == 0) {
-            return Double.NaN;
-        }
-        int rank = (int) Math.ceil(p * sorted.length);
-        return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1];
+    /** The load report's nearest-rank quantile of the sorted round trips, in ms; NaN when there are none. */
+    private static double ms(long[] sortedNanos, double percent) {
+        return LoadReport.quantile(sortedNanos, percent) / 1e6;
     }
 }

@@ -115,20 +115,12 @@ final class LoadReport {
 
     /** This report with the reference rates measured in the same run (null: none), for the ratios. */
     LoadReport withReference(DiffReference.Rates rates) {
-        LoadReport r = new LoadReport(profile, warmup, startMs, backlog, sent, outcomes, peakRssMbByStep, jobCpuNanos,
-                newTenants, rates);
-        r.drafts = drafts;
-        r.lagByStep = lagByStep;
-        return r;
+        return copy(rates, drafts, lagByStep);
     }
 
     /** This report with the round trips of the drafts sent beside the replay (null: none were). */
     LoadReport withDrafts(DraftLoad.Figures figures) {
-        LoadReport r = new LoadReport(profile, warmup, startMs, backlog, sent, outcomes, peakRssMbByStep, jobCpuNanos,
-                newTenants, reference);
-        r.drafts = figures;
-        r.lagByStep = lagByStep;
-        return r;
+        return copy(reference, figures, lagByStep);
     }
 
     /**
@@ -136,12 +128,22 @@ final class LoadReport {
      * memory: {@link LoadMeasurement#BACKLOG_STEP} or the profile's step index) the peak {records behind, age in ms}.
      */
     LoadReport withLag(Map<Integer, double[]> peakByStep) {
-        LoadReport r = withDrafts(drafts);
         Map<String, double[]> byName = new java.util.HashMap<>();
-        peakByStep.forEach((i, v) -> byName.put(i == LoadMeasurement.BACKLOG_STEP ? "backlog"
-                : warmup && i == 0 ? "warm-up" : Integer.toString(warmup ? i : i + 1), v.clone()));
-        r.lagByStep = Map.copyOf(byName);
+        peakByStep.forEach((i, v) -> byName.put(i == LoadMeasurement.BACKLOG_STEP ? "backlog" : stepName(i), v.clone()));
+        return copy(reference, drafts, Map.copyOf(byName));
+    }
+
+    private LoadReport copy(DiffReference.Rates rates, DraftLoad.Figures draftFigures, Map<String, double[]> lag) {
+        LoadReport r = new LoadReport(profile, warmup, startMs, backlog, sent, outcomes, peakRssMbByStep, jobCpuNanos,
+                newTenants, rates);
+        r.drafts = draftFigures;
+        r.lagByStep = lag;
         return r;
+    }
+
+    /** The name of the profile's step {@code i}: {@code warm-up} first when there is one, then 1, 2, … */
+    private String stepName(int i) {
+        return warmup && i == 0 ? "warm-up" : Integer.toString(warmup ? i : i + 1);
     }
 
     /** The step's peak {records behind, age of the event being read in ms}; NaN where none was sampled. */
@@ -185,7 +187,7 @@ final class LoadReport {
             double seconds = (to - from) / 1000.0;
             long offered = Arrays.stream(sent).filter(t -> t >= from && t < to).count();
             long written = outcomes.stream().filter(o -> !o.error() && o.outputMs() >= from && o.outputMs() < to).count();
-            String name = warmup && i == 0 ? "warm-up" : Integer.toString(warmup ? i : i + 1);
+            String name = stepName(i);
             java.util.function.Predicate<Outcome> offeredHere = o -> o.eventMs() >= from && o.eventMs() < to;
             Step s = step(name, offered / seconds, written / seconds, offeredHere, offered,
                     peakRssMbByStep.getOrDefault(i, 0.0), cpuMsPer(from, to, written), Double.NaN, Double.NaN);

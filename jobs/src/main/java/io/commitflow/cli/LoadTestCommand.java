@@ -130,6 +130,7 @@ public final class LoadTestCommand implements Callable<Integer> {
     io.commitflow.job.PipelineOptions pipeline = new io.commitflow.job.PipelineOptions();
 
     // what every phase below uses, set once the options are checked
+    private PipelineSettings pipelineSettings;
     private RateProfile profile;
     private DeliveryGuarantee guarantee;
     private Events.Mode as;
@@ -157,7 +158,7 @@ public final class LoadTestCommand implements Callable<Integer> {
                     spec.commandLine().getErr());
             try (Replayer replayer = new Replayer(stack.bootstrap(), Map.of())) {
                 queueBacklog(replayer, stack, events, measurement);
-                stack.startJob(pipeline.toSettings(mirrors.toString()), local.flink(checkpointInterval));
+                stack.startJob(pipelineSettings.withMirrorRoot(mirrors.toString()), local.flink(checkpointInterval));
                 measurement.jobStarted();
                 awaitBacklog(stack, measurement);
                 DraftLoad.Figures draftFigures = null;
@@ -180,7 +181,7 @@ public final class LoadTestCommand implements Callable<Integer> {
 
     /** @throws UserError for an option that cannot work, or a port that is taken */
     private void checkOptions() {
-        pipeline.toSettings(""); // the job's options, refused now rather than once Kafka is up
+        pipelineSettings = pipeline.forLocalRun(); // the job's options, refused now rather than once Kafka is up
         try {
             profile = RateProfile.parse(rate);
             if (profile.steps().isEmpty() && !spec.commandLine().getParseResult().hasMatchedOption("--warmup")) {

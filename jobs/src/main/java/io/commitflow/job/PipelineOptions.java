@@ -114,19 +114,17 @@ public class PipelineOptions {
     SlaOptions sla = new SlaOptions();
 
     /**
-     * The settings of a local run that reads its diffs from {@code mirrorRoot} (the demo's and the load test's own
-     * repositories): everything else as the job's options say.
+     * The settings of a local run that brings its own mirrors (the demo's and the load test's repositories, given
+     * later with {@link PipelineSettings#withMirrorRoot}): everything else as the job's options say.
      *
-     * @throws ParameterException when {@code --mirror-root} was given: such a run brings its own
+     * @throws ParameterException when {@code --mirror-root} was given
      */
-    public PipelineSettings toSettings(String runsOwnMirrorRoot) {
+    public PipelineSettings forLocalRun() {
         if (mirrorRoot != null) {
             throw new ParameterException(spec.commandLine(), "--mirror-root is the job's; "
                     + spec.commandLine().getCommandName() + " reads the repository it replays (--repo)");
         }
-        PipelineSettings s = toSettings();
-        return new PipelineSettings(runsOwnMirrorRoot, s.dedupTtl(), s.maxEventBytes(), s.budget(), s.mirrorWait(),
-                s.suggest(), s.sla());
+        return toSettings();
     }
 
     public PipelineSettings toSettings() {

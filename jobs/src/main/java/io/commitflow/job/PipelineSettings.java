@@ -43,6 +43,10 @@ public record PipelineSettings(String mirrorRoot, Duration dedupTtl, int maxEven
         return new PipelineSettings(mirrorRoot, dedupTtl, maxEventBytes, budget, mirrorWait, a, sla);
     }
 
+    public PipelineSettings withMirrorRoot(String root) {
+        return new PipelineSettings(root, dedupTtl, maxEventBytes, budget, mirrorWait, suggest, sla);
+    }
+
     public PipelineSettings withSla(SlaSettings s) {
         return new PipelineSettings(mirrorRoot, dedupTtl, maxEventBytes, budget, mirrorWait, suggest, s);
     }

@@ -10,7 +10,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -42,7 +41,7 @@ class PostReceiveHookITCase {
         git(server, "config", "commitflow.topic", "pushes");
         git(server, "config", "commitflow.tenant", "acme");
         git(server, "config", "commitflow.repo", "team/app.git");
-        git(server, "config", "commitflow.launcher", launcher().toString());
+        git(server, "config", "commitflow.launcher", TestLauncher.write(dir).toString());
 
         Path work = dir.resolve("work");
         git(dir, "init", "-q", "-b", "main", work.toString());
@@ -77,17 +76,6 @@ class PostReceiveHookITCase {
         assertThat(events.subList(1, 3)).allSatisfy(e -> assertThat(e.after()).isEqualTo(second));
     }
 
-    /** The CLI on this build's classpath, as the hook calls the commitflow launcher. */
-    private Path launcher() throws IOException {
-        Path target = DemoITCase.HOME.resolve("jobs/target");
-        String cp = target.resolve("classes") + ":" + Files.readString(target.resolve("cli-runtime.classpath")).strip()
-                + ":" + Files.readString(target.resolve("cli-provided.classpath")).strip();
-        String java = ProcessHandle.current().info().command().orElse("java");
-        Path script = dir.resolve("commitflow");
-        Files.writeString(script, "#!/bin/sh\nexec '" + java + "' -cp '" + cp + "' io.commitflow.cli.Commitflow \"$@\"\n");
-        Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
-        return script;
-    }
 
     private static String git(Path in, String... args) throws Exception {
         return Git.run(in, args);

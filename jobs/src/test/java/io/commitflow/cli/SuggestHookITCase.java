@@ -79,7 +79,7 @@ class SuggestHookITCase {
         CommitMessageJob.build(env, KafkaIO.sourceBuilder(k).build(), KafkaIO.suggestionSink(k), KafkaIO.deadLetterSink(k),
                 KafkaIO.slaSink(k), CommitMessageJob.Interactive.of(k), PipelineSettings.defaults(mirrors.toString()));
         job = env.executeAsync("commitflow-suggest-itcase");
-        launcher = launcher(dir);
+        launcher = TestLauncher.write(dir);
         // the history is learned before the first draft asks
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         while (KAFKA.readCommitted(k.suggestionsTopic()).size() < history.size()) {
@@ -269,20 +269,6 @@ class SuggestHookITCase {
         return new Git(p.exitValue(), out, Files.readString(err));
     }
 
-    /** The CLI on this build's classpath, as the hook calls the commitflow launcher. */
-    private static Path launcher(Path in) throws IOException {
-        Path target = DemoITCase.HOME.resolve("jobs/target");
-        String cp = target.resolve("classes") + ":" + Files.readString(target.resolve("cli-runtime.classpath")).strip()
-                + ":" + Files.readString(target.resolve("cli-provided.classpath")).strip();
-        String java = ProcessHandle.current().info().command().orElse("java");
-        Path script = in.resolve("commitflow");
-        // as ./commitflow runs it: the log in a file, only errors on stderr, nothing but the suggestion on stdout
-        Files.writeString(script, "#!/bin/sh\nexec '" + java + "' -XX:TieredStopAtLevel=1 -Dlog4j.configurationFile='"
-                + DemoITCase.HOME.resolve("flink-conf/log4j-cli.properties") + "' -Dcommitflow.log.file='" + in.resolve("cli.log")
-                + "' -cp '" + cp + "' io.commitflow.cli.Commitflow \"$@\"\n");
-        Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
-        return script;
-    }
 
     private static List<JsonNode> values(List<ConsumerRecord<byte[], byte[]>> records) throws IOException {
         List<JsonNode> out = new ArrayList<>();
