@@ -18,6 +18,8 @@ import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsIni
 import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
 import org.apache.flink.util.Collector;
 import io.commitflow.event.TraceContext;
+import io.commitflow.trace.Stages;
+import io.commitflow.trace.Tracing;
 import org.apache.flink.connector.kafka.sink.HeaderProvider;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
@@ -71,7 +73,8 @@ public final class KafkaIO {
 
     /** Suggestions keyed by repository, so that one repository's suggestions stay in order. */
     public static Sink<Suggestion> suggestionSink(KafkaSettings k) {
-        return sink(k, k.suggestionsTopic(), "suggestions", new SuggestionKey(), new JsonValue<>(), new SuggestionTrace());
+        return sink(k, k.suggestionsTopic(), "suggestions", new SuggestionKey(), new JsonValue<>(),
+                new SuggestionTrace(k.suggestionsTopic()));
     }
 
     /**
@@ -89,14 +92,15 @@ public final class KafkaIO {
                         .setTopic(k.repliesTopic())
                         .setKeySerializationSchema(new TraceIdKey())
                         .setValueSerializationSchema(new JsonValue<>())
-                        .setHeaderProvider(new SuggestionTrace())
+                        .setHeaderProvider(new SuggestionTrace(k.repliesTopic()))
                         .build())
                 .build();
     }
 
     /** Dead letters keyed by their origin ({@code topic-partition@offset}). */
     public static Sink<DeadLetter> deadLetterSink(KafkaSettings k) {
-        return sink(k, k.deadLetterTopic(), "dlq", new DeadLetterKey(), new JsonValue<>(), new DeadLetterTrace());
+        return sink(k, k.deadLetterTopic(), "dlq", new DeadLetterKey(), new JsonValue<>(),
+                new DeadLetterTrace(k.deadLetterTopic()));
     }
 
     /**
@@ -192,23 +196,51 @@ public final class KafkaIO {
         }
     }
 
-    /** {@code traceparent} on every suggestion: the event's trace, continued by whoever reads it. */
+    /**
+     * {@code traceparent} on every suggestion: the event's trace, continued by whoever reads it; the span it names is
+     * the sink's, exported here when the trace is sampled.
+     */
     static final class SuggestionTrace implements HeaderProvider<Suggestion> {
         private static final long serialVersionUID = 1L;
+        private final String topic;
+
+        SuggestionTrace(String topic) {
+            this.topic = topic;
+        }
 
         @Override
         public Headers getHeaders(Suggestion s) {
-            return traceHeaders(TraceContext.traceparent(s.traceId(), "suggest/" + s.repo() + "/" + s.sha()));
+            Tracing tracing = Tracing.current();
+            if (tracing.enabled()) {
+                Stages.sentSuggestion(tracing, s, topic);
+            }
+            return traceHeaders(s.traceparent() != null ? s.traceparent()
+                    : TraceContext.traceparent(s.traceId(), Stages.published(s.repo(), s.sha())));
         }
     }
 
-    /** {@code traceparent} on every dead letter: the trace of the record it rejects. */
+    /** {@code traceparent} on every dead letter: the trace of the record it rejects, and the sink's span in it. */
     static final class DeadLetterTrace implements HeaderProvider<DeadLetter> {
         private static final long serialVersionUID = 1L;
+        private final String topic;
+
+        DeadLetterTrace(String topic) {
+            this.topic = topic;
+        }
 
         @Override
         public Headers getHeaders(DeadLetter d) {
-            return traceHeaders(TraceContext.traceparent(d.traceId(), "dlq/" + d.stage() + "/" + d.origin()));
+            Tracing tracing = Tracing.current();
+            String key = Stages.deadLetter(d);
+            if (!tracing.enabled()) {
+                return traceHeaders(TraceContext.traceparent(d.traceId(), key));
+            }
+            Tracing.Trace t = tracing.trace(d.traceId(), d.origin().traceparent());
+            if (t == null) {
+                return traceHeaders(TraceContext.unsampled(d.traceId(), key));
+            }
+            Stages.sentDeadLetter(tracing, t, d, topic);
+            return traceHeaders(Tracing.traceparent(t, key));
         }
     }
 

@@ -1,5 +1,8 @@
 package io.commitflow.event;
 
+import io.commitflow.trace.Stages;
+import io.commitflow.trace.Tracing;
+import io.opentelemetry.api.common.Attributes;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.metrics.Counter;
@@ -23,6 +26,7 @@ public class ParseEvents extends ProcessFunction<RawRecord, CommitEvent> {
     private transient Counter commitsIn;
     private transient Counter pushesIn;
     private transient Counter deadLetters;
+    private transient Tracing tracing;
 
     public ParseEvents(int maxEventBytes) {
         this.parser = new EventParser(maxEventBytes);
@@ -35,12 +39,25 @@ public class ParseEvents extends ProcessFunction<RawRecord, CommitEvent> {
         commitsIn = metrics.counter("commitsIn");
         pushesIn = metrics.counter("pushesIn");
         deadLetters = metrics.counter("deadLetters");
+        tracing = Tracing.acquire();
+    }
+
+    @Override
+    public void close() {
+        if (tracing != null) {
+            Tracing.release();
+            tracing = null;
+        }
     }
 
     @Override
     public void processElement(RawRecord record, Context ctx, Collector<CommitEvent> out) {
         eventsIn.inc();
+        long startNs = tracing.enabled() ? Tracing.nowNs() : 0;
         EventParser.Result result = parser.parse(record);
+        if (tracing.enabled()) {
+            trace(record.origin(), result, startNs);
+        }
         if (result instanceof EventParser.Result.Commit c) {
             commitsIn.inc();
             out.collect(c.event());
@@ -50,6 +67,28 @@ public class ParseEvents extends ProcessFunction<RawRecord, CommitEvent> {
         } else {
             deadLetters.inc();
             ctx.output(DeadLetters.TAG, ((EventParser.Result.Rejected) result).deadLetter());
+        }
+    }
+
+    private void trace(Origin o, EventParser.Result result, long startNs) {
+        if (result instanceof EventParser.Result.Commit c) {
+            CommitEvent e = c.event();
+            Tracing.Trace t = tracing.trace(e.traceId(), o.traceparent());
+            if (t != null) {
+                Stages.consumed(tracing, t, o, true, e.draft() ? "draft" : "commit", Stages.of(e), startNs, null);
+            }
+        } else if (result instanceof EventParser.Result.Push p) {
+            Tracing.Trace t = tracing.trace(p.event().traceId(), o.traceparent());
+            if (t != null) {
+                Stages.consumed(tracing, t, o, false, "push", Stages.of(p.event()), startNs, null);
+            }
+        } else {
+            DeadLetter d = ((EventParser.Result.Rejected) result).deadLetter();
+            Tracing.Trace t = tracing.trace(d.traceId(), o.traceparent());
+            if (t != null) {
+                Stages.consumed(tracing, t, o, false, "rejected", Attributes.builder().put(Stages.REASON, d.reason()),
+                        startNs, d.reason() + ": " + d.detail());
+            }
         }
     }
 }

@@ -28,6 +28,9 @@ import java.util.List;
  *                   message
  * @param unfaithful the subject names an identifier, file or version that the commit's diff does not contain
  *                   ({@code Faithfulness}); false when not scored
+ * @param traceparent the W3C {@code traceparent} the record carries (its Kafka header, and here for consumers that
+ *                   cannot read headers): the event's trace, the span of the sink that wrote it, sampled or not as the
+ *                   trace was; null until the suggest stage sends it on
  */
 public record Suggestion(
         String repo,
@@ -49,7 +52,8 @@ public record Suggestion(
         long madeMs,
         String note,
         double bnorm,
-        boolean unfaithful) {
+        boolean unfaithful,
+        String traceparent) {
 
     /** {@link #bnorm} of a suggestion whose event carried no real message. */
     public static final double NOT_SCORED = -1;
@@ -59,7 +63,16 @@ public record Suggestion(
                       double similarity, List<String> exemplars, String cache, long latencyMs, String traceId,
                       String tenant, String truncation, long eventTs, long kafkaTs, long madeMs, String note) {
         this(repo, sha, subject, body, type, scope, backend, similarity, exemplars, cache, latencyMs, traceId, tenant,
-                truncation, eventTs, kafkaTs, madeMs, note, NOT_SCORED, false);
+                truncation, eventTs, kafkaTs, madeMs, note, NOT_SCORED, false, null);
+    }
+
+    /** A scored suggestion not sent on yet. */
+    public Suggestion(String repo, String sha, String subject, String body, String type, String scope, String backend,
+                      double similarity, List<String> exemplars, String cache, long latencyMs, String traceId,
+                      String tenant, String truncation, long eventTs, long kafkaTs, long madeMs, String note,
+                      double bnorm, boolean unfaithful) {
+        this(repo, sha, subject, body, type, scope, backend, similarity, exemplars, cache, latencyMs, traceId, tenant,
+                truncation, eventTs, kafkaTs, madeMs, note, bnorm, unfaithful, null);
     }
 
     /** The event carried the real message and this suggestion was scored against it. */
@@ -70,13 +83,13 @@ public record Suggestion(
     /** This suggestion with its live quality. */
     public Suggestion withQuality(double newBnorm, boolean isUnfaithful) {
         return new Suggestion(repo, sha, subject, body, type, scope, backend, similarity, exemplars, cache, latencyMs,
-                traceId, tenant, truncation, eventTs, kafkaTs, madeMs, note, newBnorm, isUnfaithful);
+                traceId, tenant, truncation, eventTs, kafkaTs, madeMs, note, newBnorm, isUnfaithful, traceparent);
     }
 
     /** This suggestion with a note. */
     public Suggestion withNote(String n) {
         return new Suggestion(repo, sha, subject, body, type, scope, backend, similarity, exemplars, cache, latencyMs,
-                traceId, tenant, truncation, eventTs, kafkaTs, madeMs, n, bnorm, unfaithful);
+                traceId, tenant, truncation, eventTs, kafkaTs, madeMs, n, bnorm, unfaithful, traceparent);
     }
 
     /** This suggestion with another writer's subject and body. */
@@ -88,6 +101,13 @@ public record Suggestion(
     /** This suggestion as sent on at {@code nowMs}: made then, its latency up to then. */
     public Suggestion madeAt(long nowMs) {
         return new Suggestion(repo, sha, subject, body, type, scope, backend, similarity, exemplars, cache,
-                Math.max(0, nowMs - kafkaTs), traceId, tenant, truncation, eventTs, kafkaTs, nowMs, note, bnorm, unfaithful);
+                Math.max(0, nowMs - kafkaTs), traceId, tenant, truncation, eventTs, kafkaTs, nowMs, note, bnorm, unfaithful,
+                traceparent);
+    }
+
+    /** This suggestion with the {@code traceparent} its record carries. */
+    public Suggestion withTraceparent(String header) {
+        return new Suggestion(repo, sha, subject, body, type, scope, backend, similarity, exemplars, cache, latencyMs,
+                traceId, tenant, truncation, eventTs, kafkaTs, madeMs, note, bnorm, unfaithful, header);
     }
 }

@@ -54,6 +54,12 @@ public final class TraceContext {
         return "00-" + trace + "-" + span + "-01";
     }
 
+    /** As {@link #traceparent}, but not sampled: the trace was not recorded here, and its consumer should not either. */
+    public static String unsampled(String traceId, String what) {
+        String sampled = traceparent(traceId, what);
+        return sampled.substring(0, sampled.length() - 2) + "00";
+    }
+
     private static boolean isZero(String hex) {
         for (int i = 0; i < hex.length(); i++) {
             if (hex.charAt(i) != '0') {

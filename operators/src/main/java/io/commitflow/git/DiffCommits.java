@@ -1,5 +1,7 @@
 package io.commitflow.git;
 
+import io.commitflow.trace.Stages;
+import io.commitflow.trace.Tracing;
 import io.commitflow.cache.StateTtl;
 import io.commitflow.event.CommitEvent;
 import io.commitflow.event.DeadLetter;
@@ -55,6 +57,7 @@ public class DiffCommits extends KeyedProcessFunction<String, CommitEvent, Diffe
     private static final int MAX_OPEN_MIRRORS = 64;
 
     public static final Duration DEFAULT_TTL = Duration.ofHours(24);
+    private static final String SPAN = "dedup + diff";
 
     /** The key this function must be keyed by. */
     public static final KeySelector<CommitEvent, String> KEY = new RepoAndSha();
@@ -85,6 +88,7 @@ public class DiffCommits extends KeyedProcessFunction<String, CommitEvent, Diffe
     private transient Counter retries;
     private transient Counter givenUp;
     private transient Counter millis;
+    private transient Tracing tracing;
 
     /**
      * @param mirrorRoot the directory holding the mirrors, or {@code null} to accept inline patches only
@@ -119,6 +123,7 @@ public class DiffCommits extends KeyedProcessFunction<String, CommitEvent, Diffe
         retries = metrics.counter("mirrorRetries");
         givenUp = metrics.counter("commitsGivenUp");
         millis = metrics.counter("diffMillisTotal");
+        tracing = Tracing.acquire();
     }
 
     @Override
@@ -129,6 +134,10 @@ public class DiffCommits extends KeyedProcessFunction<String, CommitEvent, Diffe
         }
         if (firstSeen.value() != null || waiting.value() != null) {
             dropped.inc();
+            if (tracing.enabled()) {
+                Stages.diffed(tracing, SPAN, commit, null, Tracing.nowNs(), null,
+                        Stages.of(commit).put(Stages.DUPLICATE, true));
+            }
             return;
         }
         long now = ctx.timerService().currentProcessingTime();
@@ -150,8 +159,11 @@ public class DiffCommits extends KeyedProcessFunction<String, CommitEvent, Diffe
     private void attempt(Waiting w, long now, Context ctx, Collector<DiffedCommit> out) throws IOException {
         CommitEvent commit = w.commit();
         long start = System.nanoTime();
+        long startNs = tracing.enabled() ? Tracing.nowNs() : 0;
+        DiffedCommit diffed = null;
+        String error = null;
         try {
-            DiffedCommit diffed = diff(commit);
+            diffed = diff(commit);
             if (diffed.truncated()) {
                 truncated.inc();
             }
@@ -165,8 +177,10 @@ public class DiffCommits extends KeyedProcessFunction<String, CommitEvent, Diffe
             if (next >= 0) {
                 waiting.update(new Waiting(commit, w.firstTry(), attempts, next));
                 ctx.timerService().registerProcessingTimeTimer(next);
+                startNs = 0; // no span for an attempt that waits: the last one has it
                 return;
             }
+            error = e.reason().name();
             waiting.clear();
             String detail = e.getMessage();
             if (mayArrive && w.attempts() > 0) {
@@ -177,11 +191,16 @@ public class DiffCommits extends KeyedProcessFunction<String, CommitEvent, Diffe
         } catch (IOException | RuntimeException e) {
             // A corrupt object or pack: the commit cannot be read now, but the job must go on; not remembered, so that
             // a redelivery is tried again.
+            error = Reason.GIT_ERROR.name();
             waiting.clear();
             ctx.output(DeadLetters.TAG, DeadLetter.of(commit, Reason.GIT_ERROR,
                     "reading " + commit.sha() + " from the mirror of " + commit.repo() + " failed: " + e, "diff"));
         } finally {
             millis.inc((System.nanoTime() - start) / 1_000_000);
+            if (startNs != 0) {
+                Stages.diffed(tracing, SPAN, commit, diffed, startNs, error, Stages.of(commit)
+                        .put(Stages.ATTEMPTS, (long) w.attempts() + 1).put(Stages.MIRROR_WAIT_MS, now - w.firstTry()));
+            }
         }
     }
 
@@ -193,7 +212,8 @@ public class DiffCommits extends KeyedProcessFunction<String, CommitEvent, Diffe
         long start = System.nanoTime();
         try {
             fromInline.inc();
-            DiffedCommit diffed = DiffDrafts.diffOrRefuse(inline, commit, dead -> ctx.output(DeadLetters.TAG, dead));
+            DiffedCommit diffed = DiffDrafts.diffOrRefuse(inline, commit, tracing,
+                    dead -> ctx.output(DeadLetters.TAG, dead));
             if (diffed != null) {
                 if (diffed.truncated()) {
                     truncated.inc();
@@ -223,6 +243,10 @@ public class DiffCommits extends KeyedProcessFunction<String, CommitEvent, Diffe
     public void close() {
         if (mirrors != null) {
             mirrors.close();
+        }
+        if (tracing != null) {
+            Tracing.release();
+            tracing = null;
         }
     }
 

@@ -1,5 +1,7 @@
 package io.commitflow.git;
 
+import io.commitflow.trace.Stages;
+import io.commitflow.trace.Tracing;
 import io.commitflow.event.CommitEvent;
 import io.commitflow.event.DeadLetter;
 import io.commitflow.event.DeadLetters;
@@ -27,6 +29,7 @@ public class DiffDrafts extends ProcessFunction<CommitEvent, DiffedCommit> {
     private transient InlinePatch inline;
     private transient Counter diffed;
     private transient Counter refused;
+    private transient Tracing tracing;
 
     public DiffDrafts(DiffBudget budget) {
         this.budget = budget;
@@ -37,6 +40,15 @@ public class DiffDrafts extends ProcessFunction<CommitEvent, DiffedCommit> {
         inline = new InlinePatch(budget);
         diffed = getRuntimeContext().getMetricGroup().counter("draftsDiffed");
         refused = getRuntimeContext().getMetricGroup().counter("draftsRefused");
+        tracing = Tracing.acquire();
+    }
+
+    @Override
+    public void close() {
+        if (tracing != null) {
+            Tracing.release();
+            tracing = null;
+        }
     }
 
     @Override
@@ -46,7 +58,7 @@ public class DiffDrafts extends ProcessFunction<CommitEvent, DiffedCommit> {
             ctx.output(DeadLetters.TAG, DeadLetter.of(commit, Reason.INVALID_FIELD, ONLY_DRAFTS, "diff"));
             return;
         }
-        DiffedCommit d = diffOrRefuse(inline, commit, dead -> ctx.output(DeadLetters.TAG, dead));
+        DiffedCommit d = diffOrRefuse(inline, commit, tracing, dead -> ctx.output(DeadLetters.TAG, dead));
         if (d == null) {
             refused.inc();
         } else {
@@ -59,15 +71,24 @@ public class DiffDrafts extends ProcessFunction<CommitEvent, DiffedCommit> {
      * A draft's diff from its own patch, or null once its dead letter went to {@code refuse}: what both paths of a
      * draft (the requests topic's, and the events topic's through {@link DiffCommits}) do with it.
      */
-    static DiffedCommit diffOrRefuse(InlinePatch inline, CommitEvent draft, java.util.function.Consumer<DeadLetter> refuse) {
+    static DiffedCommit diffOrRefuse(InlinePatch inline, CommitEvent draft, Tracing tracing,
+                                     java.util.function.Consumer<DeadLetter> refuse) {
+        long startNs = tracing.enabled() ? Tracing.nowNs() : 0;
+        DiffedCommit d = null;
+        String error = null;
         try {
-            return inline.parse(draft);
+            d = inline.parse(draft);
         } catch (InvalidEventException e) {
+            error = e.reason().name();
             refuse.accept(DeadLetter.of(draft, e.reason(), e.getMessage(), "diff"));
         } catch (RuntimeException e) {
+            error = Reason.BAD_PATCH.name();
             refuse.accept(DeadLetter.of(draft, Reason.BAD_PATCH, "reading the draft's patch failed: " + e, "diff"));
         }
-        return null;
+        if (startNs != 0) {
+            Stages.diffed(tracing, "diff draft", draft, d, startNs, error, Stages.of(draft));
+        }
+        return d;
     }
 
     /** A push sent to the requests topic: a dead letter, never silently dropped. */

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.function.Consumer;
 
 /**
  * Has a tenant's LLM rewrite the built-in generator's suggestion from the same exemplars: the repository's prompt
@@ -65,6 +66,28 @@ public final class LlmWriter implements AutoCloseable {
      */
     public CompletableFuture<Suggestion> write(Suggestion builtIn, String patch, PromptPrefixes.Use prefix,
                                                List<RepoKnowledge.Neighbor> nearest) {
+        return write(builtIn, patch, prefix, nearest, call -> { });
+    }
+
+    /**
+     * One call to the tenant's LLM, as a trace shows it.
+     *
+     * @param provider     {@code openai} or {@code anthropic} (the API spoken)
+     * @param model        the model asked
+     * @param url          the endpoint
+     * @param startMs      when the call began (epoch ms), retries included
+     * @param endMs        when its answer (or failure) came
+     * @param promptTokens the prompt's tokens as the server counted them (our estimate when it did not say)
+     * @param kvReuse      reused prefix tokens / prompt tokens ({@code kv_reuse_ratio})
+     * @param error        why the built-in suggestion went out instead, or null
+     */
+    public record Call(String provider, String model, String url, long startMs, long endMs, int promptTokens,
+                       int cachedTokens, double kvReuse, String error) {}
+
+    /** As {@link #write(Suggestion, String, PromptPrefixes.Use, List)}, telling {@code observer} about the call. */
+    public CompletableFuture<Suggestion> write(Suggestion builtIn, String patch, PromptPrefixes.Use prefix,
+                                               List<RepoKnowledge.Neighbor> nearest, Consumer<Call> observer) {
+        long startMs = System.currentTimeMillis();
         ResilientBackend llm = byTenant.get(builtIn.tenant());
         LlmSettings s = settings.get(builtIn.tenant());
         List<Prompts.Exemplar> exemplars = exemplars(nearest);
@@ -75,19 +98,26 @@ public final class LlmWriter implements AutoCloseable {
         int reusedEstimate = prefix.reused() ? prefixTokens : 0;
         return llm.complete(builtIn.tenant(), new LlmRequest(prefix.text(), user, s.maxTokens()), deadline)
                 .handle((reply, error) -> {
+                    long endMs = System.currentTimeMillis();
                     if (error != null) {
                         fallbacks.inc();
+                        observer.accept(new Call(s.kind(), s.model(), s.url(), startMs, endMs, promptEstimate, 0, 0,
+                                reason(error)));
                         return builtIn.withNote("llm fallback: " + reason(error));
                     }
+                    double reuse = reply.promptTokens() > 0 && reply.cachedTokens() > 0
+                            ? Prompts.kvReuseRatio(reply.cachedTokens(), reply.promptTokens())
+                            : Prompts.kvReuseRatio(reusedEstimate, promptEstimate);
                     var m = CommitMessages.clean(reply.text());
+                    observer.accept(new Call(s.kind(), s.model(), s.url(), startMs, endMs,
+                            reply.promptTokens() > 0 ? reply.promptTokens() : promptEstimate, reply.cachedTokens(),
+                            reuse, m.isEmpty() ? "the reply is not a commit message" : null));
                     if (m.isEmpty()) {
                         fallbacks.inc();
                         return builtIn.withNote("llm fallback: the reply is not a commit message");
                     }
                     answers.inc();
-                    kvReuse = reply.promptTokens() > 0 && reply.cachedTokens() > 0
-                            ? Prompts.kvReuseRatio(reply.cachedTokens(), reply.promptTokens())
-                            : Prompts.kvReuseRatio(reusedEstimate, promptEstimate);
+                    kvReuse = reuse;
                     long latency = Math.max(0, System.currentTimeMillis() - builtIn.kafkaTs());
                     return builtIn.writtenBy(llm.name(), m.get().subject(), m.get().body(), latency);
                 });

@@ -1,5 +1,9 @@
 package io.commitflow.push;
 
+import io.commitflow.trace.Stages;
+import io.commitflow.trace.Tracing;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.trace.SpanKind;
 import io.commitflow.event.CommitEvent;
 import io.commitflow.event.DeadLetter;
 import io.commitflow.event.DeadLetters;
@@ -41,6 +45,7 @@ public class ExpandPushes extends KeyedProcessFunction<String, PushEvent, Commit
     private static final long serialVersionUID = 1L;
 
     public static final KeySelector<PushEvent, String> KEY = new Repo();
+    private static final AttributeKey<Long> COMMITS = AttributeKey.longKey("commitflow.commits");
 
     private final String mirrorRoot;
     private final RetryPolicy retry;
@@ -53,6 +58,7 @@ public class ExpandPushes extends KeyedProcessFunction<String, PushEvent, Commit
     private transient Counter metadata;
     private transient Counter retries;
     private transient Counter givenUp;
+    private transient Tracing tracing;
 
     /** @param mirrorRoot the directory holding the mirrors, or {@code null}: then every push is a dead letter */
     public ExpandPushes(String mirrorRoot, RetryPolicy retry) {
@@ -73,6 +79,7 @@ public class ExpandPushes extends KeyedProcessFunction<String, PushEvent, Commit
         metadata = metrics.counter("metadataRefsSkipped");
         retries = metrics.counter("pushRetries");
         givenUp = metrics.counter("pushesGivenUp");
+        tracing = Tracing.acquire();
     }
 
     @Override
@@ -114,14 +121,17 @@ public class ExpandPushes extends KeyedProcessFunction<String, PushEvent, Commit
 
     /** Tries one push; returns it, counted, when the mirror still lacks its commits and it may wait longer. */
     private PendingPush attempt(PendingPush p, long now, Context ctx, Collector<CommitEvent> out) {
+        long startNs = tracing.enabled() ? Tracing.nowNs() : 0;
         PushEvent push = p.push();
+        int expanded = 0;
+        String error = null;
         try {
             if (mirrors == null) {
                 throw new InvalidEventException(Reason.NO_DIFF_SOURCE, "a push needs a mirror, and the job has no mirror root");
             }
-            commits.inc(expander.expand(mirrors.open(push.repo()), push, out::collect));
+            expanded = expander.expand(mirrors.open(push.repo()), push, out::collect);
+            commits.inc(expanded);
             pushes.inc();
-            return null;
         } catch (InvalidEventException e) {
             if (RetryPolicy.waitsForMirror(e.reason())) {
                 int attempts = p.attempts() + 1;
@@ -130,22 +140,41 @@ public class ExpandPushes extends KeyedProcessFunction<String, PushEvent, Commit
                     return new PendingPush(push, p.firstTry(), attempts, next);
                 }
                 givenUp.inc();
+                error = e.reason().name();
                 ctx.output(DeadLetters.TAG, DeadLetter.of(push, e.reason(),
                         e.getMessage() + RetryPolicy.gaveUp(p.firstTry(), attempts, now), "expand"));
-                return null;
+            } else {
+                error = e.reason().name();
+                ctx.output(DeadLetters.TAG, DeadLetter.of(push, e.reason(), e.getMessage(), "expand"));
             }
-            ctx.output(DeadLetters.TAG, DeadLetter.of(push, e.reason(), e.getMessage(), "expand"));
         } catch (IOException | RuntimeException e) {
+            error = Reason.GIT_ERROR.name();
             ctx.output(DeadLetters.TAG, DeadLetter.of(push, Reason.GIT_ERROR,
                     "expanding the push to " + push.ref() + " failed: " + e, "expand"));
         }
+        trace(p, now, expanded, startNs, error);
         return null;
+    }
+
+    /** The push's expansion span: its last attempt, with how long it waited for the mirror before that. */
+    private void trace(PendingPush p, long now, int expanded, long startNs, String error) {
+        Tracing.Trace t = tracing.enabled() ? tracing.trace(p.push().traceId(), p.push().origin().traceparent()) : null;
+        if (t != null) {
+            tracing.span(t, "expand push", SpanKind.INTERNAL, Stages.parse(p.push().origin()),
+                    Stages.beforeDiff(p.push().origin()), startNs, Tracing.nowNs(), error, Stages.of(p.push())
+                            .put(COMMITS, (long) expanded).put(Stages.ATTEMPTS, (long) p.attempts() + 1)
+                            .put(Stages.MIRROR_WAIT_MS, now - p.firstTry()).build());
+        }
     }
 
     @Override
     public void close() {
         if (mirrors != null) {
             mirrors.close();
+        }
+        if (tracing != null) {
+            Tracing.release();
+            tracing = null;
         }
     }
 

@@ -1,7 +1,6 @@
 package io.commitflow.push;
 
 import io.commitflow.event.CommitEvent;
-import io.commitflow.event.Hashes;
 import io.commitflow.event.InvalidEventException;
 import io.commitflow.event.PushEvent;
 import io.commitflow.event.Reason;
@@ -92,6 +91,6 @@ public final class PushExpander {
         var author = c.getAuthorIdent();
         return new CommitEvent(push.tenant(), push.repo(), c.name(), List.copyOf(parents),
                 author.getName() + " <" + author.getEmailAddress() + ">", push.ts(), c.getFullMessage(), null,
-                Hashes.hex128(push.traceId() + '/' + c.name()), push.origin());
+                push.traceId(), push.origin()); // one trace per event: the push's, with a branch per commit
     }
 }

@@ -7,8 +7,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.zip.DataFormatException;
 
 /**
@@ -70,10 +72,21 @@ public final class SlaStats {
     private static final Comparator<Pane.Slow> SLOWEST_FIRST =
             Comparator.comparingLong((Pane.Slow s) -> -s.latencyMs()).thenComparing(Pane.Slow::traceId);
 
+    /** The slowest traces, each once (the commits of one push share their push's trace): its slowest request. */
     static List<Pane.Slow> slowest(List<Pane.Slow> all) {
         List<Pane.Slow> sorted = new ArrayList<>(all);
         sorted.sort(SLOWEST_FIRST);
-        return List.copyOf(sorted.subList(0, Math.min(SLOWEST, sorted.size())));
+        List<Pane.Slow> out = new ArrayList<>(SLOWEST);
+        Set<String> seen = new HashSet<>();
+        for (Pane.Slow s : sorted) {
+            if (out.size() == SLOWEST) {
+                break;
+            }
+            if (seen.add(s.traceId())) {
+                out.add(s);
+            }
+        }
+        return List.copyOf(out);
     }
 
     /** What a window of panes comes to. */

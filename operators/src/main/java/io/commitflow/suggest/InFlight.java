@@ -1,5 +1,7 @@
 package io.commitflow.suggest;
 
+import io.commitflow.llm.LlmWriter;
+
 import org.apache.flink.api.common.state.ListState;
 
 import java.util.ArrayDeque;
@@ -26,6 +28,13 @@ final class InFlight {
         final SuggestRequest request;
         final long deadline;
         boolean done;
+        /** For its trace (epoch ns, 0 when not traced): when it came, and the engine batch that answered it. */
+        long startNs;
+        long batchStartNs;
+        long batchEndNs;
+        int batchSize;
+        boolean timedOut;
+        LlmWriter.Call llmCall;
 
         Entry(SuggestRequest request, long deadline) {
             this.request = request;

@@ -6,6 +6,7 @@ import io.commitflow.event.DeadLetter;
 import io.commitflow.event.DeadLetters;
 import io.commitflow.event.Reason;
 import io.commitflow.event.Suggestion;
+import io.commitflow.event.TraceContext;
 import io.commitflow.generate.DiffFeatures;
 import io.commitflow.generate.LiveQuality;
 import io.commitflow.generate.RepoKnowledge;
@@ -15,6 +16,8 @@ import io.commitflow.gpu.LosableEngine;
 import io.commitflow.gpu.Tier;
 import io.commitflow.llm.LlmWriter;
 import io.commitflow.llm.PromptPrefixes;
+import io.commitflow.trace.Stages;
+import io.commitflow.trace.Tracing;
 import org.apache.flink.api.common.functions.RuntimeContext;
 import org.apache.flink.api.common.operators.MailboxExecutor;
 import org.apache.flink.api.common.state.ListState;
@@ -84,6 +87,7 @@ public final class SuggestOperator extends AbstractStreamOperator<Suggestion>
     private transient MicroBatcher<InFlight.Entry> batcher;
     private transient SuggestMetrics metrics;
     private transient boolean timerSet;
+    private transient Tracing tracing;
 
     SuggestOperator(StreamOperatorParameters<Suggestion> parameters, SuggestSettings settings, EngineSource engines) {
         super(parameters);
@@ -112,6 +116,7 @@ public final class SuggestOperator extends AbstractStreamOperator<Suggestion>
         batcher = new MicroBatcher<>("commitflow-suggest-" + context.getTaskInfo().getIndexOfThisSubtask(),
                 settings.workers(), settings.maxBatch(), settings.maxWait().toNanos(), this::answer);
         metrics.queued(batcher::queued);
+        tracing = Tracing.acquire();
         rebuildIndex();
         resumeInFlight();
         batcher.start();
@@ -143,7 +148,7 @@ public final class SuggestOperator extends AbstractStreamOperator<Suggestion>
             } finally {
                 index.writeLock().unlock();
             }
-            submit(r);
+            submit(r, tracing.enabled() ? Tracing.nowNs() : 0);
         }
         metrics.restored(restored.size());
     }
@@ -158,6 +163,7 @@ public final class SuggestOperator extends AbstractStreamOperator<Suggestion>
     @Override
     public void processElement(StreamRecord<DiffedCommit> element) throws Exception {
         DiffedCommit diff = element.getValue();
+        long startNs = tracing.enabled() ? Tracing.nowNs() : 0;
         String repo = diff.commit().repo();
         if (inFlight.pending() >= settings.capacity()) {
             while (inFlight.pending() >= settings.capacity()) {
@@ -190,9 +196,9 @@ public final class SuggestOperator extends AbstractStreamOperator<Suggestion>
             index.writeLock().unlock();
         }
         if (hit != null) {
-            emit(LiveQuality.score(hit, diff), diff.commit().draft());
+            emit(LiveQuality.score(hit, diff), diff.commit(), startNs, null);
         } else {
-            submit(request);
+            submit(request, startNs);
         }
         if (learned != null) {
             store.save(learned, memory.model());
@@ -214,9 +220,10 @@ public final class SuggestOperator extends AbstractStreamOperator<Suggestion>
         return new SuggestRequest(diff, features, query, window, memory.model().style.conventions(), tier, prefix);
     }
 
-    private void submit(SuggestRequest request) {
+    private void submit(SuggestRequest request, long startNs) {
         long deadline = getProcessingTimeService().getCurrentProcessingTime() + settings.timeout().toMillis();
         InFlight.Entry e = inFlight.add(request, deadline);
+        e.startNs = startNs;
         metrics.requested();
         batcher.submit(request.tier(), e);
         setTimer();
@@ -242,6 +249,7 @@ public final class SuggestOperator extends AbstractStreamOperator<Suggestion>
     /** Too slow: answered here, in the task thread, by the exact CPU scan (a late batch answer is then ignored). */
     private void timeOut(InFlight.Entry e) {
         metrics.timedOut();
+        e.timedOut = true;
         batcher.remove(x -> x == e);
         Answer a = answerer.scan(e.request);
         if (a instanceof Answer.Written w && byLlm(e.request)) {
@@ -253,6 +261,7 @@ public final class SuggestOperator extends AbstractStreamOperator<Suggestion>
     /** A worker's batch: one engine call, then each answer back through the mailbox (an LLM tenant's once written). */
     private void answer(Tier tier, List<InFlight.Entry> batch) {
         List<Answer> answers;
+        long batchStartNs = tracing.enabled() ? Tracing.nowNs() : 0;
         try {
             Answerer.Batch b = answerer.answer(tier, batch.stream().map(e -> e.request).toList());
             metrics.batch(batch.size(), b.retries(), b.scanned());
@@ -260,12 +269,21 @@ public final class SuggestOperator extends AbstractStreamOperator<Suggestion>
         } catch (RuntimeException ex) {
             answers = batch.stream().<Answer>map(e -> new Answer.Failed(ex)).toList();
         }
+        if (batchStartNs != 0) {
+            long batchEndNs = Tracing.nowNs();
+            for (InFlight.Entry e : batch) {
+                e.batchStartNs = batchStartNs;
+                e.batchEndNs = batchEndNs;
+                e.batchSize = batch.size();
+            }
+        }
         List<InFlight.Entry> entries = new ArrayList<>();
         List<Answer> ready = new ArrayList<>();
         for (int i = 0; i < batch.size(); i++) {
             InFlight.Entry e = batch.get(i);
             if (answers.get(i) instanceof Answer.Written w && byLlm(e.request)) {
-                llm.write(w.suggestion(), e.request.diff().patch(), e.request.prefix(), w.neighbours())
+                llm.write(w.suggestion(), e.request.diff().patch(), e.request.prefix(), w.neighbours(),
+                                call -> e.llmCall = call)
                         .thenAccept(s -> mail(() -> finish(e, new Answer.Written(s, w.neighbours()))));
             } else {
                 entries.add(e);
@@ -307,15 +325,31 @@ public final class SuggestOperator extends AbstractStreamOperator<Suggestion>
                     DeadLetter.of(c, Reason.GENERATION_FAILED, f.cause().toString(), "suggest"), System.currentTimeMillis()));
             return;
         }
-        emit(LiveQuality.score(((Answer.Written) a).suggestion(), e.request.diff()), e.request.diff().commit().draft());
+        emit(LiveQuality.score(((Answer.Written) a).suggestion(), e.request.diff()), e.request.diff().commit(),
+                e.startNs, e);
     }
 
     /**
-     * Sends a suggestion on, stamped with this moment: its latency includes any wait in the mailbox. A draft's goes
-     * to {@link SuggestStage#DRAFTS}, the replies of interactive requests.
+     * Sends a suggestion on, stamped with this moment: its latency includes any wait in the mailbox, and with the
+     * {@code traceparent} its record will carry. A draft's goes to {@link SuggestStage#DRAFTS}, the replies of
+     * interactive requests.
+     *
+     * @param startNs when the commit came to this stage (epoch ns; 0 when not traced)
+     * @param e       the request that was in flight, or null for a cache hit
      */
-    private void emit(Suggestion s, boolean draft) {
+    private void emit(Suggestion s, CommitEvent c, long startNs, InFlight.Entry e) {
+        boolean draft = c.draft();
         Suggestion made = s.madeAt(System.currentTimeMillis());
+        Tracing.Trace t = tracing.enabled() ? tracing.trace(c.traceId(), c.origin().traceparent()) : null;
+        String published = Stages.published(c.repo(), c.sha());
+        if (t == null) {
+            made = made.withTraceparent(tracing.enabled() ? TraceContext.unsampled(made.traceId(), published)
+                    : TraceContext.traceparent(made.traceId(), published));
+        } else {
+            made = made.withTraceparent(Tracing.traceparent(t, published));
+            Stages.suggested(tracing, t, c, made, startNs, e == null ? null : new Stages.Engine(index.engine().name(),
+                    e.batchStartNs, e.batchEndNs, e.batchSize, e.timedOut), e == null ? null : e.llmCall);
+        }
         if (draft) {
             output.collect(SuggestStage.DRAFTS, new StreamRecord<>(made, made.madeMs()));
         } else {
@@ -347,6 +381,10 @@ public final class SuggestOperator extends AbstractStreamOperator<Suggestion>
         }
         if (index != null) {
             index.close();
+        }
+        if (tracing != null) {
+            Tracing.release();
+            tracing = null;
         }
         super.close();
     }

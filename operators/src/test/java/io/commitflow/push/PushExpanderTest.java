@@ -55,7 +55,9 @@ class PushExpanderTest {
         assertThat(commits).extracting(CommitEvent::sha).containsExactly(c2.name(), c3.name());
         assertThat(commits).extracting(CommitEvent::message).containsExactly("second", "third");
         assertThat(commits.get(0).parents()).containsExactly(c1.name());
-        assertThat(commits).extracting(CommitEvent::traceId).doesNotHaveDuplicates();
+        // one trace per event: each commit's spans hang under the push's
+        PushEvent push = TestEvents.push("r", "refs/heads/main", c1.name(), c3.name());
+        assertThat(commits).extracting(CommitEvent::traceId).containsOnly(push.traceId());
     }
 
     @Test
