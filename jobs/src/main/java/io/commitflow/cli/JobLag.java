@@ -7,13 +7,17 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The job's consumer lag as its own Prometheus endpoint reports it: the events source's {@code pendingRecords}
- * (records behind, summed over its subtasks) and {@code currentEmitEventTimeLag} (ms: the age of the event being
- * read; the oldest unread one while the job is behind) — the series the dashboard's "Are we keeping up?" panel shows.
+ * The job's consumer lag as its own Prometheus endpoint reports it: records behind, summed over the events topic's
+ * partitions (the job's own {@code consumerLag} {@code recordsBehind} per partition; the connector's
+ * {@code pendingRecords} per subtask where those are absent) and {@code currentEmitEventTimeLag} (ms: the age of
+ * the event being read; the oldest unread one while the job is behind) — the series the dashboard's "Are we keeping
+ * up?" panel shows.
  */
 final class JobLag {
     private static final String PREFIX = "flink_taskmanager_job_task_operator_";
     private static final String EVENTS_SOURCE = "operator_name=\"Source:_kafka:_events\"";
+    /** The job's own per-partition series ({@code PartitionLag}), under the source's deserializer. */
+    static final String PARTITION_BEHIND = "deserializer_consumerLag_topic_partition_recordsBehind";
 
     private final java.util.function.IntSupplier port;
 
@@ -45,6 +49,8 @@ final class JobLag {
     /** The two figures from Prometheus' text format; null when neither series is there. */
     static double[] parse(String text) {
         double behind = 0;
+        double behindByPartition = 0;
+        boolean partitions = false;
         double age = Double.NaN;
         boolean any = false;
         for (String line : text.split("\n")) {
@@ -53,7 +59,8 @@ final class JobLag {
             }
             boolean pending = line.startsWith(PREFIX + "pendingRecords{");
             boolean lag = line.startsWith(PREFIX + "currentEmitEventTimeLag{");
-            if (!pending && !lag) {
+            boolean partition = line.startsWith(PREFIX + PARTITION_BEHIND + "{");
+            if (!pending && !lag && !partition) {
                 continue;
             }
             double v;
@@ -66,12 +73,15 @@ final class JobLag {
                 continue;
             }
             any = true;
-            if (pending) {
+            if (partition) {
+                partitions = true;
+                behindByPartition += v;
+            } else if (pending) {
                 behind += v;
             } else {
                 age = Double.isNaN(age) ? v : Math.max(age, v);
             }
         }
-        return any ? new double[] {behind, age} : null;
+        return any ? new double[] {partitions ? behindByPartition : behind, age} : null;
     }
 }

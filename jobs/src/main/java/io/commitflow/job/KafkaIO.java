@@ -6,6 +6,7 @@ import io.commitflow.event.Origin;
 import io.commitflow.event.RawRecord;
 import io.commitflow.event.Suggestion;
 import io.commitflow.sla.SlaRecord;
+import org.apache.flink.api.common.serialization.DeserializationSchema;
 import org.apache.flink.api.common.serialization.SerializationSchema;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.sink2.Sink;
@@ -45,7 +46,7 @@ public final class KafkaIO {
                 .setGroupId(k.groupId())
                 .setStartingOffsets(OffsetsInitializer.committedOffsets(
                         k.fromEarliest() ? OffsetResetStrategy.EARLIEST : OffsetResetStrategy.LATEST))
-                .setDeserializer(new RawRecords())
+                .setDeserializer(new RawRecords(withBootstrap(k), k.groupId()))
                 .setProperties(clientProperties(k))
                 // events written in transactions count only once committed
                 .setProperty("isolation.level", "read_committed")
@@ -65,7 +66,7 @@ public final class KafkaIO {
                 .setProperty("partition.discovery.interval.ms", Long.toString(REQUESTS_DISCOVERY_MS))
                 .setGroupId(k.groupId())
                 .setStartingOffsets(OffsetsInitializer.committedOffsets(OffsetResetStrategy.LATEST))
-                .setDeserializer(new RawRecords())
+                .setDeserializer(new RawRecords(withBootstrap(k), k.groupId()))
                 .setProperties(clientProperties(k))
                 .setProperty("client.id.prefix", k.groupId() + "-requests")
                 .build();
@@ -155,6 +156,12 @@ public final class KafkaIO {
     private static Properties clientProperties(KafkaSettings k) {
         Properties p = new Properties();
         p.putAll(k.properties());
+        return p;
+    }
+
+    private static Properties withBootstrap(KafkaSettings k) {
+        Properties p = clientProperties(k);
+        p.setProperty("bootstrap.servers", k.bootstrap());
         return p;
     }
 
@@ -283,9 +290,26 @@ public final class KafkaIO {
     /** Hands each record on untouched; parsing happens in an operator so that bad records become dead letters. */
     static final class RawRecords implements KafkaRecordDeserializationSchema<RawRecord> {
         private static final long serialVersionUID = 1L;
+        private final Properties client;
+        private final String groupId;
+        private transient PartitionLag lag;
+
+        /** @param client the source's client properties and group, for the consumer lag metrics ({@link PartitionLag}) */
+        RawRecords(Properties client, String groupId) {
+            this.client = client;
+            this.groupId = groupId;
+        }
+
+        @Override
+        public void open(DeserializationSchema.InitializationContext context) {
+            lag = PartitionLag.start(context.getMetricGroup(), client, groupId);
+        }
 
         @Override
         public void deserialize(ConsumerRecord<byte[], byte[]> record, Collector<RawRecord> out) {
+            if (lag != null) {
+                lag.read(record.topic(), record.partition(), record.offset(), record.timestamp());
+            }
             Origin origin = new Origin(record.topic(), record.partition(), record.offset(), record.timestamp());
             Header traceparent = record.headers().lastHeader(TraceContext.HEADER);
             if (traceparent != null && traceparent.value() != null) {

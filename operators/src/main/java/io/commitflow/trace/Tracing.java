@@ -86,6 +86,13 @@ public final class Tracing {
         }
     }
 
+    /** Shuts down a tracing that is not the shared one (tests). */
+    void shutdown() {
+        if (sdk != null) {
+            sdk.getSdkTracerProvider().shutdown().join(10, TimeUnit.SECONDS);
+        }
+    }
+
     /** The tracing of the operators running now in this process, or one that is off. */
     public static synchronized Tracing current() {
         return shared;
@@ -130,16 +137,19 @@ public final class Tracing {
         if (!wanted(keys)) {
             return OFF;
         }
-        Map<String, String> defaults = Map.of(
+        // the SDK reads the environment and system properties itself; these are its defaults, and the keys read
+        // above (the same values, unless the caller passed others)
+        Map<String, String> config = new HashMap<>(Map.of(
                 "otel.service.name", "commitflow",
                 "otel.traces.exporter", "otlp",
                 "otel.metrics.exporter", "none",
                 "otel.logs.exporter", "none",
-                "otel.exporter.otlp.protocol", "http/protobuf");
+                "otel.exporter.otlp.protocol", "http/protobuf"));
+        config.putAll(keys);
         FixedIds ids = new FixedIds();
         OpenTelemetrySdk sdk = AutoConfiguredOpenTelemetrySdk.builder()
-                .addPropertiesSupplier(() -> defaults)
-                .addTracerProviderCustomizer((b, config) -> b.setIdGenerator(ids))
+                .addPropertiesSupplier(() -> config)
+                .addTracerProviderCustomizer((b, unused) -> b.setIdGenerator(ids))
                 .disableShutdownHook()
                 .build()
                 .getOpenTelemetrySdk();
