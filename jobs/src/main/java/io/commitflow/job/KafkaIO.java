@@ -222,7 +222,7 @@ public final class KafkaIO {
                 Stages.sentSuggestion(tracing, s, topic);
             }
             return traceHeaders(s.traceparent() != null ? s.traceparent()
-                    : TraceContext.traceparent(s.traceId(), Stages.published(s.repo(), s.sha())));
+                    : TraceContext.traceparent(s.traceId(), Stages.published(s.repo(), s.sha())), s.tracestate());
         }
     }
 
@@ -239,15 +239,16 @@ public final class KafkaIO {
         public Headers getHeaders(DeadLetter d) {
             Tracing tracing = Tracing.current();
             String key = Stages.deadLetter(d);
+            String state = d.origin().tracestate();
             if (!tracing.enabled()) {
-                return traceHeaders(TraceContext.traceparent(d.traceId(), key));
+                return traceHeaders(TraceContext.traceparent(d.traceId(), key), state);
             }
-            Tracing.Trace t = tracing.trace(d.traceId(), d.origin().traceparent());
+            Tracing.Trace t = tracing.trace(d.traceId(), d.origin().traceparent(), state);
             if (t == null) {
-                return traceHeaders(TraceContext.unsampled(d.traceId(), key));
+                return traceHeaders(TraceContext.unsampled(d.traceId(), key), state);
             }
             Stages.sentDeadLetter(tracing, t, d, topic);
-            return traceHeaders(Tracing.traceparent(t, key));
+            return traceHeaders(Tracing.traceparent(t, key), state);
         }
     }
 
@@ -259,13 +260,16 @@ public final class KafkaIO {
         public Headers getHeaders(SlaRecord r) {
             String slowest = r.traceId();
             return slowest == null ? new RecordHeaders()
-                    : traceHeaders(TraceContext.traceparent(slowest, "sla-spike/" + r.tenant()));
+                    : traceHeaders(TraceContext.traceparent(slowest, "sla-spike/" + r.tenant()), null);
         }
     }
 
-    private static Headers traceHeaders(String traceparent) {
+    private static Headers traceHeaders(String traceparent, String tracestate) {
         RecordHeaders h = new RecordHeaders();
         h.add(TraceContext.HEADER, traceparent.getBytes(StandardCharsets.US_ASCII));
+        if (tracestate != null) {
+            h.add(TraceContext.STATE_HEADER, tracestate.getBytes(StandardCharsets.US_ASCII));
+        }
         return h;
     }
 
@@ -313,7 +317,9 @@ public final class KafkaIO {
             Origin origin = new Origin(record.topic(), record.partition(), record.offset(), record.timestamp());
             Header traceparent = record.headers().lastHeader(TraceContext.HEADER);
             if (traceparent != null && traceparent.value() != null) {
-                origin = origin.withTraceparent(new String(traceparent.value(), StandardCharsets.US_ASCII));
+                Header state = record.headers().lastHeader(TraceContext.STATE_HEADER);
+                origin = origin.withTraceContext(new String(traceparent.value(), StandardCharsets.US_ASCII),
+                        state == null || state.value() == null ? null : new String(state.value(), StandardCharsets.US_ASCII));
             }
             out.collect(new RawRecord(origin, record.key(), record.value()));
         }

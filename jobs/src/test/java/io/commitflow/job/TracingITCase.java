@@ -53,6 +53,7 @@ class TracingITCase {
     private static final int PARALLELISM = 2;
     private static final String TRACE = "4bf92f3577b34da6a3ce929d0e0e4736";
     private static final String PARENT = "00f067aa0ba902b7";
+    private static final String STATE = "congo=t61rcWkgMzE,rojo=00f067aa0ba902b7";
     private static final String PUSH_TRACE = "5cf92f3577b34da6a3ce929d0e0e4737";
     private static final String BAD_TRACE = "6df92f3577b34da6a3ce929d0e0e4738";
     private static final String UNSAMPLED_TRACE = "7ef92f3577b34da6a3ce929d0e0e4739";
@@ -109,7 +110,7 @@ class TracingITCase {
         }
         KAFKA.produce(k.eventsTopic(), key, rest);
         KAFKA.produceTraced(k.eventsTopic(), key, GitHistory.commitEvent("app", traced),
-                "00-" + TRACE + "-" + PARENT + "-01");
+                "00-" + TRACE + "-" + PARENT + "-01", STATE);
         KAFKA.produceTraced(k.eventsTopic(), key, GitHistory.commitEvent("app", unsampled),
                 "00-" + UNSAMPLED_TRACE + "-" + PARENT + "-00");
         KAFKA.produceTraced(k.eventsTopic(), key, WireFormat.push("acme", "app", "refs/heads/feature",
@@ -145,13 +146,18 @@ class TracingITCase {
         assertThat(Long.parseLong(batch.attributes().get("commitflow.batch.size"))).isPositive();
         assertThat(sent.parentSpanId()).isEqualTo(suggested.spanId());
         assertThat(sent.kind()).isEqualTo(SpanKind.SPAN_KIND_PRODUCER);
-        assertThat(trace).allSatisfy(s -> assertThat(s.endNs()).isGreaterThanOrEqualTo(s.startNs()));
+        assertThat(trace).allSatisfy(s -> {
+            assertThat(s.endNs()).isGreaterThanOrEqualTo(s.startNs());
+            assertThat(s.traceState()).as("the producer's tracestate, on every span").isEqualTo(STATE);
+        });
         assertThat(treeUnder(trace, PARENT)).as(receiver.dump()).isTrue();
 
         ConsumerRecord<byte[], byte[]> suggestion = record(KAFKA.readCommitted(k.suggestionsTopic()), traced.name());
         String header = new String(suggestion.headers().lastHeader("traceparent").value(), StandardCharsets.US_ASCII);
         assertThat(header).isEqualTo("00-" + TRACE + "-" + sent.spanId() + "-01");
         assertThat(Json.mapper().readTree(suggestion.value()).path("traceparent").asText()).isEqualTo(header);
+        assertThat(new String(suggestion.headers().lastHeader("tracestate").value(), StandardCharsets.US_ASCII))
+                .as("passed on untouched").isEqualTo(STATE);
 
         // a producer that did not sample: nothing exported, and the suggestion says not sampled either
         assertThat(receiver.trace(UNSAMPLED_TRACE)).isEmpty();

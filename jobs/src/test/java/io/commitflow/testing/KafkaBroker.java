@@ -119,10 +119,19 @@ public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
 
     /** Sends one value with a {@code traceparent} header, as an OpenTelemetry-instrumented producer does. */
     public RecordMetadata produceTraced(String topic, byte[] key, byte[] value, String traceparent) throws Exception {
+        return produceTraced(topic, key, value, traceparent, null);
+    }
+
+    /** Sends one value with {@code traceparent} and, unless null, {@code tracestate} headers. */
+    public RecordMetadata produceTraced(String topic, byte[] key, byte[] value, String traceparent, String tracestate)
+            throws Exception {
         Map<String, Object> p = with(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(), ProducerConfig.ACKS_CONFIG, "all"));
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
             ProducerRecord<byte[], byte[]> r = new ProducerRecord<>(topic, key, value);
             r.headers().add("traceparent", traceparent.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            if (tracestate != null) {
+                r.headers().add("tracestate", tracestate.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            }
             return producer.send(r).get(30, TimeUnit.SECONDS);
         }
     }

@@ -28,7 +28,8 @@ import java.util.zip.GZIPInputStream;
  */
 public final class OtlpReceiver implements AutoCloseable {
     /** A received span, ids in lowercase hex, attributes as strings. */
-    public record Received(String traceId, String spanId, String parentSpanId, String name, Span.SpanKind kind,
+    public record Received(String traceId, String spanId, String parentSpanId, String traceState, String name,
+                           Span.SpanKind kind,
                            long startNs, long endNs, boolean error, Map<String, String> attributes,
                            Map<String, String> resource) {}
 
@@ -79,7 +80,7 @@ public final class OtlpReceiver implements AutoCloseable {
                 for (ScopeSpans ss : rs.getScopeSpansList()) {
                     for (Span s : ss.getSpansList()) {
                         spans.add(new Received(hex(s.getTraceId().toByteArray()), hex(s.getSpanId().toByteArray()),
-                                hex(s.getParentSpanId().toByteArray()), s.getName(), s.getKind(),
+                                hex(s.getParentSpanId().toByteArray()), s.getTraceState(), s.getName(), s.getKind(),
                                 s.getStartTimeUnixNano(), s.getEndTimeUnixNano(),
                                 s.getStatus().getCode() == io.opentelemetry.proto.trace.v1.Status.StatusCode.STATUS_CODE_ERROR,
                                 strings(s.getAttributesList()), resource));

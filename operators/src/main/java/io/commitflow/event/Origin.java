@@ -7,17 +7,39 @@ package io.commitflow.event;
  * record again.
  *
  * @param traceparent the record's {@code traceparent} header, or null when it had none (or an invalid one)
+ * @param tracestate  the record's {@code tracestate} header (vendors' trace data, passed on untouched), or null when
+ *                    it had none or no valid {@code traceparent}
  */
-public record Origin(String topic, int partition, long offset, long kafkaTs, String traceparent) {
+public record Origin(String topic, int partition, long offset, long kafkaTs, String traceparent, String tracestate) {
+    /** W3C: a {@code tracestate} longer than this may be dropped; it is. */
+    public static final int MAX_TRACESTATE = 512;
 
     /** An origin without trace context. */
     public Origin(String topic, int partition, long offset, long kafkaTs) {
-        this(topic, partition, offset, kafkaTs, null);
+        this(topic, partition, offset, kafkaTs, null, null);
+    }
+
+    /** An origin with a {@code traceparent} and no {@code tracestate}. */
+    public Origin(String topic, int partition, long offset, long kafkaTs, String traceparent) {
+        this(topic, partition, offset, kafkaTs, traceparent, null);
     }
 
     /** This origin with the record's {@code traceparent} header, kept only when it is valid. */
     public Origin withTraceparent(String header) {
-        return new Origin(topic, partition, offset, kafkaTs, TraceContext.traceIdOf(header) == null ? null : header.strip());
+        return withTraceContext(header, null);
+    }
+
+    /**
+     * This origin with the record's trace context headers: {@code traceparent} kept only when it is valid, and
+     * {@code tracestate} only beside a valid {@code traceparent} and within {@value #MAX_TRACESTATE} characters.
+     */
+    public Origin withTraceContext(String traceparentHeader, String tracestateHeader) {
+        if (TraceContext.traceIdOf(traceparentHeader) == null) {
+            return new Origin(topic, partition, offset, kafkaTs, null, null);
+        }
+        String state = tracestateHeader == null || tracestateHeader.isBlank()
+                || tracestateHeader.length() > MAX_TRACESTATE ? null : tracestateHeader.strip();
+        return new Origin(topic, partition, offset, kafkaTs, traceparentHeader.strip(), state);
     }
 
     /** The trace id of the record's {@code traceparent} header, or null. */

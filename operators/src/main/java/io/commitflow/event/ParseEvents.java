@@ -73,18 +73,18 @@ public class ParseEvents extends ProcessFunction<RawRecord, CommitEvent> {
     private void trace(Origin o, EventParser.Result result, long startNs) {
         if (result instanceof EventParser.Result.Commit c) {
             CommitEvent e = c.event();
-            Tracing.Trace t = tracing.trace(e.traceId(), o.traceparent());
+            Tracing.Trace t = tracing.trace(e.traceId(), o.traceparent(), o.tracestate());
             if (t != null) {
                 Stages.consumed(tracing, t, o, true, e.draft() ? "draft" : "commit", Stages.of(e), startNs, null);
             }
         } else if (result instanceof EventParser.Result.Push p) {
-            Tracing.Trace t = tracing.trace(p.event().traceId(), o.traceparent());
+            Tracing.Trace t = tracing.trace(p.event().traceId(), o.traceparent(), o.tracestate());
             if (t != null) {
                 Stages.consumed(tracing, t, o, false, "push", Stages.of(p.event()), startNs, null);
             }
         } else {
             DeadLetter d = ((EventParser.Result.Rejected) result).deadLetter();
-            Tracing.Trace t = tracing.trace(d.traceId(), o.traceparent());
+            Tracing.Trace t = tracing.trace(d.traceId(), o.traceparent(), o.tracestate());
             if (t != null) {
                 Stages.consumed(tracing, t, o, false, "rejected", Attributes.builder().put(Stages.REASON, d.reason()),
                         startNs, d.reason() + ": " + d.detail());

@@ -31,6 +31,7 @@ import java.util.List;
  * @param traceparent the W3C {@code traceparent} the record carries (its Kafka header, and here for consumers that
  *                   cannot read headers): the event's trace, the span of the sink that wrote it, sampled or not as the
  *                   trace was; null until the suggest stage sends it on
+ * @param tracestate the event's {@code tracestate}, passed on untouched; null when it had none
  */
 public record Suggestion(
         String repo,
@@ -53,7 +54,8 @@ public record Suggestion(
         String note,
         double bnorm,
         boolean unfaithful,
-        String traceparent) {
+        String traceparent,
+        String tracestate) {
 
     /** {@link #bnorm} of a suggestion whose event carried no real message. */
     public static final double NOT_SCORED = -1;
@@ -63,7 +65,7 @@ public record Suggestion(
                       double similarity, List<String> exemplars, String cache, long latencyMs, String traceId,
                       String tenant, String truncation, long eventTs, long kafkaTs, long madeMs, String note) {
         this(repo, sha, subject, body, type, scope, backend, similarity, exemplars, cache, latencyMs, traceId, tenant,
-                truncation, eventTs, kafkaTs, madeMs, note, NOT_SCORED, false, null);
+                truncation, eventTs, kafkaTs, madeMs, note, NOT_SCORED, false, null, null);
     }
 
     /** A scored suggestion not sent on yet. */
@@ -72,7 +74,7 @@ public record Suggestion(
                       String tenant, String truncation, long eventTs, long kafkaTs, long madeMs, String note,
                       double bnorm, boolean unfaithful) {
         this(repo, sha, subject, body, type, scope, backend, similarity, exemplars, cache, latencyMs, traceId, tenant,
-                truncation, eventTs, kafkaTs, madeMs, note, bnorm, unfaithful, null);
+                truncation, eventTs, kafkaTs, madeMs, note, bnorm, unfaithful, null, null);
     }
 
     /** The event carried the real message and this suggestion was scored against it. */
@@ -83,13 +85,13 @@ public record Suggestion(
     /** This suggestion with its live quality. */
     public Suggestion withQuality(double newBnorm, boolean isUnfaithful) {
         return new Suggestion(repo, sha, subject, body, type, scope, backend, similarity, exemplars, cache, latencyMs,
-                traceId, tenant, truncation, eventTs, kafkaTs, madeMs, note, newBnorm, isUnfaithful, traceparent);
+                traceId, tenant, truncation, eventTs, kafkaTs, madeMs, note, newBnorm, isUnfaithful, traceparent, tracestate);
     }
 
     /** This suggestion with a note. */
     public Suggestion withNote(String n) {
         return new Suggestion(repo, sha, subject, body, type, scope, backend, similarity, exemplars, cache, latencyMs,
-                traceId, tenant, truncation, eventTs, kafkaTs, madeMs, n, bnorm, unfaithful, traceparent);
+                traceId, tenant, truncation, eventTs, kafkaTs, madeMs, n, bnorm, unfaithful, traceparent, tracestate);
     }
 
     /** This suggestion with another writer's subject and body. */
@@ -102,12 +104,13 @@ public record Suggestion(
     public Suggestion madeAt(long nowMs) {
         return new Suggestion(repo, sha, subject, body, type, scope, backend, similarity, exemplars, cache,
                 Math.max(0, nowMs - kafkaTs), traceId, tenant, truncation, eventTs, kafkaTs, nowMs, note, bnorm, unfaithful,
-                traceparent);
+                traceparent, tracestate);
     }
 
-    /** This suggestion with the {@code traceparent} its record carries. */
-    public Suggestion withTraceparent(String header) {
+    /** This suggestion with the trace context headers its record carries. */
+    public Suggestion withTraceContext(String traceparentHeader, String tracestateHeader) {
         return new Suggestion(repo, sha, subject, body, type, scope, backend, similarity, exemplars, cache, latencyMs,
-                traceId, tenant, truncation, eventTs, kafkaTs, madeMs, note, bnorm, unfaithful, header);
+                traceId, tenant, truncation, eventTs, kafkaTs, madeMs, note, bnorm, unfaithful, traceparentHeader,
+                tracestateHeader);
     }
 }

@@ -10,6 +10,8 @@ import java.util.regex.Pattern;
 public final class TraceContext {
     /** The Kafka header, as OpenTelemetry's Kafka instrumentation names it. */
     public static final String HEADER = "traceparent";
+    /** Vendors' trace data beside it, passed on untouched. */
+    public static final String STATE_HEADER = "tracestate";
 
     private static final Pattern TRACEPARENT = Pattern.compile("([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-.*)?");
     private static final Pattern W3C_TRACE_ID = Pattern.compile("[0-9a-f]{32}");

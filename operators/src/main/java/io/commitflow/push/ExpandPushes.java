@@ -158,7 +158,8 @@ public class ExpandPushes extends KeyedProcessFunction<String, PushEvent, Commit
 
     /** The push's expansion span: its last attempt, with how long it waited for the mirror before that. */
     private void trace(PendingPush p, long now, int expanded, long startNs, String error) {
-        Tracing.Trace t = tracing.enabled() ? tracing.trace(p.push().traceId(), p.push().origin().traceparent()) : null;
+        Tracing.Trace t = tracing.enabled() ? tracing.trace(p.push().traceId(), p.push().origin().traceparent(),
+                p.push().origin().tracestate()) : null;
         if (t != null) {
             tracing.span(t, "expand push", SpanKind.INTERNAL, Stages.parse(p.push().origin()),
                     Stages.beforeDiff(p.push().origin()), startNs, Tracing.nowNs(), error, Stages.of(p.push())

@@ -340,13 +340,14 @@ public final class SuggestOperator extends AbstractStreamOperator<Suggestion>
     private void emit(Suggestion s, CommitEvent c, long startNs, InFlight.Entry e) {
         boolean draft = c.draft();
         Suggestion made = s.madeAt(System.currentTimeMillis());
-        Tracing.Trace t = tracing.enabled() ? tracing.trace(c.traceId(), c.origin().traceparent()) : null;
+        Tracing.Trace t = tracing.enabled() ? tracing.trace(c.traceId(), c.origin().traceparent(),
+                c.origin().tracestate()) : null;
         String published = Stages.published(c.repo(), c.sha());
         if (t == null) {
-            made = made.withTraceparent(tracing.enabled() ? TraceContext.unsampled(made.traceId(), published)
-                    : TraceContext.traceparent(made.traceId(), published));
+            made = made.withTraceContext(tracing.enabled() ? TraceContext.unsampled(made.traceId(), published)
+                    : TraceContext.traceparent(made.traceId(), published), c.origin().tracestate());
         } else {
-            made = made.withTraceparent(Tracing.traceparent(t, published));
+            made = made.withTraceContext(Tracing.traceparent(t, published), c.origin().tracestate());
             Stages.suggested(tracing, t, c, made, startNs, e == null ? null : new Stages.Engine(index.engine().name(),
                     e.batchStartNs, e.batchEndNs, e.batchSize, e.timedOut), e == null ? null : e.llmCall);
         }

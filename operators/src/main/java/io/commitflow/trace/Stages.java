@@ -146,7 +146,7 @@ public final class Stages {
      */
     public static void diffed(Tracing t, String name, CommitEvent c, DiffedCommit d, long startNs, String error,
                               AttributesBuilder attrs) {
-        Tracing.Trace trace = t.enabled() ? t.trace(c.traceId(), c.origin().traceparent()) : null;
+        Tracing.Trace trace = t.enabled() ? t.trace(c.traceId(), c.origin().traceparent(), c.origin().tracestate()) : null;
         if (trace == null) {
             return;
         }
@@ -222,7 +222,8 @@ public final class Stages {
         if (header == null || !header.endsWith("-01")) {
             return;
         }
-        Tracing.Trace trace = new Tracing.Trace(header.substring(3, 35), null);
+        String id = header.substring(3, 35);
+        Tracing.Trace trace = new Tracing.Trace(id, Tracing.remoteParent(id, header, s.tracestate()));
         Attributes attrs = Attributes.builder().put(MESSAGING_SYSTEM, "kafka").put(MESSAGING_OPERATION, "send")
                 .put(MESSAGING_DESTINATION, topic).put(MESSAGING_KEY, s.repo()).put(TENANT, s.tenant())
                 .put(REPOSITORY, s.repo()).put(REVISION, s.sha()).build();

@@ -11,7 +11,9 @@ import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.TraceFlags;
 import io.opentelemetry.api.trace.TraceState;
 import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
 import io.opentelemetry.context.Context;
+import io.opentelemetry.context.propagation.TextMapGetter;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.autoconfigure.AutoConfiguredOpenTelemetrySdk;
 import io.opentelemetry.sdk.trace.IdGenerator;
@@ -52,7 +54,7 @@ public final class Tracing {
     public static final String SCOPE = "io.commitflow";
     private static final Tracing OFF = new Tracing(null, null);
 
-    private static Tracing shared = OFF;
+    private static volatile Tracing shared = OFF;
     private static int users;
 
     private final OpenTelemetrySdk sdk;
@@ -94,7 +96,7 @@ public final class Tracing {
     }
 
     /** The tracing of the operators running now in this process, or one that is off. */
-    public static synchronized Tracing current() {
+    public static Tracing current() {
         return shared;
     }
 
@@ -167,26 +169,48 @@ public final class Tracing {
      * @param traceparent the event's {@code traceparent} header, or null
      */
     public Trace trace(String traceId, String traceparent) {
+        return trace(traceId, traceparent, null);
+    }
+
+    /** As {@link #trace(String, String)}, with the event's {@code tracestate} (null when none). */
+    public Trace trace(String traceId, String traceparent, String tracestate) {
         if (sdk == null) {
             return null;
         }
         String trace = TraceContext.w3cTraceId(traceId);
-        SpanContext remote = remoteParent(trace, traceparent);
+        SpanContext remote = remoteParent(trace, traceparent, tracestate);
         Context parent = remote == null ? Context.root() : Context.root().with(Span.wrap(remote));
         SamplingDecision d = sampler.shouldSample(parent, trace, "commitflow", SpanKind.CONSUMER, Attributes.empty(),
                 List.of()).getDecision();
         return d == SamplingDecision.RECORD_AND_SAMPLE ? new Trace(trace, remote) : null;
     }
 
-    /** The header's span as the remote parent, when the header is valid and of this trace. */
-    private static SpanContext remoteParent(String trace, String traceparent) {
-        if (traceparent == null || !trace.equals(TraceContext.traceIdOf(traceparent))) {
+    /** The headers' span as the remote parent, when they are valid and of this trace (read as the W3C propagator does). */
+    static SpanContext remoteParent(String trace, String traceparent, String tracestate) {
+        if (traceparent == null) {
             return null;
         }
-        String[] f = traceparent.strip().split("-");
-        byte flags = (byte) Integer.parseInt(f[3], 16);
-        return SpanContext.createFromRemoteParent(trace, f[2], TraceFlags.fromByte(flags), TraceState.getDefault());
+        Map<String, String> carrier = new HashMap<>(2);
+        carrier.put(TraceContext.HEADER, traceparent);
+        if (tracestate != null) {
+            carrier.put(TraceContext.STATE_HEADER, tracestate);
+        }
+        SpanContext c = Span.fromContext(W3CTraceContextPropagator.getInstance().extract(Context.root(), carrier, MAP))
+                .getSpanContext();
+        return c.isValid() && c.getTraceId().equals(trace) ? c : null;
     }
+
+    private static final TextMapGetter<Map<String, String>> MAP = new TextMapGetter<>() {
+        @Override
+        public Iterable<String> keys(Map<String, String> carrier) {
+            return carrier.keySet();
+        }
+
+        @Override
+        public String get(Map<String, String> carrier, String key) {
+            return carrier == null ? null : carrier.get(key);
+        }
+    };
 
     /** The span id of a stage's span in a trace: derived, so that another stage can name it as its parent. */
     public static String spanId(String trace, String stageKey) {
@@ -213,7 +237,8 @@ public final class Tracing {
     public void span(Trace t, String name, SpanKind kind, String parentKey, String key, long startNs, long endNs,
                      String error, Attributes attrs) {
         SpanContext parent = parentKey == null ? t.remote() : SpanContext.createFromRemoteParent(t.id(),
-                spanId(t.id(), parentKey), TraceFlags.getSampled(), TraceState.getDefault());
+                spanId(t.id(), parentKey), TraceFlags.getSampled(),
+                t.remote() == null ? TraceState.getDefault() : t.remote().getTraceState());
         SpanBuilder b = tracer.spanBuilder(name).setSpanKind(kind).setStartTimestamp(startNs, TimeUnit.NANOSECONDS)
                 .setAllAttributes(attrs);
         b = parent == null ? b.setNoParent() : b.setParent(Context.root().with(Span.wrap(parent)));

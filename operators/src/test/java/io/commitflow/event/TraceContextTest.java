@@ -44,4 +44,16 @@ class TraceContextTest {
         assertThat(TraceContext.w3cTraceId("abc-123")).matches("[0-9a-f]{32}").isEqualTo(TraceContext.w3cTraceId("abc-123"));
         assertThat(TraceContext.traceIdOf(TraceContext.traceparent("abc-123", "x"))).isEqualTo(TraceContext.w3cTraceId("abc-123"));
     }
+
+    @Test
+    void keepsTracestateOnlyBesideAValidTraceparentAndWithinItsLimit() {
+        Origin o = new Origin("t", 0, 1, 2);
+        String parent = "00-" + TRACE + "-00f067aa0ba902b7-01";
+        assertThat(o.withTraceContext(parent, " congo=t61rcWkgMzE ").tracestate()).isEqualTo("congo=t61rcWkgMzE");
+        assertThat(o.withTraceContext("00-" + "0".repeat(32) + "-00f067aa0ba902b7-01", "congo=t61rcWkgMzE"))
+                .as("an invalid traceparent restarts the trace, tracestate and all")
+                .extracting(Origin::traceparent, Origin::tracestate).containsExactly(null, null);
+        assertThat(o.withTraceContext(parent, "a=" + "b".repeat(Origin.MAX_TRACESTATE)).tracestate()).isNull();
+        assertThat(o.withTraceContext(parent, null).traceparent()).isEqualTo(parent);
+    }
 }
