@@ -88,8 +88,16 @@ public final class Tracing {
         }
     }
 
-    /** Shuts down a tracing that is not the shared one (tests). */
-    void shutdown() {
+    /**
+     * A tracing of its own, not the process's, configured by these {@code otel.*} keys over the environment's (tools
+     * and benchmarks; the operators use {@link #acquire}). {@link #shutdown} it.
+     */
+    public static Tracing of(Map<String, String> properties) {
+        return start(System.getenv(), properties);
+    }
+
+    /** Shuts down a tracing that is not the shared one, exporting what is queued. */
+    public void shutdown() {
         if (sdk != null) {
             sdk.getSdkTracerProvider().shutdown().join(10, TimeUnit.SECONDS);
         }
