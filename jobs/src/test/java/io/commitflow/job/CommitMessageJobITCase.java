@@ -58,7 +58,8 @@ class CommitMessageJobITCase {
     @Test
     void describesEveryCommitOnceAndDeadLettersEveryBadRecordOnce() throws Exception {
         List<RevCommit> history = GitHistory.create(mirrors, "app.git", 40);
-        List<RevCommit> feature = featureBranch(history.get(history.size() - 1), 3);
+        List<RevCommit> feature = GitHistory.featureBranch(mirrors, "app.git", history.get(history.size() - 1), 3,
+                "feature", "Document feature");
         RevCommit backport = backport(history.get(10)); // the same change as feature.get(0): a cherry-pick
         KafkaSettings k = KafkaSettings.defaults(KAFKA.bootstrap());
         KAFKA.createTopic(k.eventsTopic(), 2);
@@ -178,21 +179,6 @@ class CommitMessageJobITCase {
         return new PipelineSettings(s.mirrorRoot(), s.dedupTtl(), s.maxEventBytes(), s.budget(),
                 new io.commitflow.push.RetryPolicy(Duration.ofMillis(100), Duration.ofMillis(100), Duration.ZERO), s.suggest(),
                 s.sla());
-    }
-
-    private List<RevCommit> featureBranch(RevCommit base, int n) throws Exception {
-        try (Repository repo = new FileRepositoryBuilder().setGitDir(mirrors.resolve("app.git").toFile()).build();
-             TestRepository<Repository> git = new TestRepository<>(repo)) {
-            List<RevCommit> out = new ArrayList<>();
-            RevCommit parent = base;
-            for (int i = 0; i < n; i++) {
-                parent = git.commit().parent(parent).add("docs/feature-" + i + ".md", "# Feature " + i + "\n")
-                        .message("Document feature " + i).create();
-                out.add(parent);
-            }
-            git.update("refs/heads/feature", parent);
-            return out;
-        }
     }
 
     private RevCommit backport(RevCommit base) throws Exception {

@@ -20,10 +20,7 @@ import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsIni
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.eclipse.jgit.junit.TestRepository;
-import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.revwalk.RevCommit;
-import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -92,7 +89,8 @@ class TracingITCase {
     @Test
     void aCommitsTraceFromItsEventsHeaderToItsSuggestionsHeader() throws Exception {
         List<RevCommit> history = GitHistory.create(mirrors, "app.git", 150);
-        List<RevCommit> feature = featureBranch(history.get(history.size() - 1), 2);
+        List<RevCommit> feature = GitHistory.featureBranch(mirrors, "app.git", history.get(history.size() - 1), 2,
+                "traced", "Document traced feature");
         KafkaSettings k = KafkaSettings.defaults(KAFKA.bootstrap());
         for (String t : List.of(k.eventsTopic(), k.suggestionsTopic())) {
             KAFKA.createTopic(t, 2);
@@ -251,20 +249,5 @@ class TracingITCase {
         CommitMessageJob.build(env, KafkaIO.sourceBuilder(k).setBounded(OffsetsInitializer.latest()).build(),
                 KafkaIO.suggestionSink(k), KafkaIO.deadLetterSink(k), KafkaIO.slaSink(k), s);
         env.execute("commitflow-tracing-itcase");
-    }
-
-    private List<RevCommit> featureBranch(RevCommit base, int n) throws Exception {
-        try (Repository repo = new FileRepositoryBuilder().setGitDir(mirrors.resolve("app.git").toFile()).build();
-             TestRepository<Repository> git = new TestRepository<>(repo)) {
-            List<RevCommit> out = new ArrayList<>();
-            RevCommit parent = base;
-            for (int i = 0; i < n; i++) {
-                parent = git.commit().parent(parent).add("docs/traced-" + i + ".md", "# Traced " + i + "\n")
-                        .message("Document traced feature " + i).create();
-                out.add(parent);
-            }
-            git.update("refs/heads/feature", parent);
-            return out;
-        }
     }
 }

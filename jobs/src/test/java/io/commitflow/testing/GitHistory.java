@@ -37,6 +37,27 @@ public final class GitHistory {
         }
     }
 
+    /**
+     * Adds {@code n} commits on {@code refs/heads/feature} of {@code root/name}, from {@code base}: commit i adds
+     * {@code docs/<file>-i.md} holding {@code "# <File> i"} with the subject {@code "<subject> i"}; oldest first.
+     */
+    public static List<RevCommit> featureBranch(Path root, String name, RevCommit base, int n, String file,
+                                                String subject) throws Exception {
+        try (Repository repo = new FileRepositoryBuilder().setGitDir(root.resolve(name).toFile()).build();
+             TestRepository<Repository> git = new TestRepository<>(repo)) {
+            List<RevCommit> out = new ArrayList<>();
+            RevCommit parent = base;
+            for (int i = 0; i < n; i++) {
+                parent = git.commit().parent(parent).add("docs/" + file + "-" + i + ".md",
+                                "# " + Character.toUpperCase(file.charAt(0)) + file.substring(1) + " " + i + "\n")
+                        .message(subject + " " + i).create();
+                out.add(parent);
+            }
+            git.update("refs/heads/feature", parent);
+            return out;
+        }
+    }
+
     /** A native commit event of tenant {@code acme} for {@code c} in repository {@code repo}, with its parents. */
     public static byte[] commitEvent(String repo, RevCommit c) {
         List<String> parents = new ArrayList<>();
