@@ -182,7 +182,10 @@ final class DraftClient implements AutoCloseable {
         CompletableFuture<Reply> reply = new CompletableFuture<>();
         waiting.put(traceId, reply);
         reply.whenComplete((r, e) -> waiting.remove(traceId));
-        producer.send(new ProducerRecord<>(topics.requests(), null, now, repo.getBytes(StandardCharsets.UTF_8), value),
+        ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topics.requests(), null, now,
+                repo.getBytes(StandardCharsets.UTF_8), value);
+        ProducerTrace.start(traceId, System.getenv()).addTo(record.headers()); // the draft's trace starts here
+        producer.send(record,
                 (meta, e) -> {
                     if (e != null) {
                         reply.completeExceptionally(new UserError("Kafka did not take the draft: " + e.getMessage()));

@@ -22,7 +22,9 @@ import java.util.concurrent.TimeUnit;
 @Command(name = "push-event", mixinStandardHelpOptions = true,
         description = {"Publishes one push event (a ref update) to Kafka and waits for the broker's acknowledgement. "
                 + "replay/hooks/post-receive calls it for every ref a push updates.",
-                "The event is checked with the job's own parser first: what the job would dead-letter is refused here."},
+                "The event is checked with the job's own parser first: what the job would dead-letter is refused here.",
+                "Its record carries a W3C traceparent: the environment's TRACEPARENT (and TRACESTATE) when set, else a "
+                        + "new trace sampled as OTEL_TRACES_SAMPLER and OTEL_TRACES_SAMPLER_ARG say (default: sampled)."},
         footer = {"", "Example: ./commitflow push-event --bootstrap localhost:9092 --tenant acme --repo team/app.git "
                 + "--ref refs/heads/main --before 0000…0000 --after 3f2a…"})
 public final class PushEventCommand implements Callable<Integer> {
@@ -77,10 +79,13 @@ public final class PushEventCommand implements Callable<Integer> {
         p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "30000");
         p.putAll(properties);
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
-            var meta = producer.send(new ProducerRecord<>(topic, null, now, repo.getBytes(StandardCharsets.UTF_8), value))
-                    .get(45, TimeUnit.SECONDS);
-            spec.commandLine().getOut().printf("sent %s %s..%s of %s to %s-%d@%d%n", ref, before, after, repo, meta.topic(),
-                    meta.partition(), meta.offset());
+            ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, null, now,
+                    repo.getBytes(StandardCharsets.UTF_8), value);
+            ProducerTrace trace = ProducerTrace.of(System.getenv());
+            trace.addTo(record.headers());
+            var meta = producer.send(record).get(45, TimeUnit.SECONDS);
+            spec.commandLine().getOut().printf("sent %s %s..%s of %s to %s-%d@%d, trace %s%n", ref, before, after, repo,
+                    meta.topic(), meta.partition(), meta.offset(), trace.traceId());
             return 0;
         }
     }

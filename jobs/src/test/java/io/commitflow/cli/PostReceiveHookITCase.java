@@ -56,7 +56,12 @@ class PostReceiveHookITCase {
         git(work, "push", server.toString(), "main", "main:refs/heads/release");
 
         List<PushEvent> events = new ArrayList<>();
+        java.util.Set<String> traces = new java.util.HashSet<>();
         for (var r : KAFKA.readCommitted("pushes")) {
+            var header = r.headers().lastHeader(io.commitflow.event.TraceContext.HEADER);
+            assertThat(header).as("each push starts its trace on the server").isNotNull();
+            traces.add(io.commitflow.event.TraceContext.traceIdOf(new String(header.value(),
+                    java.nio.charset.StandardCharsets.US_ASCII)));
             var parsed = new EventParser(EventParser.DEFAULT_MAX_EVENT_BYTES).parse(
                     new RawRecord(new Origin("pushes", r.partition(), r.offset(), r.timestamp()), r.key(), r.value()));
             assertThat(parsed).as(new String(r.value())).isInstanceOf(EventParser.Result.Push.class);
@@ -64,6 +69,7 @@ class PostReceiveHookITCase {
         }
 
         assertThat(events).as("git push printed:\n" + out1).hasSize(3);
+        assertThat(traces).as("valid and one per push event").hasSize(3).doesNotContainNull();
         assertThat(events).allSatisfy(e -> {
             assertThat(e.tenant()).isEqualTo("acme");
             assertThat(e.repo()).isEqualTo("team/app.git");
