@@ -8,6 +8,7 @@ import io.commitflow.suggest.StageHarness;
 import io.commitflow.suggest.SuggestSettings;
 import io.commitflow.suggest.SuggestStage;
 import io.commitflow.testing.MiniClusters;
+import io.commitflow.testing.OtlpReceiver;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.connector.source.lib.NumberSequenceSource;
@@ -80,6 +81,48 @@ class LlmSuggestITCase {
 
     private static List<Suggestion> run(String url) throws Exception {
         return run(new LlmSettings("openai", "m", url, "COMMITFLOW_TEST_NO_KEY", 300, 6000, 2));
+    }
+
+    @Test
+    void theModelsCallIsASpanUnderItsSuggestionWithItsTokens() throws Exception {
+        try (OtlpReceiver receiver = new OtlpReceiver();
+             FakeLlmServer ok = new FakeLlmServer().then(FakeLlmServer.Step.ok(FakeLlmServer.openAi(
+                     "Added retries to the pack writer.")))) {
+            System.setProperty("otel.exporter.otlp.endpoint", receiver.endpoint());
+            System.setProperty("otel.bsp.schedule.delay", "100");
+            List<Suggestion> out;
+            try {
+                out = run(ok.base());
+            } finally {
+                System.clearProperty("otel.exporter.otlp.endpoint");
+                System.clearProperty("otel.bsp.schedule.delay");
+            }
+            assertThat(out).hasSize(COMMITS).allSatisfy(s -> assertThat(s.backend()).isEqualTo("openai:m"));
+            long until = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+            while (receiver.spans().stream().filter(x -> x.name().equals("chat m")).count() < COMMITS
+                    && System.nanoTime() < until) {
+                Thread.sleep(50);
+            }
+            List<OtlpReceiver.Received> chats = receiver.spans().stream().filter(x -> x.name().equals("chat m")).toList();
+            assertThat(chats).hasSize(COMMITS);
+            for (OtlpReceiver.Received chat : chats) {
+                assertThat(chat.kind()).isEqualTo(io.opentelemetry.proto.trace.v1.Span.SpanKind.SPAN_KIND_CLIENT);
+                assertThat(chat.attributes()).containsEntry("gen_ai.operation.name", "chat")
+                        .containsEntry("gen_ai.provider.name", "openai").containsEntry("gen_ai.request.model", "m")
+                        .containsEntry("gen_ai.usage.input_tokens", "1000")
+                        .containsEntry("commitflow.llm.cached_tokens", "800")
+                        .containsEntry("server.address", "127.0.0.1");
+                assertThat(Double.parseDouble(chat.attributes().get("commitflow.llm.kv_reuse_ratio"))).isEqualTo(0.8);
+                assertThat(chat.error()).isFalse();
+                assertThat(receiver.trace(chat.traceId())).as("its parent, the suggest span")
+                        .anySatisfy(p -> assertThat(p.spanId()).isEqualTo(chat.parentSpanId()))
+                        .filteredOn(p -> p.spanId().equals(chat.parentSpanId()))
+                        .allSatisfy(p -> assertThat(p.name()).isEqualTo("suggest"));
+                assertThat(chat.endNs()).isGreaterThanOrEqualTo(chat.startNs());
+            }
+            assertThat(out).allSatisfy(s -> assertThat(receiver.trace(s.traceparent().substring(3, 35)))
+                    .as("the suggestion's traceparent names an exported trace").isNotEmpty());
+        }
     }
 
     private static List<Suggestion> run(LlmSettings llm) throws Exception {
