@@ -123,7 +123,7 @@ class TracingITCase {
         // the commit: one tree under the producer's span, every stage, ending in the sink's span its header names
         List<Received> trace = receiver.trace(TRACE);
         assertThat(trace).extracting(Received::name).contains("process " + k.eventsTopic(), "dedup + diff",
-                "suggest", "retrieve", "send " + k.suggestionsTopic());
+                "suggest", "index", "retrieve", "send " + k.suggestionsTopic());
         Received consumed = only(trace, "process " + k.eventsTopic());
         assertThat(consumed.parentSpanId()).isEqualTo(PARENT);
         assertThat(consumed.kind()).isEqualTo(SpanKind.SPAN_KIND_CONSUMER);
@@ -141,6 +141,9 @@ class TracingITCase {
         assertThat(suggested.parentSpanId()).isEqualTo(diffed.spanId());
         assertThat(suggested.attributes()).containsEntry("commitflow.backend", "retrieval");
         assertThat(batch.parentSpanId()).isEqualTo(suggested.spanId());
+        Received indexed = only(trace, "index");
+        assertThat(indexed.parentSpanId()).as("learning its real message").isEqualTo(suggested.spanId());
+        assertThat(Long.parseLong(indexed.attributes().get("commitflow.index.rows"))).isPositive();
         assertThat(Long.parseLong(batch.attributes().get("commitflow.batch.size"))).isPositive();
         assertThat(sent.parentSpanId()).isEqualTo(suggested.spanId());
         assertThat(sent.kind()).isEqualTo(SpanKind.SPAN_KIND_PRODUCER);

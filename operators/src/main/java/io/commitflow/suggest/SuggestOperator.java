@@ -177,6 +177,7 @@ public final class SuggestOperator extends AbstractStreamOperator<Suggestion>
         boolean learns = !diff.commit().draft() && message != null && !message.isBlank();
         SuggestRequest request = null;
         RepoKnowledge.Learned learned = null;
+        long learnStartNs = 0;
         RepoKnowledge memory;
         index.writeLock().lock();
         try {
@@ -186,6 +187,7 @@ public final class SuggestOperator extends AbstractStreamOperator<Suggestion>
                 request = request(diff, features, query, memory);
             }
             if (learns) {
+                learnStartNs = startNs == 0 ? 0 : Tracing.nowNs();
                 boolean wasOnEngine = memory.onEngine();
                 learned = memory.learn(diff, features, query, message);
                 if (wasOnEngine && !memory.onEngine()) {
@@ -206,6 +208,9 @@ public final class SuggestOperator extends AbstractStreamOperator<Suggestion>
                 results.remember(diff, message);
             }
             metrics.learned();
+            if (learnStartNs != 0) {
+                Stages.indexed(tracing, diff.commit(), learnStartNs, memory.size(), memory.onEngine());
+            }
         }
     }
 

@@ -20,6 +20,7 @@ import io.opentelemetry.api.trace.SpanKind;
  *   └ expand push                       a push only           key pre/ORIGIN
  *     └ dedup + diff                    one per commit        key diff/REPO/SHA   (a draft: diff draft)
  *       └ suggest                       one per commit        key gen/REPO/SHA
+ *         ├ index                       learning its message  key index/REPO/SHA
  *         ├ retrieve                    its engine batch      key batch/REPO/SHA
  *         ├ chat MODEL                  the LLM call, if any  key llm/REPO/SHA
  *         └ send commitflow.suggestions the sink              key suggest/REPO/SHA = the suggestion's traceparent
@@ -59,6 +60,8 @@ public final class Stages {
     public static final AttributeKey<String> NOTE = AttributeKey.stringKey("commitflow.note");
     public static final AttributeKey<Long> BATCH_SIZE = AttributeKey.longKey("commitflow.batch.size");
     public static final AttributeKey<String> ENGINE = AttributeKey.stringKey("commitflow.engine");
+    public static final AttributeKey<Long> ROWS = AttributeKey.longKey("commitflow.index.rows");
+    public static final AttributeKey<Boolean> ON_ENGINE = AttributeKey.booleanKey("commitflow.index.on_engine");
     public static final AttributeKey<String> GEN_AI_OPERATION = AttributeKey.stringKey("gen_ai.operation.name");
     public static final AttributeKey<String> GEN_AI_PROVIDER = AttributeKey.stringKey("gen_ai.provider.name");
     public static final AttributeKey<String> GEN_AI_MODEL = AttributeKey.stringKey("gen_ai.request.model");
@@ -160,6 +163,18 @@ public final class Stages {
         }
         t.span(trace, name, SpanKind.INTERNAL, beforeDiff(c.origin()), diff(c), startNs, Tracing.nowNs(), error,
                 attrs.build());
+    }
+
+    /**
+     * The index span of a commit whose real message the suggest stage learned: its row added to the repository's
+     * memory (and the engine's index) and saved in keyed state; a child of the commit's suggest span.
+     */
+    public static void indexed(Tracing t, CommitEvent c, long startNs, int rows, boolean onEngine) {
+        Tracing.Trace trace = t.trace(c.traceId(), c.origin().traceparent(), c.origin().tracestate());
+        if (trace != null) {
+            t.span(trace, "index", SpanKind.INTERNAL, suggest(c), "index/" + c.repo() + '/' + c.sha(), startNs,
+                    Tracing.nowNs(), null, Attributes.of(ROWS, (long) rows, ON_ENGINE, onEngine));
+        }
     }
 
     /**
