@@ -1,6 +1,7 @@
 package io.commitflow.cli;
 
 import io.commitflow.event.TraceContext;
+import io.commitflow.job.KafkaIO;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.context.Context;
@@ -8,7 +9,6 @@ import io.opentelemetry.sdk.trace.samplers.Sampler;
 import io.opentelemetry.sdk.trace.samplers.SamplingDecision;
 import org.apache.kafka.common.header.Headers;
 
-import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.List;
@@ -39,10 +39,7 @@ record ProducerTrace(String traceparent, String tracestate) {
 
     /** Adds the headers to a record's. */
     void addTo(Headers headers) {
-        headers.add(TraceContext.HEADER, traceparent.getBytes(StandardCharsets.US_ASCII));
-        if (tracestate != null) {
-            headers.add(TraceContext.STATE_HEADER, tracestate.getBytes(StandardCharsets.US_ASCII));
-        }
+        KafkaIO.addTraceHeaders(headers, traceparent, tracestate);
     }
 
     /** The environment's trace, or a new one. */

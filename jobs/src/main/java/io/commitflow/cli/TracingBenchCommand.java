@@ -130,7 +130,7 @@ public final class TracingBenchCommand implements Callable<Integer> {
         if (suggest != null) {
             Suggestion s = new Suggestion(c.repo(), c.sha(), "Fix the pack writer's delta window", "", "fix", "",
                     "retrieval", 0.8, List.of("a", "b"), "miss", 12, c.traceId(), c.tenant(), "", 0, 0,
-                    System.currentTimeMillis(), "").withTraceContext(Tracing.traceparent(suggest, published), null);
+                    System.currentTimeMillis(), "").withTraceContext(t.traceparentFor(suggest, c.traceId(), published), null);
             long now = Tracing.nowNs();
             Stages.suggested(t, suggest, c, s, start, new Stages.Engine("cpu", now - 1_000_000, now, 32, false), null);
             Stages.sentSuggestion(t, s, "commitflow.suggestions");

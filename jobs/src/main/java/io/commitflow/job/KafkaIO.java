@@ -240,15 +240,11 @@ public final class KafkaIO {
             Tracing tracing = Tracing.current();
             String key = Stages.deadLetter(d);
             String state = d.origin().tracestate();
-            if (!tracing.enabled()) {
-                return traceHeaders(TraceContext.traceparent(d.traceId(), key), state);
+            Tracing.Trace t = tracing.enabled() ? tracing.trace(d.traceId(), d.origin().traceparent(), state) : null;
+            if (t != null) {
+                Stages.sentDeadLetter(tracing, t, d, topic);
             }
-            Tracing.Trace t = tracing.trace(d.traceId(), d.origin().traceparent(), state);
-            if (t == null) {
-                return traceHeaders(TraceContext.unsampled(d.traceId(), key), state);
-            }
-            Stages.sentDeadLetter(tracing, t, d, topic);
-            return traceHeaders(Tracing.traceparent(t, key), state);
+            return traceHeaders(tracing.traceparentFor(t, d.traceId(), key), state);
         }
     }
 
@@ -266,11 +262,16 @@ public final class KafkaIO {
 
     private static Headers traceHeaders(String traceparent, String tracestate) {
         RecordHeaders h = new RecordHeaders();
+        addTraceHeaders(h, traceparent, tracestate);
+        return h;
+    }
+
+    /** Adds W3C trace context to a record's headers: {@code traceparent}, and {@code tracestate} unless null. */
+    public static void addTraceHeaders(Headers h, String traceparent, String tracestate) {
         h.add(TraceContext.HEADER, traceparent.getBytes(StandardCharsets.US_ASCII));
         if (tracestate != null) {
             h.add(TraceContext.STATE_HEADER, tracestate.getBytes(StandardCharsets.US_ASCII));
         }
-        return h;
     }
 
     static final class TraceIdKey implements SerializationSchema<Suggestion> {

@@ -24,11 +24,6 @@ public record Origin(String topic, int partition, long offset, long kafkaTs, Str
         this(topic, partition, offset, kafkaTs, traceparent, null);
     }
 
-    /** This origin with the record's {@code traceparent} header, kept only when it is valid. */
-    public Origin withTraceparent(String header) {
-        return withTraceContext(header, null);
-    }
-
     /**
      * This origin with the record's trace context headers: {@code traceparent} kept only when it is valid, and
      * {@code tracestate} only beside a valid {@code traceparent} and within {@value #MAX_TRACESTATE} characters.

@@ -49,11 +49,16 @@ public final class TraceContext {
      */
     public static String traceparent(String traceId, String what) {
         String trace = w3cTraceId(traceId);
+        return "00-" + trace + "-" + spanId(trace, what) + "-01";
+    }
+
+    /**
+     * The span id of {@code what} in W3C trace {@code trace}, derived from both: the id a record's
+     * {@code traceparent} names, and the id of a stage's span, which the next stage derives to name its parent.
+     */
+    public static String spanId(String trace, String what) {
         String span = Hashes.hex128(trace + '/' + what).substring(0, 16);
-        if (isZero(span)) {
-            span = "0000000000000001";
-        }
-        return "00-" + trace + "-" + span + "-01";
+        return isZero(span) ? "0000000000000001" : span;
     }
 
     /** As {@link #traceparent}, but not sampled: the trace was not recorded here, and its consumer should not either. */

@@ -6,7 +6,6 @@ import io.commitflow.event.DeadLetter;
 import io.commitflow.event.DeadLetters;
 import io.commitflow.event.Reason;
 import io.commitflow.event.Suggestion;
-import io.commitflow.event.TraceContext;
 import io.commitflow.generate.DiffFeatures;
 import io.commitflow.generate.LiveQuality;
 import io.commitflow.generate.RepoKnowledge;
@@ -347,12 +346,9 @@ public final class SuggestOperator extends AbstractStreamOperator<Suggestion>
         Suggestion made = s.madeAt(System.currentTimeMillis());
         Tracing.Trace t = tracing.enabled() ? tracing.trace(c.traceId(), c.origin().traceparent(),
                 c.origin().tracestate()) : null;
-        String published = Stages.published(c.repo(), c.sha());
-        if (t == null) {
-            made = made.withTraceContext(tracing.enabled() ? TraceContext.unsampled(made.traceId(), published)
-                    : TraceContext.traceparent(made.traceId(), published), c.origin().tracestate());
-        } else {
-            made = made.withTraceContext(Tracing.traceparent(t, published), c.origin().tracestate());
+        made = made.withTraceContext(tracing.traceparentFor(t, made.traceId(), Stages.published(c.repo(), c.sha())),
+                c.origin().tracestate());
+        if (t != null) {
             Stages.suggested(tracing, t, c, made, startNs, e == null ? null : new Stages.Engine(index.engine().name(),
                     e.batchStartNs, e.batchEndNs, e.batchSize, e.timedOut), e == null ? null : e.llmCall);
         }

@@ -13,7 +13,7 @@ import io.opentelemetry.api.common.AttributesBuilder;
 import io.opentelemetry.api.trace.SpanKind;
 
 /**
- * The spans of one event's way through the job, and the keys that name them ({@link Tracing#spanId}):
+ * The spans of one event's way through the job, and the keys that name them ({@link io.commitflow.event.TraceContext#spanId}):
  * <pre>
  * the producer's span (the event's traceparent), when it had one
  * └ process commitflow.events           parse + validate      key parse/ORIGIN, or pre/ORIGIN for a commit

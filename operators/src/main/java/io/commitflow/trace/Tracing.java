@@ -1,6 +1,5 @@
 package io.commitflow.trace;
 
-import io.commitflow.event.Hashes;
 import io.commitflow.event.TraceContext;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.trace.Span;
@@ -175,12 +174,8 @@ public final class Tracing {
      *
      * @param traceId     the event's trace id (any string: one that is not a W3C trace id is hashed into one)
      * @param traceparent the event's {@code traceparent} header, or null
+     * @param tracestate  the event's {@code tracestate} header, or null
      */
-    public Trace trace(String traceId, String traceparent) {
-        return trace(traceId, traceparent, null);
-    }
-
-    /** As {@link #trace(String, String)}, with the event's {@code tracestate} (null when none). */
     public Trace trace(String traceId, String traceparent, String tracestate) {
         if (sdk == null) {
             return null;
@@ -220,16 +215,13 @@ public final class Tracing {
         }
     };
 
-    /** The span id of a stage's span in a trace: derived, so that another stage can name it as its parent. */
-    public static String spanId(String trace, String stageKey) {
-        // as TraceContext.traceparent derives the span id of a record written without tracing
-        String id = Hashes.hex128(trace + '/' + stageKey).substring(0, 16);
-        return id.equals("0000000000000000") ? "0000000000000001" : id;
-    }
-
-    /** The {@code traceparent} a record written in this trace carries: the span {@code stageKey}, sampled. */
-    public static String traceparent(Trace t, String stageKey) {
-        return "00-" + t.id() + "-" + spanId(t.id(), stageKey) + "-01";
+    /**
+     * The {@code traceparent} a record written for an event carries, naming the sink's span {@code key} of the
+     * event's trace: sampled when the trace is ({@code t}, from {@link #trace}) or tracing is off (as without
+     * tracing), unsampled when tracing is on and the sampler dropped the trace.
+     */
+    public String traceparentFor(Trace t, String traceId, String key) {
+        return enabled() && t == null ? TraceContext.unsampled(traceId, key) : TraceContext.traceparent(traceId, key);
     }
 
     /**
@@ -245,13 +237,13 @@ public final class Tracing {
     public void span(Trace t, String name, SpanKind kind, String parentKey, String key, long startNs, long endNs,
                      String error, Attributes attrs) {
         SpanContext parent = parentKey == null ? t.remote() : SpanContext.createFromRemoteParent(t.id(),
-                spanId(t.id(), parentKey), TraceFlags.getSampled(),
+                TraceContext.spanId(t.id(), parentKey), TraceFlags.getSampled(),
                 t.remote() == null ? TraceState.getDefault() : t.remote().getTraceState());
         SpanBuilder b = tracer.spanBuilder(name).setSpanKind(kind).setStartTimestamp(startNs, TimeUnit.NANOSECONDS)
                 .setAllAttributes(attrs);
         b = parent == null ? b.setNoParent() : b.setParent(Context.root().with(Span.wrap(parent)));
         Span span;
-        ids.next(t.id(), spanId(t.id(), key));
+        ids.next(t.id(), TraceContext.spanId(t.id(), key));
         try {
             span = b.startSpan();
         } finally {

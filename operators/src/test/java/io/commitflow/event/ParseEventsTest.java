@@ -84,11 +84,11 @@ class ParseEventsTest {
     void continuesTheTraceOfATraceparentHeaderBeforeTheEventsOwnTraceId() throws Exception {
         String trace = "4bf92f3577b34da6a3ce929d0e0e4736";
         String header = "00-" + trace + "-00f067aa0ba902b7-01";
-        harness.processElement(new RawRecord(origin().withTraceparent(header), null, ("{\"type\":\"commit\",\"repo\":\"r\","
+        harness.processElement(new RawRecord(origin().withTraceContext(header, null), null, ("{\"type\":\"commit\",\"repo\":\"r\","
                 + "\"sha\":\"" + SHA + "\",\"traceId\":\"abc-123\"}").getBytes(StandardCharsets.UTF_8)), 1);
-        harness.processElement(new RawRecord(origin().withTraceparent("not a traceparent"), null, ("{\"type\":\"commit\","
+        harness.processElement(new RawRecord(origin().withTraceContext("not a traceparent", null), null, ("{\"type\":\"commit\","
                 + "\"repo\":\"r\",\"sha\":\"" + SHA + "\",\"traceId\":\"abc-123\"}").getBytes(StandardCharsets.UTF_8)), 1);
-        harness.processElement(new RawRecord(origin().withTraceparent(header), null, "{oops".getBytes(StandardCharsets.UTF_8)), 1);
+        harness.processElement(new RawRecord(origin().withTraceContext(header, null), null, "{oops".getBytes(StandardCharsets.UTF_8)), 1);
 
         assertThat(harness.extractOutputValues()).extracting(CommitEvent::traceId).containsExactly(trace, "abc-123");
         assertThat(harness.extractOutputValues().get(0).origin().traceparent()).isEqualTo(header);

@@ -25,7 +25,7 @@ class TraceContextTest {
         "00-4bf92f3577b34da6a3ce929d0e0e473-00f067aa0ba902b7-01"})
     void restartsTheTraceOnAnInvalidOne(String header) {
         assertThat(TraceContext.traceIdOf(header)).isNull();
-        assertThat(new Origin("t", 0, 1, 2).withTraceparent(header).traceparent()).isNull();
+        assertThat(new Origin("t", 0, 1, 2).withTraceContext(header, null).traceparent()).isNull();
     }
 
     @Test

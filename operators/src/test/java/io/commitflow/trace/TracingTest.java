@@ -37,13 +37,15 @@ class TracingTest {
             int sampled = 0;
             for (int i = 0; i < 10_000; i++) {
                 String id = String.format("%016x%016x", r.nextLong(), r.nextLong());
-                Tracing.Trace trace = t.trace(id, null);
+                Tracing.Trace trace = t.trace(id, null, null);
+                assertThat(t.traceparentFor(trace, id, "k")).as("sampled as the trace is").isEqualTo(trace != null
+                        ? TraceContext.traceparent(id, "k") : TraceContext.unsampled(id, "k"));
                 if (trace != null) {
                     sampled++;
-                    assertThat(t.trace(id, null)).as("every stage decides alike").isEqualTo(trace);
+                    assertThat(t.trace(id, null, null)).as("every stage decides alike").isEqualTo(trace);
                 }
-                assertThat(t.trace(id, "00-" + id + "-00f067aa0ba902b7-01")).as("the producer sampled it").isNotNull();
-                assertThat(t.trace(id, "00-" + id + "-00f067aa0ba902b7-00")).as("the producer did not").isNull();
+                assertThat(t.trace(id, "00-" + id + "-00f067aa0ba902b7-01", null)).as("the producer sampled it").isNotNull();
+                assertThat(t.trace(id, "00-" + id + "-00f067aa0ba902b7-00", null)).as("the producer did not").isNull();
             }
             assertThat(sampled).isBetween(900, 1100);
         } finally {
@@ -55,11 +57,13 @@ class TracingTest {
     void spanIdsAreDerivedAsTheUntracedTraceparentIs() {
         String trace = "4bf92f3577b34da6a3ce929d0e0e4736";
         String key = Stages.published("app", "a".repeat(40));
-        Tracing.Trace t = new Tracing.Trace(trace, null);
-        assertThat(Tracing.traceparent(t, key)).isEqualTo(TraceContext.traceparent(trace, key));
+        Tracing off = Tracing.current();
+        assertThat(off.traceparentFor(null, trace, key)).as("tracing off: as before tracing")
+                .isEqualTo(TraceContext.traceparent(trace, key));
         assertThat(TraceContext.unsampled(trace, key)).isEqualTo(TraceContext.traceparent(trace, key)
                 .replaceAll("-01$", "-00"));
-        assertThat(Tracing.spanId(trace, "parse/x")).hasSize(16).isNotEqualTo(Tracing.spanId(trace, "pre/x"))
-                .isEqualTo(Tracing.spanId(trace, "parse/x"));
+        assertThat(TraceContext.spanId(trace, "parse/x")).hasSize(16).isNotEqualTo(TraceContext.spanId(trace, "pre/x"))
+                .isEqualTo(TraceContext.spanId(trace, "parse/x"));
+        assertThat(TraceContext.traceparent(trace, key)).contains("-" + TraceContext.spanId(trace, key) + "-");
     }
 }
