@@ -65,6 +65,14 @@ public class PipelineOptions {
                     + "(default: ${DEFAULT-VALUE}; about 8 KiB of task memory each).")
     int maxHistoryPerRepo = SuggestSettings.DEFAULT.maxRows();
 
+    @Option(names = "--fleet", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "A repository with fewer than " + io.commitflow.generate.RetrievalGenerator.YOUNG
+                    + " commits learned also draws exemplars from its tenant's other repositories (their commits on "
+                    + "files of the same name: build files, CI workflows, documents); --no-fleet keeps every "
+                    + "repository to its own history, as where a tenant's repositories must not see each other's "
+                    + "subjects (default: on).")
+    boolean fleet = SuggestSettings.DEFAULT.fleet();
+
     @Option(names = "--engine", paramLabel = "auto|cpu|cuda",
             description = "Retrieval engine: auto takes CUDA where a GPU and its driver load, else the CPU; cuda fails "
                     + "when there is none (default: ${DEFAULT-VALUE}).")
@@ -142,7 +150,7 @@ public class PipelineOptions {
             // each settings record checks its own values
             SuggestSettings suggest = new SuggestSettings(EngineMode.parse(engine), deviceBudgetMiB, batchMax, batchWait,
                     suggestWorkers, asyncTimeout, asyncCapacity, engineRetries, tiers, Tier.SILVER, llmByTenant,
-                    maxHistoryPerRepo, cacheTtl);
+                    maxHistoryPerRepo, cacheTtl, fleet);
             RetryPolicy retry = new RetryPolicy(RetryPolicy.DEFAULT.initial(), RetryPolicy.DEFAULT.maxDelay(), mirrorMaxWait);
             return new PipelineSettings(root, dedupTtl, maxEventBytes,
                     new DiffBudget(maxFiles, maxLines, maxPatchBytes, maxBlobBytes), retry, suggest, sla.toSettings());

@@ -160,14 +160,79 @@ class CommitMessageJobITCase {
         assertThat(mostErrors).isEqualTo(deadByTenant);
     }
 
+    /**
+     * A young repository learns from its tenant's other repository: the job's first suggestion for a new service's
+     * build file change is written from the library's build file commits (its exemplars are theirs), while a
+     * repository of another tenant is never given them. Parallelism 1 and one partition, so that the library's commits
+     * reach the fleet memory before the service's.
+     */
+    @Test
+    void aYoungRepositoryIsWrittenFromItsTenantsOtherRepositories() throws Exception {
+        List<RevCommit> lib = buildHistory("lib.git", "lib", 6, "Upgrade the build to Maven plugin %d");
+        List<RevCommit> svc = buildHistory("svc.git", "svc", 2, "Service build %d");
+        List<RevCommit> other = buildHistory("other.git", "other", 2, "Other tenant's build %d");
+        KafkaSettings d = KafkaSettings.defaults(KAFKA.bootstrap());
+        KafkaSettings k = new KafkaSettings(d.bootstrap(), "fleet.events", "fleet.suggestions", "fleet.dlq", "fleet.sla",
+                "fleet", true, d.delivery(), "fleet", d.transactionTimeout(), Map.of());
+        for (String t : List.of(k.eventsTopic(), k.suggestionsTopic(), k.deadLetterTopic(), k.slaTopic())) {
+            KAFKA.createTopic(t, 1);
+        }
+        List<byte[]> events = new ArrayList<>();
+        lib.forEach(c -> events.add(commitEvent("acme", "lib", c)));
+        events.add(commitEvent("acme", "svc", svc.get(0))); // svc's first commit: no other repository has learned yet
+        events.add(commitEvent("beta", "other", other.get(0)));
+        events.add(commitEvent("acme", "svc", svc.get(1)));
+        events.add(commitEvent("beta", "other", other.get(1)));
+        KAFKA.produce(k.eventsTopic(), null, events);
+
+        runBounded(k, 1);
+
+        Map<String, JsonNode> bySha = new HashMap<>();
+        values(KAFKA.readCommitted(k.suggestionsTopic())).forEach(n -> bySha.put(n.path("sha").asText(), n));
+        assertThat(bySha).hasSize(events.size());
+        List<String> libShas = lib.stream().map(RevCommit::name).toList();
+        JsonNode young = bySha.get(svc.get(1).name());
+        List<String> exemplars = new ArrayList<>();
+        young.path("exemplars").forEach(e -> exemplars.add(e.asText()));
+        assertThat(exemplars).as(young.toString()).isNotEmpty().first().isIn(libShas);
+        assertThat(young.path("subject").asText()).as(young.toString()).startsWith("Upgrade the build to Maven plugin");
+        JsonNode elsewhere = bySha.get(other.get(1).name());
+        elsewhere.path("exemplars").forEach(e -> assertThat(e.asText()).as("another tenant's").isNotIn(libShas));
+    }
+
+    /** {@code n} commits of {@code name}, each changing {@code pom.xml}'s plugin version, subjects from {@code subject}. */
+    private List<RevCommit> buildHistory(String name, String artifact, int n, String subject) throws Exception {
+        try (Repository repo = new FileRepositoryBuilder().setGitDir(mirrors.resolve(name).toFile()).setBare().build()) {
+            repo.create(true);
+            try (TestRepository<Repository> git = new TestRepository<>(repo)) {
+                List<RevCommit> out = new ArrayList<>();
+                RevCommit parent = null;
+                for (int i = 0; i < n; i++) {
+                    var b = parent == null ? git.commit() : git.commit().parent(parent);
+                    parent = b.add("pom.xml", "<project>\n  <artifactId>" + artifact + "</artifactId>\n  <plugin>\n"
+                                    + "    <artifactId>maven-surefire-plugin</artifactId>\n    <version>3." + i
+                                    + ".0</version>\n  </plugin>\n</project>\n")
+                            .message(String.format(subject, i) + "\n").create();
+                    out.add(parent);
+                }
+                git.update("refs/heads/main", parent);
+                return out;
+            }
+        }
+    }
+
     private void runBounded(KafkaSettings k) throws Exception {
+        runBounded(k, PARALLELISM);
+    }
+
+    private void runBounded(KafkaSettings k, int parallelism) throws Exception {
         Configuration conf = new Configuration();
         conf.set(StateBackendOptions.STATE_BACKEND, "rocksdb");
         conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofMillis(500));
         conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, checkpoints.toUri().toString());
         conf.set(PipelineOptions.GENERIC_TYPES, false);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
-        env.setParallelism(PARALLELISM);
+        env.setParallelism(parallelism);
         CommitMessageJob.build(env,
                 KafkaIO.sourceBuilder(k).setBounded(OffsetsInitializer.latest()).build(),
                 KafkaIO.suggestionSink(k), KafkaIO.deadLetterSink(k), KafkaIO.slaSink(k), withoutPushRetries(PipelineSettings.defaults(mirrors.toString())));
@@ -192,11 +257,15 @@ class CommitMessageJobITCase {
     }
 
     private static byte[] commitEvent(RevCommit c) {
+        return commitEvent("acme", "app", c);
+    }
+
+    private static byte[] commitEvent(String tenant, String repo, RevCommit c) {
         List<String> parents = new ArrayList<>();
         for (RevCommit p : c.getParents()) {
             parents.add(p.name());
         }
-        return WireFormat.commit("acme", "app", c.name(), parents, "A U Thor <a@example.com>", 1_700_000_000_000L,
+        return WireFormat.commit(tenant, repo, c.name(), parents, "A U Thor <a@example.com>", 1_700_000_000_000L,
                 c.getFullMessage(), null);
     }
 

@@ -180,8 +180,18 @@ public final class RepoKnowledge {
      * them, or by row number off the engine.
      */
     public List<Neighbor> scan(float[] query, float[] bagQuery, int k, int kBag, long notAfter, Window window) {
+        return scan(query, bagQuery, k, kBag, notAfter, window, row -> true);
+    }
+
+    /**
+     * {@link #scan(float[], float[], int, int, long, Window)} over the rows that {@code include} accepts only (a
+     * tenant's fleet memory leaves out the asking repository's own rows).
+     */
+    public List<Neighbor> scan(float[] query, float[] bagQuery, int k, int kBag, long notAfter, Window window,
+                               java.util.function.Predicate<IndexedCommit> include) {
         int n = engineK(k, kBag);
-        return joined(scanTop(query, window, n, false), scanTop(bagQuery, window, n, true), query, k, kBag, notAfter);
+        return joined(scanTop(query, window, n, false, include), scanTop(bagQuery, window, n, true, include), query,
+                k, kBag, notAfter);
     }
 
     /** The TF-IDF neighbours joined by the bag-of-words ones, each with its TF-IDF similarity, best first. */
@@ -210,10 +220,14 @@ public final class RepoKnowledge {
     }
 
     /** The engine's top {@code n} in {@code window}, computed here, in the engine's order. */
-    private List<Neighbor> scanTop(float[] q, Window window, int n, boolean bag) {
+    private List<Neighbor> scanTop(float[] q, Window window, int n, boolean bag,
+                                   java.util.function.Predicate<IndexedCommit> include) {
         record Hit(IndexedCommit row, long order, float score) {}
         List<Hit> hits = new ArrayList<>();
         for (IndexedCommit row : rows.subMap(window.from(), true, window.to(), false).values()) {
+            if (!include.test(row)) {
+                continue;
+            }
             float s;
             if (bag) {
                 float[] b = model.features.bag(row.signature());

@@ -72,13 +72,21 @@ public final class RetrievalGenerator implements java.io.Serializable {
         if (fleet == null || fleet.size() == 0 || memory.size() >= YOUNG) {
             return compose(diff, features, memory, window, conventions, own);
         }
-        List<RepoKnowledge.Neighbor> theirs = new ArrayList<>(fleet.neighbors(fleet.vector(features.terms()),
-                fleet.bag(features.signature()), weights.k(), weights.kBag(), Long.MAX_VALUE, fleet.window()));
-        // what carries over between repositories is work on files of the same name (pom, package.json, a CI
-        // workflow, CONTRIBUTING); another project's code subjects ("Reader for the multipack index") do not
+        List<RepoKnowledge.Neighbor> theirs = fleet.neighbors(fleet.vector(features.terms()),
+                fleet.bag(features.signature()), weights.k(), weights.kBag(), Long.MAX_VALUE, fleet.window());
+        return compose(diff, features, memory, window, conventions, own, carryOver(diff, theirs));
+    }
+
+    /**
+     * Of a young repository's neighbours in its fleet, those that may be its exemplars: what carries over between
+     * repositories is work on files of the same name (pom, package.json, a CI workflow, CONTRIBUTING); another
+     * project's code subjects ("Reader for the multipack index") do not.
+     */
+    public static List<RepoKnowledge.Neighbor> carryOver(DiffedCommit diff, List<RepoKnowledge.Neighbor> theirs) {
         List<String> files = RepoKnowledge.fileNames(diff);
-        theirs.removeIf(n -> n.commit().files().stream().noneMatch(files::contains));
-        return compose(diff, features, memory, window, conventions, own, theirs);
+        List<RepoKnowledge.Neighbor> out = new ArrayList<>(theirs);
+        out.removeIf(n -> n.commit().files().stream().noneMatch(files::contains));
+        return out;
     }
 
     /** A draft from the memory as it is now: every learned row is visible. */
@@ -101,7 +109,7 @@ public final class RetrievalGenerator implements java.io.Serializable {
      * {@code fleetNeighbours} (from the tenant's other repositories) competing as exemplars: the candidates are both
      * lists, most similar first, as many as the larger list; only the repository's own neighbours vote on its form.
      */
-    Draft compose(DiffedCommit diff, DiffFeatures features, RepoKnowledge memory, RepoKnowledge.Window window,
+    public Draft compose(DiffedCommit diff, DiffFeatures features, RepoKnowledge memory, RepoKnowledge.Window window,
                   Conventions conventions, List<RepoKnowledge.Neighbor> neighbours,
                   List<RepoKnowledge.Neighbor> fleetNeighbours) {
         long notAfter = diff.commit().ts();

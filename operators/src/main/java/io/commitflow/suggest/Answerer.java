@@ -135,7 +135,7 @@ final class Answerer {
         try {
             RepoKnowledge memory = memoryOf(r);
             List<RepoKnowledge.Neighbor> nn = neighbours.apply(memory);
-            Draft d = generator.compose(r.diff(), r.features(), memory, r.window(), r.conventions(), nn);
+            Draft d = generator.compose(r.diff(), r.features(), memory, r.window(), r.conventions(), nn, r.fleet());
             return new Answer.Written(d.suggestion(r.diff(), "miss", now), nn);
         } catch (RuntimeException e) {
             return new Answer.Failed(e);

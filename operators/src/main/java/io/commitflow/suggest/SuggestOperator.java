@@ -65,7 +65,7 @@ import java.util.stream.Stream;
  * {@link ResultCache}, {@link PromptPrefixes} and {@link LlmWriter}.
  */
 public final class SuggestOperator extends AbstractStreamOperator<Suggestion>
-        implements OneInputStreamOperator<DiffedCommit, Suggestion>, BoundedOneInput {
+        implements OneInputStreamOperator<CommitWithFleet, Suggestion>, BoundedOneInput {
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(SuggestOperator.class);
     /** The keyed state holding, per repository, its requests in flight at the last checkpoint. */
@@ -160,8 +160,9 @@ public final class SuggestOperator extends AbstractStreamOperator<Suggestion>
     }
 
     @Override
-    public void processElement(StreamRecord<DiffedCommit> element) throws Exception {
-        DiffedCommit diff = element.getValue();
+    public void processElement(StreamRecord<CommitWithFleet> element) throws Exception {
+        CommitWithFleet in = element.getValue();
+        DiffedCommit diff = in.diff();
         long startNs = tracing.enabled() ? Tracing.nowNs() : 0;
         String repo = diff.commit().repo();
         if (inFlight.pending() >= settings.capacity()) {
@@ -170,7 +171,7 @@ public final class SuggestOperator extends AbstractStreamOperator<Suggestion>
             }
             setCurrentKey(repo); // as it was before the mails ran
         }
-        DiffFeatures features = DiffFeatures.of(diff);
+        DiffFeatures features = in.features() != null ? in.features() : DiffFeatures.of(diff);
         Suggestion hit = results.lookup(diff, System.currentTimeMillis());
         String message = diff.commit().message();
         boolean learns = !diff.commit().draft() && message != null && !message.isBlank();
@@ -183,7 +184,7 @@ public final class SuggestOperator extends AbstractStreamOperator<Suggestion>
             memory = index.repoOrNew(repo);
             float[] query = memory.vector(features.terms());
             if (hit == null) {
-                request = request(diff, features, query, memory);
+                request = request(diff, features, query, memory, in.fleet());
             }
             if (learns) {
                 learnStartNs = startNs == 0 ? 0 : Tracing.nowNs();
@@ -214,14 +215,17 @@ public final class SuggestOperator extends AbstractStreamOperator<Suggestion>
     }
 
     /** The request of a commit arriving now: what it may see and how it is written are fixed here. */
-    private SuggestRequest request(DiffedCommit diff, DiffFeatures features, float[] query, RepoKnowledge memory)
-            throws Exception {
+    private SuggestRequest request(DiffedCommit diff, DiffFeatures features, float[] query, RepoKnowledge memory,
+                                   List<RepoKnowledge.Neighbor> fleet) throws Exception {
         RepoKnowledge.Window window = memory.window();
         String tenant = diff.commit().tenant();
         PromptPrefixes.Use prefix = llm.writesFor(tenant) ? prefixes.forRequest(memory, window) : null;
         // a draft is someone waiting at `git commit`: ahead of every tenant's learning traffic
         Tier tier = diff.commit().draft() ? Tier.GOLD : settings.tierOf(tenant);
-        return new SuggestRequest(diff, features, query, window, memory.model().style.conventions(), tier, prefix);
+        // the fleet's exemplars count while the repository is young, as the fleet stage found them
+        List<RepoKnowledge.Neighbor> exemplars = memory.size() < RetrievalGenerator.YOUNG ? fleet : List.of();
+        return new SuggestRequest(diff, features, query, window, memory.model().style.conventions(), tier, prefix,
+                exemplars);
     }
 
     private void submit(SuggestRequest request, long startNs) {

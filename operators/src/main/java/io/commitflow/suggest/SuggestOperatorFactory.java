@@ -1,7 +1,6 @@
 package io.commitflow.suggest;
 
 import io.commitflow.event.Suggestion;
-import io.commitflow.git.DiffedCommit;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperatorFactory;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperatorFactory;
 import org.apache.flink.streaming.api.operators.StreamOperator;
@@ -9,7 +8,7 @@ import org.apache.flink.streaming.api.operators.StreamOperatorParameters;
 
 /** Makes each task's {@link SuggestOperator}, with the task's mailbox (as Flink's async operator gets it). */
 public final class SuggestOperatorFactory extends AbstractStreamOperatorFactory<Suggestion>
-        implements OneInputStreamOperatorFactory<DiffedCommit, Suggestion> {
+        implements OneInputStreamOperatorFactory<CommitWithFleet, Suggestion> {
     private static final long serialVersionUID = 1L;
 
     private final SuggestSettings settings;

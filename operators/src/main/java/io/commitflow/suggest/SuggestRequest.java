@@ -7,6 +7,8 @@ import io.commitflow.git.DiffedCommit;
 import io.commitflow.gpu.Tier;
 import io.commitflow.llm.PromptPrefixes;
 
+import java.util.List;
+
 /**
  * One commit's request for a suggestion, made when the commit reaches the suggest stage and fixed then: everything
  * the answer depends on, so that the request gives the same suggestion whenever it is answered — by a batch, by the
@@ -19,9 +21,16 @@ import io.commitflow.llm.PromptPrefixes;
  * @param conventions the repository's subject conventions when the request was made
  * @param tier        the tenant's priority tier
  * @param prefix      for a tenant with an LLM: the repository's prompt prefix; else {@code null}
+ * @param fleet       for a young repository: exemplars from its tenant's other repositories ({@link FleetMemory});
+ *                    else empty
  */
 public record SuggestRequest(DiffedCommit diff, DiffFeatures features, float[] query, RepoKnowledge.Window window,
-                             Conventions conventions, Tier tier, PromptPrefixes.Use prefix) {
+                             Conventions conventions, Tier tier, PromptPrefixes.Use prefix,
+                             List<RepoKnowledge.Neighbor> fleet) {
+
+    public SuggestRequest {
+        fleet = fleet == null ? List.of() : fleet; // a request restored from a checkpoint of a version before the fleet
+    }
 
     public String repo() {
         return diff.commit().repo();

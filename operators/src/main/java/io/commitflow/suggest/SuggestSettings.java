@@ -1,5 +1,6 @@
 package io.commitflow.suggest;
 
+import io.commitflow.generate.RetrievalGenerator;
 import io.commitflow.gpu.EngineMode;
 import io.commitflow.gpu.Tier;
 import io.commitflow.llm.LlmSettings;
@@ -26,14 +27,17 @@ import java.util.Map;
  * @param llm             tenant → the LLM endpoint that writes its messages; tenants not named get the built-in generator
  * @param maxRows         earlier commits per repository a request may see (the oldest are forgotten)
  * @param cacheTtl        how long the result cache and the prompt cache keep an entry
+ * @param fleet           whether a young repository (fewer than {@value RetrievalGenerator#YOUNG} commits learned)
+ *                        also draws exemplars from its tenant's other repositories ({@link FleetMemory})
  */
 public record SuggestSettings(EngineMode engine, long deviceBudgetMiB, int maxBatch, Duration maxWait, int workers,
                               Duration timeout, int capacity, int retries, Map<String, Tier> tiers, Tier defaultTier,
-                              Map<String, LlmSettings> llm, int maxRows, Duration cacheTtl)
+                              Map<String, LlmSettings> llm, int maxRows, Duration cacheTtl,
+                              boolean fleet)
         implements Serializable {
 
     public static final SuggestSettings DEFAULT = new SuggestSettings(EngineMode.AUTO, 8192, 256, Duration.ofMillis(5), 2,
-            Duration.ofSeconds(5), 1024, 2, Map.of(), Tier.SILVER, Map.of(), 10_000, Duration.ofHours(24));
+            Duration.ofSeconds(5), 1024, 2, Map.of(), Tier.SILVER, Map.of(), 10_000, Duration.ofHours(24), true);
 
     public SuggestSettings {
         require(engine != null && defaultTier != null, "the engine mode and the default tier must be set");
@@ -62,26 +66,31 @@ public record SuggestSettings(EngineMode engine, long deviceBudgetMiB, int maxBa
 
     public SuggestSettings withEngine(EngineMode e) {
         return new SuggestSettings(e, deviceBudgetMiB, maxBatch, maxWait, workers, timeout, capacity, retries, tiers,
-                defaultTier, llm, maxRows, cacheTtl);
+                defaultTier, llm, maxRows, cacheTtl, fleet);
     }
 
     public SuggestSettings withBatching(int batch, Duration wait) {
         return new SuggestSettings(engine, deviceBudgetMiB, batch, wait, workers, timeout, capacity, retries, tiers,
-                defaultTier, llm, maxRows, cacheTtl);
+                defaultTier, llm, maxRows, cacheTtl, fleet);
     }
 
     public SuggestSettings withTimeout(Duration t) {
         return new SuggestSettings(engine, deviceBudgetMiB, maxBatch, maxWait, workers, t, capacity, retries, tiers,
-                defaultTier, llm, maxRows, cacheTtl);
+                defaultTier, llm, maxRows, cacheTtl, fleet);
     }
 
     public SuggestSettings withLlm(Map<String, LlmSettings> byTenant) {
         return new SuggestSettings(engine, deviceBudgetMiB, maxBatch, maxWait, workers, timeout, capacity, retries, tiers,
-                defaultTier, byTenant, maxRows, cacheTtl);
+                defaultTier, byTenant, maxRows, cacheTtl, fleet);
+    }
+
+    public SuggestSettings withFleet(boolean on) {
+        return new SuggestSettings(engine, deviceBudgetMiB, maxBatch, maxWait, workers, timeout, capacity, retries, tiers,
+                defaultTier, llm, maxRows, cacheTtl, on);
     }
 
     public SuggestSettings withHistory(int rows) {
         return new SuggestSettings(engine, deviceBudgetMiB, maxBatch, maxWait, workers, timeout, capacity, retries, tiers,
-                defaultTier, llm, rows, cacheTtl);
+                defaultTier, llm, rows, cacheTtl, fleet);
     }
 }

@@ -9,7 +9,9 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.util.OutputTag;
 
 /**
- * The suggest stage in a pipeline: diffs keyed by repository into one {@link SuggestOperator}, uid {@value #UID}.
+ * The suggest stage in a pipeline: diffs keyed by tenant into the {@link FleetMemory} (uid {@value FleetMemory#UID};
+ * unless the settings turn the fleet off), then keyed by repository into one {@link SuggestOperator}, uid
+ * {@value #UID}.
  *
  * <pre>{@code
  * DataStream<Suggestion> out = SuggestStage.attach(diffs, settings);
@@ -18,7 +20,7 @@ import org.apache.flink.util.OutputTag;
 public final class SuggestStage {
     /** The stage's uid: its keyed state (rows, caches, requests in flight) is restored by it. */
     public static final String UID = "suggest";
-    public static final KeySelector<DiffedCommit, String> BY_REPO = new ByRepo();
+    public static final KeySelector<CommitWithFleet, String> BY_REPO = new ByRepo();
 
     /**
      * Suggestions for drafts ({@code "draft":true} events: staged changes that {@code commitflow suggest} asks about),
@@ -30,22 +32,27 @@ public final class SuggestStage {
     private SuggestStage() {}
 
     public static SingleOutputStreamOperator<Suggestion> attach(DataStream<DiffedCommit> diffs, SuggestSettings settings) {
-        return attach(diffs, new SuggestOperatorFactory(settings));
+        return attach(diffs, settings, new SuggestOperatorFactory(settings));
     }
 
-    public static SingleOutputStreamOperator<Suggestion> attach(DataStream<DiffedCommit> diffs,
+    public static SingleOutputStreamOperator<Suggestion> attach(DataStream<DiffedCommit> diffs, SuggestSettings settings,
                                                                 SuggestOperatorFactory operator) {
-        return diffs.keyBy(BY_REPO)
+        TypeInformation<CommitWithFleet> type = TypeInformation.of(CommitWithFleet.class);
+        DataStream<CommitWithFleet> toSuggest = settings.fleet()
+                ? diffs.keyBy(FleetMemory.BY_TENANT).process(new FleetMemory(settings.maxRows()), type)
+                        .uid(FleetMemory.UID).name("fleet memory (per tenant)")
+                : diffs.map(CommitWithFleet::alone, type).name("no fleet");
+        return toSuggest.keyBy(BY_REPO)
                 .transform("suggest (index, batched retrieval, generator)", TypeInformation.of(Suggestion.class), operator)
                 .uid(UID);
     }
 
-    private static final class ByRepo implements KeySelector<DiffedCommit, String> {
+    private static final class ByRepo implements KeySelector<CommitWithFleet, String> {
         private static final long serialVersionUID = 1L;
 
         @Override
-        public String getKey(DiffedCommit d) {
-            return d.commit().repo();
+        public String getKey(CommitWithFleet c) {
+            return c.diff().commit().repo();
         }
     }
 }

@@ -53,11 +53,31 @@ class EventTypesTest {
         var request = new io.commitflow.suggest.SuggestRequest(diff, io.commitflow.generate.DiffFeatures.of(diff),
                 new float[] {0.5f, 0f, 0.25f}, new io.commitflow.generate.RepoKnowledge.Window(3, 9),
                 new io.commitflow.generate.RepoStyle().conventions(), io.commitflow.gpu.Tier.GOLD,
-                new io.commitflow.llm.PromptPrefixes.Use("prefix", true));
+                new io.commitflow.llm.PromptPrefixes.Use("prefix", true), List.of(fleetNeighbour()));
 
         var copy = io.commitflow.testing.PojoRoundTrip.of(io.commitflow.suggest.SuggestRequest.class, request);
 
         assertThat(copy).usingRecursiveComparison().isEqualTo(request);
+    }
+
+    /** What the fleet stage sends the suggest stage: with and without the features it computed, without Kryo. */
+    @org.junit.jupiter.api.Test
+    void aCommitWithItsFleetIsAPojoThatRoundTrips() throws Exception {
+        var diff = DiffedCommit.of(TestEvents.commit("r", "a".repeat(40)),
+                List.of(new FileChange("MODIFY", "pom.xml", "pom.xml", false, 1, 1, 0, "100644", "100644")),
+                1, "diff --git a/pom.xml b/pom.xml\n", "", "mirror", null);
+        for (var c : List.of(new io.commitflow.suggest.CommitWithFleet(diff, io.commitflow.generate.DiffFeatures.of(diff),
+                List.of(fleetNeighbour())), io.commitflow.suggest.CommitWithFleet.alone(diff))) {
+            var copy = io.commitflow.testing.PojoRoundTrip.of(io.commitflow.suggest.CommitWithFleet.class, c);
+
+            assertThat(copy).usingRecursiveComparison().isEqualTo(c);
+        }
+    }
+
+    private static io.commitflow.generate.RepoKnowledge.Neighbor fleetNeighbour() {
+        return new io.commitflow.generate.RepoKnowledge.Neighbor(new io.commitflow.generate.IndexedCommit(3, "b".repeat(40),
+                "Bump junit to 5.11", List.of("pom"), new int[] {1, 5}, new float[] {0.6f, 0.8f}, new int[] {7, 9}, 11L,
+                12L, 13L, null, false), 0.75f);
     }
 
     @ParameterizedTest

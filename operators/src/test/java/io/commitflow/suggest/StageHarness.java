@@ -24,7 +24,7 @@ import java.util.concurrent.TimeUnit;
  * the mails the operator's workers send back ({@link #awaitOutputs}) and moves processing time ({@link #expire}).
  */
 public final class StageHarness implements AutoCloseable {
-    public final KeyedOneInputStreamOperatorTestHarness<String, DiffedCommit, Suggestion> harness;
+    public final KeyedOneInputStreamOperatorTestHarness<String, CommitWithFleet, Suggestion> harness;
 
     public StageHarness(SuggestSettings settings) throws Exception {
         this(new SuggestOperatorFactory(settings));
@@ -48,13 +48,22 @@ public final class StageHarness implements AutoCloseable {
 
     /** The commit's suggestion, once its answer is back. */
     public Suggestion suggest(DiffedCommit d) throws Exception {
+        return suggest(CommitWithFleet.alone(d));
+    }
+
+    public Suggestion suggest(CommitWithFleet c) throws Exception {
         int before = outputs().size();
-        send(d);
+        send(c);
         return awaitOutputs(before + 1).get(before);
     }
 
     public void send(DiffedCommit d) throws Exception {
-        harness.processElement(d, d.commit().origin().kafkaTs());
+        send(CommitWithFleet.alone(d));
+    }
+
+    /** A commit as the fleet stage passes it on: with exemplars from its tenant's other repositories. */
+    public void send(CommitWithFleet c) throws Exception {
+        harness.processElement(c, c.diff().commit().origin().kafkaTs());
     }
 
     public List<Suggestion> outputs() {

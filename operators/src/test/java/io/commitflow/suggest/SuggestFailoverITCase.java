@@ -144,7 +144,7 @@ class SuggestFailoverITCase {
         DataStream<DiffedCommit> commits = env.fromSource(new NumberSequenceSource(0, COMMITS - 1),
                         WatermarkStrategy.noWatermarks(), "numbers").setParallelism(1)
                 .map(new Commit()).setParallelism(1);
-        SuggestStage.attach(commits, new SuggestOperatorFactory(settings, engines))
+        SuggestStage.attach(commits, settings, new SuggestOperatorFactory(settings, engines))
                 .map(new FailOnce(fail)).setParallelism(1)
                 .sinkTo(new CollectSink<Suggestion>(name)).setParallelism(1);
         return env.execute(name);

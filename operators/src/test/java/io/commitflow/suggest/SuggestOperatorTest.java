@@ -3,6 +3,7 @@ package io.commitflow.suggest;
 import io.commitflow.event.Reason;
 import io.commitflow.event.Suggestion;
 import io.commitflow.git.DiffedCommit;
+import io.commitflow.generate.RetrievalGenerator;
 import io.commitflow.gpu.EngineMode;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.junit.jupiter.api.Test;
@@ -59,6 +60,39 @@ class SuggestOperatorTest {
             assertThat(out.similarity()).isGreaterThan(0.3);
             assertThat(out.exemplars()).first().isEqualTo("a".repeat(40));
             assertThat(out.cache()).isEqualTo("miss");
+        }
+    }
+
+    /**
+     * The fleet stage's output into the suggest stage: a repository that has learned nothing writes from its tenant's
+     * other repository's commit on the same file; once it has learned {@value RetrievalGenerator#YOUNG} commits the
+     * fleet's exemplars no longer count.
+     */
+    @Test
+    void aYoungRepositoryWritesFromItsFleetAndAGrownOneFromItsOwnHistory() throws Exception {
+        var fleetStage = new org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness<>(
+                new org.apache.flink.streaming.api.operators.KeyedProcessOperator<>(new FleetMemory(100)),
+                FleetMemory.BY_TENANT, org.apache.flink.api.common.typeinfo.Types.STRING);
+        try (fleetStage; StageHarness s = new StageHarness(CPU).open()) {
+            fleetStage.open();
+            fleetStage.processElement(change("tools", "1".repeat(40), "Widget", "run", "Retry widget runs when busy\n",
+                    null), 0);
+            DiffedCommit ask = change("web", "2".repeat(40), "Widget", "run", null, null);
+            fleetStage.processElement(ask, 0);
+            List<CommitWithFleet> passed = fleetStage.extractOutputValues();
+
+            Suggestion young = s.suggest(passed.get(1));
+            assertThat(young.exemplars()).first().isEqualTo("1".repeat(40));
+            assertThat(young.subject()).startsWith("Retry widget runs when busy");
+            assertThat(s.suggest(CommitWithFleet.alone(ask)).exemplars()).as("without the fleet")
+                    .doesNotContain("1".repeat(40));
+
+            for (int i = 0; i < RetrievalGenerator.YOUNG; i++) {
+                s.suggest(change("web", String.format("%040d", i), "Scheduler" + i, "plan", "Plan slots lazily\n", null));
+            }
+            DiffedCommit later = change("web", "3".repeat(40), "Widget", "run", null, null);
+            assertThat(s.suggest(new CommitWithFleet(later, null, passed.get(1).fleet())).exemplars())
+                    .doesNotContain("1".repeat(40));
         }
     }
 

@@ -1,0 +1,27 @@
+package io.commitflow.suggest;
+
+import io.commitflow.generate.DiffFeatures;
+import io.commitflow.generate.RepoKnowledge;
+import io.commitflow.git.DiffedCommit;
+
+import java.util.List;
+
+/**
+ * A diffed commit on its way from the {@link FleetMemory} to the {@link SuggestOperator}.
+ *
+ * @param diff     the commit and its diff
+ * @param features what the generator reads from the diff when the fleet stage computed it, else null (the suggest
+ *                 stage computes it then)
+ * @param fleet    for a commit of a young repository: its nearest earlier commits in the tenant's other
+ *                 repositories that changed a file of the same name, best first; else empty
+ */
+public record CommitWithFleet(DiffedCommit diff, DiffFeatures features, List<RepoKnowledge.Neighbor> fleet) {
+    public CommitWithFleet {
+        fleet = List.copyOf(fleet);
+    }
+
+    /** A commit that goes to the suggest stage without a fleet stage before it. */
+    public static CommitWithFleet alone(DiffedCommit diff) {
+        return new CommitWithFleet(diff, null, List.of());
+    }
+}
