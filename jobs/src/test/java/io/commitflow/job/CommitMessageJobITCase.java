@@ -178,11 +178,11 @@ class CommitMessageJobITCase {
             KAFKA.createTopic(t, 1);
         }
         List<byte[]> events = new ArrayList<>();
-        lib.forEach(c -> events.add(commitEvent("acme", "lib", c)));
-        events.add(commitEvent("acme", "svc", svc.get(0))); // svc's first commit: no other repository has learned yet
-        events.add(commitEvent("beta", "other", other.get(0)));
-        events.add(commitEvent("acme", "svc", svc.get(1)));
-        events.add(commitEvent("beta", "other", other.get(1)));
+        lib.forEach(c -> events.add(GitHistory.commitEvent("acme", "lib", c)));
+        events.add(GitHistory.commitEvent("acme", "svc", svc.get(0)));
+        events.add(GitHistory.commitEvent("beta", "other", other.get(0)));
+        events.add(GitHistory.commitEvent("acme", "svc", svc.get(1)));
+        events.add(GitHistory.commitEvent("beta", "other", other.get(1)));
         KAFKA.produce(k.eventsTopic(), null, events);
 
         runBounded(k, 1);
@@ -257,15 +257,11 @@ class CommitMessageJobITCase {
     }
 
     private static byte[] commitEvent(RevCommit c) {
-        return commitEvent("acme", "app", c);
-    }
-
-    private static byte[] commitEvent(String tenant, String repo, RevCommit c) {
         List<String> parents = new ArrayList<>();
         for (RevCommit p : c.getParents()) {
             parents.add(p.name());
         }
-        return WireFormat.commit(tenant, repo, c.name(), parents, "A U Thor <a@example.com>", 1_700_000_000_000L,
+        return WireFormat.commit("acme", "app", c.name(), parents, "A U Thor <a@example.com>", 1_700_000_000_000L,
                 c.getFullMessage(), null);
     }
 

@@ -60,11 +60,16 @@ public final class GitHistory {
 
     /** A native commit event of tenant {@code acme} for {@code c} in repository {@code repo}, with its parents. */
     public static byte[] commitEvent(String repo, RevCommit c) {
+        return commitEvent("acme", repo, c);
+    }
+
+    /** A native commit event of {@code tenant} for {@code c} in repository {@code repo}, with its parents. */
+    public static byte[] commitEvent(String tenant, String repo, RevCommit c) {
         List<String> parents = new ArrayList<>();
         for (RevCommit p : c.getParents()) {
             parents.add(p.name());
         }
-        return io.commitflow.event.WireFormat.commit("acme", repo, c.name(), parents, "A <a@example.com>", 1L,
+        return io.commitflow.event.WireFormat.commit(tenant, repo, c.name(), parents, "A <a@example.com>", 1L,
                 c.getFullMessage(), null);
     }
 
