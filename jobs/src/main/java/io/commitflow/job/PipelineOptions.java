@@ -73,6 +73,11 @@ public class PipelineOptions {
                     + "subjects (default: on).")
     boolean fleet = SuggestSettings.DEFAULT.fleet();
 
+    @Option(names = "--fleet-history", paramLabel = "N",
+            description = "The newest commits of each tenant its fleet memory keeps for young repositories "
+                    + "(default: ${DEFAULT-VALUE}; a few KiB of task memory each, per tenant).")
+    int fleetHistory = SuggestSettings.DEFAULT.fleetRows();
+
     @Option(names = "--engine", paramLabel = "auto|cpu|cuda",
             description = "Retrieval engine: auto takes CUDA where a GPU and its driver load, else the CPU; cuda fails "
                     + "when there is none (default: ${DEFAULT-VALUE}).")
@@ -150,7 +155,7 @@ public class PipelineOptions {
             // each settings record checks its own values
             SuggestSettings suggest = new SuggestSettings(EngineMode.parse(engine), deviceBudgetMiB, batchMax, batchWait,
                     suggestWorkers, asyncTimeout, asyncCapacity, engineRetries, tiers, Tier.SILVER, llmByTenant,
-                    maxHistoryPerRepo, cacheTtl, fleet);
+                    maxHistoryPerRepo, cacheTtl, fleet, fleetHistory);
             RetryPolicy retry = new RetryPolicy(RetryPolicy.DEFAULT.initial(), RetryPolicy.DEFAULT.maxDelay(), mirrorMaxWait);
             return new PipelineSettings(root, dedupTtl, maxEventBytes,
                     new DiffBudget(maxFiles, maxLines, maxPatchBytes, maxBlobBytes), retry, suggest, sla.toSettings());

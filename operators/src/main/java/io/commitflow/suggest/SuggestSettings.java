@@ -29,15 +29,16 @@ import java.util.Map;
  * @param cacheTtl        how long the result cache and the prompt cache keep an entry
  * @param fleet           whether a young repository (fewer than {@value RetrievalGenerator#YOUNG} commits learned)
  *                        also draws exemplars from its tenant's other repositories ({@link FleetMemory})
+ * @param fleetRows       the newest commits of each tenant its fleet memory keeps (a few KiB of task memory each)
  */
 public record SuggestSettings(EngineMode engine, long deviceBudgetMiB, int maxBatch, Duration maxWait, int workers,
                               Duration timeout, int capacity, int retries, Map<String, Tier> tiers, Tier defaultTier,
                               Map<String, LlmSettings> llm, int maxRows, Duration cacheTtl,
-                              boolean fleet)
+                              boolean fleet, int fleetRows)
         implements Serializable {
 
     public static final SuggestSettings DEFAULT = new SuggestSettings(EngineMode.AUTO, 8192, 256, Duration.ofMillis(5), 2,
-            Duration.ofSeconds(5), 1024, 2, Map.of(), Tier.SILVER, Map.of(), 10_000, Duration.ofHours(24), true);
+            Duration.ofSeconds(5), 1024, 2, Map.of(), Tier.SILVER, Map.of(), 10_000, Duration.ofHours(24), true, 2_000);
 
     public SuggestSettings {
         require(engine != null && defaultTier != null, "the engine mode and the default tier must be set");
@@ -50,6 +51,7 @@ public record SuggestSettings(EngineMode engine, long deviceBudgetMiB, int maxBa
         require(retries >= 0, "engine retries must not be negative: " + retries);
         require(maxRows >= 1, "the history per repository must be at least 1 commit: " + maxRows);
         require(!cacheTtl.isNegative() && !cacheTtl.isZero(), "the cache TTL must be positive: " + cacheTtl);
+        require(fleetRows >= 1, "the fleet history per tenant must be at least 1 commit: " + fleetRows);
         tiers = Map.copyOf(tiers);
         llm = Map.copyOf(llm);
     }
@@ -66,31 +68,31 @@ public record SuggestSettings(EngineMode engine, long deviceBudgetMiB, int maxBa
 
     public SuggestSettings withEngine(EngineMode e) {
         return new SuggestSettings(e, deviceBudgetMiB, maxBatch, maxWait, workers, timeout, capacity, retries, tiers,
-                defaultTier, llm, maxRows, cacheTtl, fleet);
+                defaultTier, llm, maxRows, cacheTtl, fleet, fleetRows);
     }
 
     public SuggestSettings withBatching(int batch, Duration wait) {
         return new SuggestSettings(engine, deviceBudgetMiB, batch, wait, workers, timeout, capacity, retries, tiers,
-                defaultTier, llm, maxRows, cacheTtl, fleet);
+                defaultTier, llm, maxRows, cacheTtl, fleet, fleetRows);
     }
 
     public SuggestSettings withTimeout(Duration t) {
         return new SuggestSettings(engine, deviceBudgetMiB, maxBatch, maxWait, workers, t, capacity, retries, tiers,
-                defaultTier, llm, maxRows, cacheTtl, fleet);
+                defaultTier, llm, maxRows, cacheTtl, fleet, fleetRows);
     }
 
     public SuggestSettings withLlm(Map<String, LlmSettings> byTenant) {
         return new SuggestSettings(engine, deviceBudgetMiB, maxBatch, maxWait, workers, timeout, capacity, retries, tiers,
-                defaultTier, byTenant, maxRows, cacheTtl, fleet);
+                defaultTier, byTenant, maxRows, cacheTtl, fleet, fleetRows);
     }
 
     public SuggestSettings withFleet(boolean on) {
         return new SuggestSettings(engine, deviceBudgetMiB, maxBatch, maxWait, workers, timeout, capacity, retries, tiers,
-                defaultTier, llm, maxRows, cacheTtl, on);
+                defaultTier, llm, maxRows, cacheTtl, on, fleetRows);
     }
 
     public SuggestSettings withHistory(int rows) {
         return new SuggestSettings(engine, deviceBudgetMiB, maxBatch, maxWait, workers, timeout, capacity, retries, tiers,
-                defaultTier, llm, rows, cacheTtl, fleet);
+                defaultTier, llm, rows, cacheTtl, fleet, fleetRows);
     }
 }

@@ -39,7 +39,7 @@ public final class SuggestStage {
                                                                 SuggestOperatorFactory operator) {
         TypeInformation<CommitWithFleet> type = TypeInformation.of(CommitWithFleet.class);
         DataStream<CommitWithFleet> toSuggest = settings.fleet()
-                ? diffs.keyBy(FleetMemory.BY_TENANT).process(new FleetMemory(settings.maxRows()), type)
+                ? diffs.keyBy(FleetMemory.BY_TENANT).process(new FleetMemory(settings.fleetRows()), type)
                         .uid(FleetMemory.UID).name("fleet memory (per tenant)")
                 : diffs.map(CommitWithFleet::alone, type).name("no fleet");
         return toSuggest.keyBy(BY_REPO)
