@@ -136,7 +136,13 @@ final class Answerer {
             RepoKnowledge memory = memoryOf(r);
             List<RepoKnowledge.Neighbor> nn = neighbours.apply(memory);
             Draft d = generator.compose(r.diff(), r.features(), memory, r.window(), r.conventions(), nn, r.fleet());
-            return new Answer.Written(d.suggestion(r.diff(), "miss", now), nn);
+            // an LLM tenant's prompt shows the candidates the draft was chosen from: a young repository's fleet too
+            List<RepoKnowledge.Neighbor> shown = nn;
+            if (!r.fleet().isEmpty()) {
+                shown = new ArrayList<>(nn);
+                shown.addAll(r.fleet());
+            }
+            return new Answer.Written(d.suggestion(r.diff(), "miss", now), shown);
         } catch (RuntimeException e) {
             return new Answer.Failed(e);
         }

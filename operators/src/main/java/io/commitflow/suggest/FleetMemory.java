@@ -111,7 +111,8 @@ public final class FleetMemory extends KeyedProcessFunction<String, DiffedCommit
             features = DiffFeatures.of(d);
             query = t.memory.vector(features.terms());
             List<RepoKnowledge.Neighbor> theirs = t.memory.scan(query, t.memory.bag(features.signature()), weights.k(),
-                    weights.kBag(), c.ts(), t.memory.window(), row -> !repo.equals(t.repoOf.get(row.seq())));
+                    weights.kBag(), c.ts(), t.memory.window(),
+                    row -> row.ts() <= c.ts() && !repo.equals(t.repoOf.get(row.seq())));
             fleet = RetrievalGenerator.carryOver(d, theirs);
             lookups.inc();
             exemplars.inc(fleet.size());

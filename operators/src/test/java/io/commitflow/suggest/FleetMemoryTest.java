@@ -28,7 +28,12 @@ class FleetMemoryTest {
 
     /** A change of {@code cls} in repository {@code repo} of {@code tenant}, at event time {@code ts}. */
     private static DiffedCommit change(String tenant, String repo, int n, String cls, String message, long ts) {
-        DiffedCommit d = StageHarness.change(repo, String.format("%040x", n), cls, "run", message, null);
+        return change(tenant, repo, n, cls, "run", message, ts);
+    }
+
+    private static DiffedCommit change(String tenant, String repo, int n, String cls, String method, String message,
+                                       long ts) {
+        DiffedCommit d = StageHarness.change(repo, String.format("%040x", n), cls, method, message, null);
         CommitEvent c = d.commit();
         CommitEvent moved = new CommitEvent(tenant, repo, c.sha(), c.parents(), c.author(), ts, c.message(), c.patch(),
                 c.traceId(), new Origin("commitflow.events", 0, n, ts));
@@ -74,6 +79,54 @@ class FleetMemoryTest {
                     .as("a repository is never its own fleet").isEmpty();
             assertThat(send(h, change("acme", "web", 34, "Widget", null, 500)).fleet())
                     .as("no fleet commit of an event later than the commit's own").isEmpty();
+        }
+    }
+
+    /** Later events' rows do not crowd the earlier ones out of the nearest: the event-time rule is part of the scan. */
+    @Test
+    void findsAnEarlierFleetCommitBehindManyMoreSimilarLaterOnes() throws Exception {
+        try (var h = harness()) {
+            h.open();
+            send(h, change("acme", "tools", 1, "Widget", "shutdown", "Stop widgets on shutdown\n", 1_000));
+            for (int i = 0; i < 30; i++) {
+                send(h, change("acme", "tools", 100 + i, "Widget", "Retry widget runs when busy " + i + "\n", 5_000));
+            }
+            CommitWithFleet web = send(h, change("acme", "web", 200, "Widget", null, 2_000));
+            assertThat(shas(web)).containsExactly(String.format("%040x", 1));
+        }
+    }
+
+    /** What an LLM tenant's prompt is shown: the repository's own neighbours and, for a young one, its fleet's. */
+    @Test
+    void theAnswerCarriesTheFleetsExemplarsForTheLlmPrompt() throws Exception {
+        List<CommitWithFleet> passed;
+        try (var h = harness()) {
+            h.open();
+            send(h, change("acme", "tools", 1, "Widget", "Retry widget runs when busy\n", 1_000));
+            send(h, change("acme", "web", 2, "Widget", null, 2_000));
+            passed = h.extractOutputValues();
+        }
+        CommitWithFleet ask = passed.get(1);
+        assertThat(ask.fleet()).isNotEmpty();
+        RetrievalIndex index = new RetrievalIndex(new io.commitflow.gpu.CpuEngine(
+                io.commitflow.generate.FeatureSpace.DEFAULT_DIMENSION), 100, 10);
+        try (index) {
+            RepoKnowledge memory;
+            index.writeLock().lock();
+            try {
+                memory = index.repoOrNew("web");
+            } finally {
+                index.writeLock().unlock();
+            }
+            var request = new SuggestRequest(ask.diff(), ask.features(), memory.vector(ask.features().terms()),
+                    memory.window(), memory.model().style.conventions(), io.commitflow.gpu.Tier.SILVER, null,
+                    ask.fleet());
+            Answer a = new Answerer(index, new RetrievalGenerator(), 0).scan(request);
+
+            assertThat(a).isInstanceOf(Answer.Written.class);
+            Answer.Written w = (Answer.Written) a;
+            assertThat(w.suggestion().exemplars()).first().isEqualTo(String.format("%040x", 1));
+            assertThat(w.neighbours()).extracting(n -> n.commit().sha()).contains(String.format("%040x", 1));
         }
     }
 
