@@ -144,7 +144,8 @@ final class DiffReference {
         t.start();
     }
 
-    private static double median(double[] xs) {
+    /** The median of {@code xs} (the mean of the middle two for an even count). */
+    static double median(double[] xs) {
         double[] s = xs.clone();
         Arrays.sort(s);
         return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;

@@ -110,10 +110,7 @@ public final class FleetMemory extends KeyedProcessFunction<String, DiffedCommit
         if (own < RetrievalGenerator.YOUNG && t.memory.size() > own) {
             features = DiffFeatures.of(d);
             query = t.memory.vector(features.terms());
-            List<RepoKnowledge.Neighbor> theirs = t.memory.scan(query, t.memory.bag(features.signature()), weights.k(),
-                    weights.kBag(), c.ts(), t.memory.window(),
-                    row -> row.ts() <= c.ts() && !repo.equals(t.repoOf.get(row.seq())));
-            fleet = RetrievalGenerator.carryOver(d, theirs);
+            fleet = nearest(t.memory, d, features, query, weights, row -> !repo.equals(t.repoOf.get(row.seq())));
             lookups.inc();
             exemplars.inc(fleet.size());
         }
@@ -145,6 +142,25 @@ public final class FleetMemory extends KeyedProcessFunction<String, DiffedCommit
         learned.inc();
     }
 
+    /**
+     * A young repository's exemplars in its tenant's {@code memory}: the nearest rows that {@code include} accepts
+     * (the tenant's other repositories), of events not later than this commit's, that changed a file of the same
+     * name. {@code query} is {@code features}' vector under the memory's IDF.
+     */
+    public static List<RepoKnowledge.Neighbor> nearest(RepoKnowledge memory, DiffedCommit d, DiffFeatures features,
+                                                       float[] query, ExemplarRanker.Weights weights,
+                                                       java.util.function.Predicate<IndexedCommit> include) {
+        long ts = d.commit().ts();
+        List<RepoKnowledge.Neighbor> theirs = memory.scan(query, memory.bag(features.signature()), weights.k(),
+                weights.kBag(), ts, memory.window(), row -> row.ts() <= ts && include.test(row));
+        return RetrievalGenerator.carryOver(d, theirs);
+    }
+
+    /** An empty tenant memory of {@code maxRows} rows, on no engine: every lookup is its exact scan. */
+    public static RepoKnowledge emptyMemory(int maxRows) {
+        return RepoKnowledge.fresh(ScanOnly.INSTANCE, 0, maxRows);
+    }
+
     /** The tenant's memory, loaded from keyed state the first time the task meets it. */
     private Tenant tenant(String tenant) throws Exception {
         Tenant t = tenants.get(tenant);
@@ -155,7 +171,7 @@ public final class FleetMemory extends KeyedProcessFunction<String, DiffedCommit
         RepoKnowledge memory;
         Map<Long, String> repoOf = new HashMap<>();
         if (saved == null) {
-            memory = RepoKnowledge.fresh(ScanOnly.INSTANCE, 0, maxRows);
+            memory = emptyMemory(maxRows);
         } else {
             memory = RepoKnowledge.restore(ScanOnly.INSTANCE, 0, saved, rows.values(), maxRows, 0);
             for (Map.Entry<Long, String> e : rowRepo.entries()) {

@@ -278,8 +278,8 @@ public final class Evaluation {
     }
 
     /** The commit as the job sees it; its event time is its place in the chain, so "earlier" means earlier in it. */
-    private static DiffedCommit diff(Repository repo, ObjectReader reader, RevWalk walk, CommitDiffer differ, RevCommit c,
-                                     long position) throws IOException {
+    public static DiffedCommit diff(Repository repo, ObjectReader reader, RevWalk walk, CommitDiffer differ, RevCommit c,
+                                    long position) throws IOException {
         ObjectId parent = c.getParentCount() == 0 ? null : walk.parseCommit(c.getParent(0)).getTree();
         CommitEvent e = new CommitEvent("eval", "eval", c.name(), List.of(), "", position, null, null,
                 "", Origin.synthetic(0));
@@ -287,7 +287,7 @@ public final class Evaluation {
     }
 
     /** The last {@code max} commits of HEAD's first-parent chain that are no merges, oldest first. */
-    static List<RevCommit> chain(Repository repo, int max) throws IOException {
+    public static List<RevCommit> chain(Repository repo, int max) throws IOException {
         List<RevCommit> out = new ArrayList<>();
         try (RevWalk walk = new RevWalk(repo)) {
             walk.setFirstParent(true);

@@ -1,0 +1,141 @@
+package io.commitflow.cli;
+
+import io.commitflow.generate.DiffFeatures;
+import io.commitflow.generate.ExemplarRanker;
+import io.commitflow.generate.FeatureSpace;
+import io.commitflow.generate.RepoKnowledge;
+import io.commitflow.generate.RetrievalGenerator;
+import io.commitflow.git.CommitDiffer;
+import io.commitflow.git.DiffBudget;
+import io.commitflow.git.DiffedCommit;
+import io.commitflow.gpu.CpuEngine;
+import io.commitflow.replay.History;
+import io.commitflow.replay.eval.Evaluation;
+import io.commitflow.suggest.FleetMemory;
+import org.eclipse.jgit.lib.ObjectReader;
+import org.eclipse.jgit.lib.Repository;
+import org.eclipse.jgit.revwalk.RevCommit;
+import org.eclipse.jgit.revwalk.RevWalk;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code commitflow bench fleet}: what the fleet memory's stage costs per commit, on a real history: learning a
+ * commit into a tenant's memory, and a young repository's lookup (the exact scan over the memory's rows), against
+ * the suggest stage's own retrieval of the same commits from the same rows on the CPU engine.
+ */
+@Command(name = "fleet", mixinStandardHelpOptions = true,
+        description = "Diffs the last --rows + --lookups first-parent commits of a repository, learns the first "
+                + "--rows into a fleet memory (as the job's fleet stage does for a tenant) and into a repository "
+                + "memory on the CPU engine (as the suggest stage does), then looks the last --lookups commits up "
+                + "in both. Prints one JSON line: microseconds per learned commit and per lookup (medians of --runs "
+                + "passes after a warm-up pass), and the fleet lookup's ratio to the suggest stage's retrieval. One "
+                + "thread, as in a Flink task; the diffs are made before the timing.",
+        footer = {"", "Example: ./commitflow bench fleet --repo ~/src/jgit --rows 2000 --lookups 200"})
+public final class FleetBenchCommand implements Callable<Integer> {
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--repo", required = true, paramLabel = "PATH", description = "Repository (work tree or bare).")
+    Path repo;
+
+    @Option(names = "--rows", defaultValue = "2000", paramLabel = "N",
+            description = "Commits in the memory: the job's --fleet-history (default: ${DEFAULT-VALUE}).")
+    int rows;
+
+    @Option(names = "--lookups", defaultValue = "200", paramLabel = "N",
+            description = "Commits looked up (default: ${DEFAULT-VALUE}).")
+    int lookups;
+
+    @Option(names = "--runs", defaultValue = "3", paramLabel = "N", description = "Timed passes (default: ${DEFAULT-VALUE}).")
+    int runs;
+
+    @Override
+    public Integer call() throws Exception {
+        if (rows < 1 || lookups < 1 || runs < 1) {
+            throw new UserError("--rows, --lookups and --runs must be at least 1");
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        List<DiffedCommit> diffs = new ArrayList<>();
+        List<String> messages = new ArrayList<>();
+        try (Repository r = open(); ObjectReader reader = r.newObjectReader(); RevWalk walk = new RevWalk(reader)) {
+            List<RevCommit> chain = Evaluation.chain(r, rows + lookups);
+            if (chain.size() <= lookups) {
+                throw new UserError(repo + " has " + chain.size() + " first-parent commits without merges: fewer "
+                        + "than --lookups + 1");
+            }
+            CommitDiffer differ = new CommitDiffer(DiffBudget.DEFAULT);
+            for (int i = 0; i < chain.size(); i++) {
+                RevCommit c = walk.parseCommit(chain.get(i));
+                diffs.add(Evaluation.diff(r, reader, walk, differ, c, i));
+                messages.add(c.getFullMessage());
+            }
+        }
+        int learned = diffs.size() - lookups;
+        err.printf("bench fleet: %d commits of %s in the memory, %d looked up, %d timed passes%n", learned, repo,
+                lookups, runs);
+        ExemplarRanker.Weights w = new RetrievalGenerator().weights();
+        List<DiffFeatures> features = diffs.stream().map(DiffFeatures::of).toList();
+        double[] learnUs = new double[runs];
+        double[] fleetUs = new double[runs];
+        double[] engineUs = new double[runs];
+        long found = 0;
+        for (int run = -1; run < runs; run++) { // pass -1 warms the JIT up
+            RepoKnowledge fleet = FleetMemory.emptyMemory(learned);
+            long t0 = System.nanoTime();
+            for (int i = 0; i < learned; i++) {
+                fleet.learn(diffs.get(i), features.get(i), fleet.vector(features.get(i).terms()), messages.get(i));
+            }
+            long t1 = System.nanoTime();
+            long hits = 0;
+            for (int i = learned; i < diffs.size(); i++) {
+                DiffFeatures f = features.get(i);
+                hits += FleetMemory.nearest(fleet, diffs.get(i), f, fleet.vector(f.terms()), w, row -> true).size();
+            }
+            long t2 = System.nanoTime();
+            try (CpuEngine engine = new CpuEngine(FeatureSpace.DEFAULT_DIMENSION)) {
+                RepoKnowledge own = RepoKnowledge.fresh(engine, 0, learned);
+                for (int i = 0; i < learned; i++) {
+                    own.learn(diffs.get(i), features.get(i), own.vector(features.get(i).terms()), messages.get(i));
+                }
+                long t3 = System.nanoTime();
+                for (int i = learned; i < diffs.size(); i++) {
+                    DiffFeatures f = features.get(i);
+                    own.neighbors(own.vector(f.terms()), own.bag(f.signature()), w.k(), w.kBag(), Long.MAX_VALUE,
+                            own.window());
+                }
+                long t4 = System.nanoTime();
+                if (run >= 0) {
+                    learnUs[run] = (t1 - t0) / 1e3 / learned;
+                    fleetUs[run] = (t2 - t1) / 1e3 / lookups;
+                    engineUs[run] = (t4 - t3) / 1e3 / lookups;
+                    err.printf("  pass %d: learn %.1f µs, fleet lookup %.1f µs, suggest-stage retrieval %.1f µs%n",
+                            run + 1, learnUs[run], fleetUs[run], engineUs[run]);
+                }
+            }
+            found = hits;
+        }
+        double learn = DiffReference.median(learnUs);
+        double fleetLookup = DiffReference.median(fleetUs);
+        double engineLookup = DiffReference.median(engineUs);
+        out.printf("{\"rows\":%d,\"lookups\":%d,\"learn_us\":%.1f,\"fleet_lookup_us\":%.1f,\"suggest_retrieval_us\":%.1f,"
+                        + "\"ratio\":%.2f,\"fleet_exemplars_per_lookup\":%.2f}%n", learned, lookups, learn, fleetLookup,
+                engineLookup, fleetLookup / engineLookup, (double) found / lookups);
+        return 0;
+    }
+
+    private Repository open() throws java.io.IOException {
+        try {
+            return History.open(repo);
+        } catch (IllegalArgumentException e) {
+            throw new UserError(e.getMessage());
+        }
+    }
+}
