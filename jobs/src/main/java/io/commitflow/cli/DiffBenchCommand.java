@@ -55,7 +55,7 @@ public final class DiffBenchCommand implements Callable<Integer> {
         }
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        try (Repository r = openRepository()) {
+        try (Repository r = openRepository(repo)) {
             DiffReference reference = new DiffReference(r, git);
             Map<String, String> patchIds = new LinkedHashMap<>();
             List<RevCommit> all = firstParentChain(r);
@@ -81,7 +81,8 @@ public final class DiffBenchCommand implements Callable<Integer> {
         }
     }
 
-    private Repository openRepository() throws IOException {
+    /** The repository at {@code repo}, or a {@link UserError} saying why there is none. */
+    static Repository openRepository(Path repo) throws IOException {
         try {
             return History.open(repo);
         } catch (IllegalArgumentException e) {

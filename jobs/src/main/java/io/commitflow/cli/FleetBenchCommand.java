@@ -9,7 +9,6 @@ import io.commitflow.git.CommitDiffer;
 import io.commitflow.git.DiffBudget;
 import io.commitflow.git.DiffedCommit;
 import io.commitflow.gpu.CpuEngine;
-import io.commitflow.replay.History;
 import io.commitflow.replay.eval.Evaluation;
 import io.commitflow.suggest.FleetMemory;
 import org.eclipse.jgit.lib.ObjectReader;
@@ -65,7 +64,7 @@ public final class FleetBenchCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         List<DiffedCommit> diffs = new ArrayList<>();
         List<String> messages = new ArrayList<>();
-        try (Repository r = open(); ObjectReader reader = r.newObjectReader(); RevWalk walk = new RevWalk(reader)) {
+        try (Repository r = DiffBenchCommand.openRepository(repo); ObjectReader reader = r.newObjectReader(); RevWalk walk = new RevWalk(reader)) {
             List<RevCommit> chain = Evaluation.chain(r, rows + lookups);
             if (chain.size() <= lookups) {
                 throw new UserError(repo + " has " + chain.size() + " first-parent commits without merges: fewer "
@@ -88,7 +87,7 @@ public final class FleetBenchCommand implements Callable<Integer> {
         double[] engineUs = new double[runs];
         long found = 0;
         for (int run = -1; run < runs; run++) { // pass -1 warms the JIT up
-            RepoKnowledge fleet = FleetMemory.emptyMemory(learned);
+            RepoKnowledge fleet = RepoKnowledge.withoutEngine(FeatureSpace.DEFAULT_DIMENSION, learned);
             long t0 = System.nanoTime();
             for (int i = 0; i < learned; i++) {
                 fleet.learn(diffs.get(i), features.get(i), fleet.vector(features.get(i).terms()), messages.get(i));
@@ -129,13 +128,5 @@ public final class FleetBenchCommand implements Callable<Integer> {
                         + "\"ratio\":%.2f,\"fleet_exemplars_per_lookup\":%.2f}%n", learned, lookups, learn, fleetLookup,
                 engineLookup, fleetLookup / engineLookup, (double) found / lookups);
         return 0;
-    }
-
-    private Repository open() throws java.io.IOException {
-        try {
-            return History.open(repo);
-        } catch (IllegalArgumentException e) {
-            throw new UserError(e.getMessage());
-        }
     }
 }

@@ -68,8 +68,11 @@ public final class RepoKnowledge {
     private final Map<Integer, IndexedCommit> byBagSlot = new HashMap<>();
     /** Rows by their (added, removed) line fingerprints, oldest first: how a revert finds what it reverts. */
     private final Map<List<Long>, List<IndexedCommit>> byLines = new HashMap<>();
-    /** False once the engine had no room for a row: lookups are then answered by {@link #scan}. */
-    private boolean onEngine = true;
+    /**
+     * False once the engine had no room for a row, or from the start without an engine: lookups are then answered by
+     * {@link #scan}.
+     */
+    private boolean onEngine;
 
     private RepoKnowledge(RetrievalEngine engine, int group, RepoModel model, int maxRows, int retainExtra) {
         if (maxRows < 1 || group < 0 || retainExtra < 0) {
@@ -77,6 +80,7 @@ public final class RepoKnowledge {
                     + maxRows + ", " + group + ", " + retainExtra);
         }
         this.engine = engine;
+        this.onEngine = engine != null;
         this.group = group;
         this.model = model;
         this.maxRows = maxRows;
@@ -93,7 +97,15 @@ public final class RepoKnowledge {
         return new RepoKnowledge(engine, group, new RepoModel(engine.dimension()), maxRows, retainExtra);
     }
 
-    /** Rebuilds the memory from persisted state (rows in any order). */
+    /**
+     * A memory on no engine ({@code dimension} wide): its rows stay here and every lookup is {@link #scan} — for a
+     * tenant's fleet memory, which only young repositories look into.
+     */
+    public static RepoKnowledge withoutEngine(int dimension, int maxRows) {
+        return new RepoKnowledge(null, 0, new RepoModel(dimension), maxRows, 0);
+    }
+
+    /** Rebuilds the memory from persisted state (rows in any order); a null {@code engine}: as {@link #withoutEngine}. */
     public static RepoKnowledge restore(RetrievalEngine engine, int group, RepoModel model, Iterable<IndexedCommit> saved,
                                         int maxRows, int retainExtra) {
         RepoKnowledge k = new RepoKnowledge(engine, group, model, maxRows, retainExtra);

@@ -9,10 +9,6 @@ import io.commitflow.generate.RepoKnowledge;
 import io.commitflow.generate.RepoModel;
 import io.commitflow.generate.RetrievalGenerator;
 import io.commitflow.git.DiffedCommit;
-import io.commitflow.gpu.EngineFullException;
-import io.commitflow.gpu.Neighbors;
-import io.commitflow.gpu.RetrievalEngine;
-import io.commitflow.gpu.Tier;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
@@ -156,11 +152,6 @@ public final class FleetMemory extends KeyedProcessFunction<String, DiffedCommit
         return RetrievalGenerator.carryOver(d, theirs);
     }
 
-    /** An empty tenant memory of {@code maxRows} rows, on no engine: every lookup is its exact scan. */
-    public static RepoKnowledge emptyMemory(int maxRows) {
-        return RepoKnowledge.fresh(ScanOnly.INSTANCE, 0, maxRows);
-    }
-
     /** The tenant's memory, loaded from keyed state the first time the task meets it. */
     private Tenant tenant(String tenant) throws Exception {
         Tenant t = tenants.get(tenant);
@@ -171,9 +162,9 @@ public final class FleetMemory extends KeyedProcessFunction<String, DiffedCommit
         RepoKnowledge memory;
         Map<Long, String> repoOf = new HashMap<>();
         if (saved == null) {
-            memory = emptyMemory(maxRows);
+            memory = RepoKnowledge.withoutEngine(FeatureSpace.DEFAULT_DIMENSION, maxRows);
         } else {
-            memory = RepoKnowledge.restore(ScanOnly.INSTANCE, 0, saved, rows.values(), maxRows, 0);
+            memory = RepoKnowledge.restore(null, 0, saved, rows.values(), maxRows, 0);
             for (Map.Entry<Long, String> e : rowRepo.entries()) {
                 repoOf.put(e.getKey(), e.getValue());
             }
@@ -181,49 +172,6 @@ public final class FleetMemory extends KeyedProcessFunction<String, DiffedCommit
         t = new Tenant(memory, repoOf);
         tenants.put(tenant, t);
         return t;
-    }
-
-    /** No engine: every row stays in the memory's own map and every lookup is its exact scan. */
-    private static final class ScanOnly implements RetrievalEngine {
-        static final ScanOnly INSTANCE = new ScanOnly();
-
-        @Override
-        public String name() {
-            return "scan";
-        }
-
-        @Override
-        public int dimension() {
-            return FeatureSpace.DEFAULT_DIMENSION;
-        }
-
-        @Override
-        public int size() {
-            return 0;
-        }
-
-        @Override
-        public long capacity() {
-            return 0;
-        }
-
-        @Override
-        public int add(int group, long stamp, float[] vector) {
-            throw new EngineFullException("the fleet memory keeps no rows on an engine");
-        }
-
-        @Override
-        public void remove(int slot) {
-            throw new IllegalStateException("the fleet memory keeps no rows on an engine");
-        }
-
-        @Override
-        public Neighbors[] search(Tier tier, int[] groups, long[] from, long[] to, float[][] queries, int k) {
-            throw new IllegalStateException("the fleet memory keeps no rows on an engine");
-        }
-
-        @Override
-        public void close() {}
     }
 
     private static final class ByTenant implements KeySelector<DiffedCommit, String> {
