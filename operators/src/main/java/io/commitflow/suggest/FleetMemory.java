@@ -12,9 +12,6 @@ import io.commitflow.git.DiffedCommit;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
-import org.apache.flink.api.common.state.ValueState;
-import org.apache.flink.api.common.state.ValueStateDescriptor;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.metrics.Counter;
@@ -54,8 +51,7 @@ public final class FleetMemory extends KeyedProcessFunction<String, DiffedCommit
     private final int maxRows;
     private final ExemplarRanker.Weights weights;
 
-    private transient ValueState<RepoModel> model;
-    private transient MapState<Long, IndexedCommit> rows;
+    private transient RepoStore store;
     private transient MapState<Long, String> rowRepo;
     private transient MapState<String, Integer> learnedByRepo;
     private transient Map<String, Tenant> tenants;
@@ -82,8 +78,7 @@ public final class FleetMemory extends KeyedProcessFunction<String, DiffedCommit
     @Override
     public void open(OpenContext openContext) {
         var context = getRuntimeContext();
-        model = context.getState(new ValueStateDescriptor<>("fleet-model", TypeInformation.of(RepoModel.class)));
-        rows = context.getMapState(new MapStateDescriptor<>("fleet-rows", Types.LONG, TypeInformation.of(IndexedCommit.class)));
+        store = new RepoStore(context, "fleet-model", "fleet-rows");
         rowRepo = context.getMapState(new MapStateDescriptor<>("fleet-row-repo", Types.LONG, Types.STRING));
         learnedByRepo = context.getMapState(new MapStateDescriptor<>("fleet-learned", Types.STRING, Types.INT));
         tenants = new HashMap<>();
@@ -122,16 +117,14 @@ public final class FleetMemory extends KeyedProcessFunction<String, DiffedCommit
             query = t.memory.vector(features.terms());
         }
         RepoKnowledge.Learned l = t.memory.learn(d, features, query, message);
+        store.save(l, t.memory.model());
         long seq = l.added().seq();
-        rows.put(seq, l.added());
         rowRepo.put(seq, repo);
         t.repoOf.put(seq, repo);
         for (long gone : l.evicted()) {
-            rows.remove(gone);
             rowRepo.remove(gone);
             t.repoOf.remove(gone);
         }
-        model.update(t.memory.model());
         if (own < RetrievalGenerator.YOUNG) {
             learnedByRepo.put(repo, own + 1);
         }
@@ -158,13 +151,13 @@ public final class FleetMemory extends KeyedProcessFunction<String, DiffedCommit
         if (t != null) {
             return t;
         }
-        RepoModel saved = model.value();
+        RepoModel saved = store.model();
         RepoKnowledge memory;
         Map<Long, String> repoOf = new HashMap<>();
         if (saved == null) {
             memory = RepoKnowledge.withoutEngine(FeatureSpace.DEFAULT_DIMENSION, maxRows);
         } else {
-            memory = RepoKnowledge.restore(null, 0, saved, rows.values(), maxRows, 0);
+            memory = RepoKnowledge.restore(null, 0, saved, store.rows(), maxRows, 0);
             for (Map.Entry<Long, String> e : rowRepo.entries()) {
                 repoOf.put(e.getKey(), e.getValue());
             }

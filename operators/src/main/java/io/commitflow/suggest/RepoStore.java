@@ -16,7 +16,7 @@ import java.util.List;
 
 /**
  * The repositories' memory in keyed state (RocksDB in the job), for the current repository: its {@link RepoModel}
- * and its rows by running number. Written as each commit is learned; read only when a task starts, to build its
+ * and its rows by running number (the {@link FleetMemory} keeps a tenant's memory the same way, under its own names). Written as each commit is learned; read only when a task starts, to build its
  * {@link RetrievalIndex}. A row lives until its repository has learned {@code maxRows + capacity} newer ones
  * ({@link RepoKnowledge#learn} evicts it); a model lives as long as the job.
  */
@@ -28,8 +28,13 @@ final class RepoStore {
     private final MapState<Long, IndexedCommit> rows;
 
     RepoStore(RuntimeContext context) {
-        model = context.getState(new ValueStateDescriptor<>(MODEL, TypeInformation.of(RepoModel.class)));
-        rows = context.getMapState(new MapStateDescriptor<>("repo-rows", Types.LONG, TypeInformation.of(IndexedCommit.class)));
+        this(context, MODEL, "repo-rows");
+    }
+
+    /** A memory under these state names. */
+    RepoStore(RuntimeContext context, String modelState, String rowsState) {
+        model = context.getState(new ValueStateDescriptor<>(modelState, TypeInformation.of(RepoModel.class)));
+        rows = context.getMapState(new MapStateDescriptor<>(rowsState, Types.LONG, TypeInformation.of(IndexedCommit.class)));
     }
 
     /** What learning a commit changed: the new row, the rows it evicted, the model. */
