@@ -15,7 +15,6 @@ import java.io.InputStream;
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -70,12 +69,12 @@ public final class TracingBenchCommand implements Callable<Integer> {
         receiver.start();
         try {
             String endpoint = "http://127.0.0.1:" + receiver.getAddress().getPort();
-            double off = median(time(null, endpoint));
+            double off = DiffReference.median(time(null, endpoint));
             out.printf(Locale.ROOT, "%-12s %10s %12s%n", "tracing", "µs/commit", "vs off");
             out.printf(Locale.ROOT, "%-12s %10.2f %12s%n", "off", off, "—");
             for (double r : ratios) {
                 long before = bytes.get();
-                double on = median(time(r, endpoint));
+                double on = DiffReference.median(time(r, endpoint));
                 out.printf(Locale.ROOT, "%-12s %10.2f %+11.2f µs   (%d KiB exported per run)%n", "ratio " + r, on,
                         on - off, (bytes.get() - before) / 1024 / (runs + 1));
             }
@@ -88,8 +87,8 @@ public final class TracingBenchCommand implements Callable<Integer> {
     }
 
     /** CPU µs per commit of each timed run (after one warm-up run); tracing off when {@code ratio} is null. */
-    private List<Double> time(Double ratio, String endpoint) {
-        List<Double> perCommit = new ArrayList<>();
+    private double[] time(Double ratio, String endpoint) {
+        double[] perCommit = new double[runs];
         for (int run = 0; run <= runs; run++) {
             // a queue that holds a run's spans: the loop makes them far faster than a job does, and a dropped span
             // would cost less than an exported one
@@ -104,7 +103,7 @@ public final class TracingBenchCommand implements Callable<Integer> {
             }
             t.shutdown(); // what is queued is exported, and counted
             if (run > 0) {
-                perCommit.add((processCpuNanos() - cpu) / 1e3 / commits);
+                perCommit[run - 1] = (processCpuNanos() - cpu) / 1e3 / commits;
             }
         }
         return perCommit;
@@ -135,13 +134,6 @@ public final class TracingBenchCommand implements Callable<Integer> {
             Stages.suggested(t, suggest, c, s, start, new Stages.Engine("cpu", now - 1_000_000, now, 32, false), null);
             Stages.sentSuggestion(t, s, "commitflow.suggestions");
         }
-    }
-
-    private static double median(List<Double> xs) {
-        List<Double> s = new ArrayList<>(xs);
-        s.sort(null);
-        int n = s.size();
-        return n % 2 == 1 ? s.get(n / 2) : (s.get(n / 2 - 1) + s.get(n / 2)) / 2;
     }
 
     private static long processCpuNanos() {
