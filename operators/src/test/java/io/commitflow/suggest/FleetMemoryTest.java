@@ -19,7 +19,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** The fleet stage on RocksDB in Flink's keyed test harness: what a young repository's commit is given. */
 class FleetMemoryTest {
 
-    private static KeyedOneInputStreamOperatorTestHarness<String, DiffedCommit, CommitWithFleet> harness() throws Exception {
+    /** The fleet stage (100 rows) in Flink's keyed harness on RocksDB, not yet opened. */
+    static KeyedOneInputStreamOperatorTestHarness<String, DiffedCommit, CommitWithFleet> harness() throws Exception {
         var h = new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(new FleetMemory(100)),
                 FleetMemory.BY_TENANT, Types.STRING);
         h.setStateBackend(new EmbeddedRocksDBStateBackend());

@@ -70,9 +70,7 @@ class SuggestOperatorTest {
      */
     @Test
     void aYoungRepositoryWritesFromItsFleetAndAGrownOneFromItsOwnHistory() throws Exception {
-        var fleetStage = new org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness<>(
-                new org.apache.flink.streaming.api.operators.KeyedProcessOperator<>(new FleetMemory(100)),
-                FleetMemory.BY_TENANT, org.apache.flink.api.common.typeinfo.Types.STRING);
+        var fleetStage = FleetMemoryTest.harness();
         try (fleetStage; StageHarness s = new StageHarness(CPU).open()) {
             fleetStage.open();
             fleetStage.processElement(change("tools", "1".repeat(40), "Widget", "run", "Retry widget runs when busy\n",
