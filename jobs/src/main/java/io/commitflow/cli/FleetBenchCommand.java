@@ -5,22 +5,14 @@ import io.commitflow.generate.ExemplarRanker;
 import io.commitflow.generate.FeatureSpace;
 import io.commitflow.generate.RepoKnowledge;
 import io.commitflow.generate.RetrievalGenerator;
-import io.commitflow.git.CommitDiffer;
-import io.commitflow.git.DiffBudget;
 import io.commitflow.git.DiffedCommit;
 import io.commitflow.gpu.CpuEngine;
-import io.commitflow.replay.eval.Evaluation;
 import io.commitflow.suggest.FleetMemory;
-import org.eclipse.jgit.lib.ObjectReader;
-import org.eclipse.jgit.lib.Repository;
-import org.eclipse.jgit.revwalk.RevCommit;
-import org.eclipse.jgit.revwalk.RevWalk;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -62,21 +54,13 @@ public final class FleetBenchCommand implements Callable<Integer> {
         }
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        List<DiffedCommit> diffs = new ArrayList<>();
-        List<String> messages = new ArrayList<>();
-        try (Repository r = DiffBenchCommand.openRepository(repo); ObjectReader reader = r.newObjectReader(); RevWalk walk = new RevWalk(reader)) {
-            List<RevCommit> chain = Evaluation.chain(r, rows + lookups);
-            if (chain.size() <= lookups) {
-                throw new UserError(repo + " has " + chain.size() + " first-parent commits without merges: fewer "
-                        + "than --lookups + 1");
-            }
-            CommitDiffer differ = new CommitDiffer(DiffBudget.DEFAULT);
-            for (int i = 0; i < chain.size(); i++) {
-                RevCommit c = walk.parseCommit(chain.get(i));
-                diffs.add(Evaluation.diff(r, reader, walk, differ, c, i));
-                messages.add(c.getFullMessage());
-            }
+        BenchHistory history = BenchHistory.load(repo, rows + lookups);
+        if (history.size() <= lookups) {
+            throw new UserError(repo + " has " + history.size() + " first-parent commits without merges: fewer "
+                    + "than --lookups + 1");
         }
+        List<DiffedCommit> diffs = history.diffs();
+        List<String> messages = history.messages();
         int learned = diffs.size() - lookups;
         err.printf("bench fleet: %d commits of %s in the memory, %d looked up, %d timed passes%n", learned, repo,
                 lookups, runs);

@@ -5,43 +5,62 @@ import java.util.List;
 
 /**
  * Chooses which of a diff's nearest earlier commits to adapt. In: the neighbours (most similar first), this diff's
- * word signature and version shape, and the {@link Weights}. Out: the index of the exemplar among the neighbours.
+ * word signature, version shape and author, and the {@link Weights}. Out: the neighbours' order, best exemplar first.
  * <p>Each neighbour scores its cosine similarity, plus how closely its diff matches this one word by word (BLEU
  * between the diffs, NNGen's re-ranking), plus how much its description agrees with the other neighbours' (expected
  * B-Norm, weighted by similarity: a minimum-Bayes-risk choice), plus how well its description's words fit this diff,
- * plus whether both diffs move to the same kind of version. Ties go to the more similar neighbour.
+ * plus whether both diffs move to the same kind of version, plus whether the same person wrote it, plus how recent it
+ * is. Ties go to the more similar neighbour. Which weights a repository's history rewards is learned online
+ * ({@link RankerChoice}).
  */
 public final class ExemplarRanker {
     static final int K = 10;
     /** Agreement is measured against the most similar neighbours only. */
     static final int CONSENSUS_NEIGHBOURS = 10;
+    /** Recency halves in about this many learned commits ({@code exp(-age / RECENCY_ROWS)}). */
+    static final double RECENCY_ROWS = 300;
 
     /**
      * How the exemplar is chosen: how many neighbours by TF-IDF ({@code k}) and by bag of words ({@code kBag}), and
-     * the weights of the diff's word-by-word match, of agreement, of fit and of version shape.
+     * the weights of the diff's word-by-word match, of agreement, of fit, of version shape, of the same author and of
+     * recency (the similarity's weight is 1).
      */
-    public record Weights(int k, int kBag, double diff, double consensus, double fit, double shape)
-            implements java.io.Serializable {}
+    public record Weights(int k, int kBag, double diff, double consensus, double fit, double shape, double author,
+                          double recency) implements java.io.Serializable {
+        /** The weight of each of {@link #features}' terms, the similarity's first. */
+        double[] terms() {
+            return new double[] {1, diff, consensus, fit, shape, author, recency};
+        }
+    }
 
-    public static final Weights DEFAULT_WEIGHTS = new Weights(K, 5, 1.0, 0.5, 0.5, 0.3);
+    /** The weights measured with {@code commitflow eval} on four histories before any is learned. */
+    public static final Weights DEFAULT_WEIGHTS = new Weights(K, 5, 1.0, 0.5, 0.5, 0.3, 0, 0);
+
+    /** How many terms {@link #features} gives each neighbour. */
+    static final int FEATURES = 7;
 
     private ExemplarRanker() {}
 
     /**
-     * The index of the neighbour to adapt; {@code nn} is not empty, {@code subjects} are its subjects, parsed
-     * ({@link RepoKnowledge#subjects}).
+     * The neighbours' indexes, best exemplar first (ties to the more similar neighbour); {@code subjects} are their
+     * subjects, parsed ({@link RepoKnowledge#subjects}), {@code nextSeq} the repository's next row number (how old a
+     * neighbour is).
      */
-    static int choose(List<RepoKnowledge.Neighbor> nn, List<Subject> subjects, int[] signature, String versionShape,
-                      Weights weights) {
-        return order(nn, subjects, signature, versionShape, weights).get(0);
-    }
-
-    /** The neighbours' indexes, best exemplar first (ties to the more similar neighbour). */
     static List<Integer> order(List<RepoKnowledge.Neighbor> nn, List<Subject> subjects, int[] signature,
-                               String versionShape, Weights weights) {
+                               String versionShape, String author, long nextSeq, Weights weights) {
         if (nn.size() == 1) {
             return List.of(0);
         }
+        return order(features(nn, subjects, signature, versionShape, author, nextSeq), weights.terms());
+    }
+
+    /**
+     * Each neighbour's terms, in {@link Weights#terms()}' order: cosine similarity, BLEU between the diffs, agreement
+     * with the other neighbours, fit of its words to this diff, version shape (+1, 0, -1), the same author (1 or 0;
+     * never for an empty author) and recency ({@code exp(-age / }{@value #RECENCY_ROWS}{@code )}, age in learned rows).
+     */
+    static double[][] features(List<RepoKnowledge.Neighbor> nn, List<Subject> subjects, int[] signature,
+                               String versionShape, String author, long nextSeq) {
         WordSet ourWords = WordSet.of(signature);
         List<List<String>> tokens = new ArrayList<>();
         double[] w = new double[nn.size()];
@@ -52,7 +71,8 @@ public final class ExemplarRanker {
         }
         PairwiseBleu descriptions = new PairwiseBleu(tokens);
         SignatureBleu diffBleu = new SignatureBleu(signature);
-        double[] scores = new double[nn.size()];
+        boolean known = author != null && !author.isEmpty();
+        double[][] f = new double[nn.size()][];
         for (int i = 0; i < nn.size(); i++) {
             IndexedCommit theirs = nn.get(i).commit();
             double agree = 0;
@@ -63,21 +83,37 @@ public final class ExemplarRanker {
                     total += w[j];
                 }
             }
-            double diffMatch = diffBleu.against(theirs.signature());
-            double fit = fit(tokens.get(i), ourWords, theirs.signature());
-            scores[i] = nn.get(i).score() + weights.diff() * diffMatch
-                    + weights.consensus() * (total == 0 ? 0 : agree / total) + weights.fit() * fit
-                    + weights.shape() * shapeMatch(versionShape, theirs.versionShape());
+            f[i] = new double[] {nn.get(i).score(), diffBleu.against(theirs.signature()), total == 0 ? 0 : agree / total,
+                    fit(tokens.get(i), ourWords, theirs.signature()), shapeMatch(versionShape, theirs.versionShape()),
+                    known && author.equals(theirs.author()) ? 1 : 0,
+                    Math.exp(-Math.max(0, nextSeq - 1 - theirs.seq()) / RECENCY_ROWS)};
         }
-        // the best: a later neighbour must beat an earlier, more similar one by more than rounding
+        return f;
+    }
+
+    /** The index of the best neighbour under {@code terms}: a later one must beat an earlier, more similar one by more than rounding. */
+    static int best(double[][] f, double[] terms) {
         int best = 0;
-        for (int i = 1; i < nn.size(); i++) {
-            if (scores[i] > scores[best] + 1e-12) {
+        double top = score(f[0], terms);
+        for (int i = 1; i < f.length; i++) {
+            double s = score(f[i], terms);
+            if (s > top + 1e-12) {
                 best = i;
+                top = s;
             }
         }
+        return best;
+    }
+
+    /** The neighbours' indexes by their scores under {@code terms}, best first. */
+    static List<Integer> order(double[][] f, double[] terms) {
+        double[] scores = new double[f.length];
+        for (int i = 0; i < f.length; i++) {
+            scores[i] = score(f[i], terms);
+        }
+        int best = best(f, terms);
         List<Integer> order = new ArrayList<>();
-        for (int i = 0; i < nn.size(); i++) {
+        for (int i = 0; i < f.length; i++) {
             if (i != best) {
                 order.add(i);
             }
@@ -85,6 +121,14 @@ public final class ExemplarRanker {
         order.sort((a, b) -> scores[a] != scores[b] ? Double.compare(scores[b], scores[a]) : Integer.compare(a, b));
         order.add(0, best);
         return order;
+    }
+
+    private static double score(double[] f, double[] terms) {
+        double s = 0;
+        for (int i = 0; i < terms.length; i++) {
+            s += terms[i] * f[i];
+        }
+        return s;
     }
 
     /**

@@ -14,9 +14,12 @@ import java.util.List;
  * @param ts        the commit event's time: a query never sees rows of events later than its own
  * @param versionShape the kind of version the diff moved to ({@link DiffTokens#versionShape}), or null
  * @param merge     the commit had several parents: its subject ("Merge …") is an exemplar only for merges
+ * @param author    the author as the event named it (empty when it did not; null in rows learned before authors
+ *                  were kept): people keep their own phrasing, so the ranker may prefer an exemplar by the same author
  */
 public record IndexedCommit(long seq, String sha, String subject, List<String> files, int[] index, float[] value,
-                            int[] signature, long added, long removed, long ts, String versionShape, boolean merge) {
+                            int[] signature, long added, long removed, long ts, String versionShape, boolean merge,
+                            String author) {
 
     public float[] dense(int dimension) {
         float[] v = new float[dimension];
@@ -27,10 +30,10 @@ public record IndexedCommit(long seq, String sha, String subject, List<String> f
     }
 
     static IndexedCommit of(long seq, String sha, String subject, List<String> files, float[] dense, int[] signature,
-                            long[] lines, long ts, String versionShape, boolean merge) {
+                            long[] lines, long ts, String versionShape, boolean merge, String author) {
         Sparse v = Sparse.of(dense);
         return new IndexedCommit(seq, sha, subject, List.copyOf(files), v.index(), v.value(), signature, lines[0], lines[1],
-                ts, versionShape, merge);
+                ts, versionShape, merge, author == null ? "" : author);
     }
 
     /** A vector by its non-zero positions and values. */

@@ -297,7 +297,7 @@ public final class RepoKnowledge {
         List<String> files = fileNames(d);
         IndexedCommit row = IndexedCommit.of(model.nextSeq++, d.commit().sha(), subject, files, vector,
                 features.signature(), features.lines(), d.commit().ts(), features.versionShape(),
-                d.commit().parents().size() > 1);
+                d.commit().parents().size() > 1, d.commit().author());
         insert(row);
         model.features.learn(features.terms());
         model.style.learn(Subject.parse(subject), files);

@@ -8,6 +8,8 @@ public final class RepoModel {
     public FeatureSpace features;
     public RepoStyle style;
     public long nextSeq;
+    /** Which ranking weights this history rewards, learned online; null in a model saved before it was kept. */
+    public RankerChoice ranker = new RankerChoice();
 
     public RepoModel() {
         this(FeatureSpace.DEFAULT_DIMENSION);

@@ -11,7 +11,8 @@ import java.util.List;
  * exemplars it was written from.
  * <ol>
  * <li>Choose ({@link ExemplarRanker}): among the {@value ExemplarRanker#K} nearest neighbours, the description that
- * agrees most with the others and fits this diff best.</li>
+ * agrees most with the others and fits this diff best, by the weights this repository's history has rewarded
+ * ({@link RankerChoice}, learned as each commit is: {@link #observe}).</li>
  * <li>Edit ({@link SubjectEditor}): the exemplar's file names and version become this diff's, its first word
  * imperative, its pull-request suffix gone. Of the ranked exemplars the first whose edited subject is
  * {@linkplain Faithfulness faithful} to this diff (names no identifier, file or version the diff lacks, no file
@@ -64,17 +65,18 @@ public final class RetrievalGenerator implements java.io.Serializable {
                           RepoKnowledge fleet) {
         RepoKnowledge.Window window = memory.window();
         Conventions conventions = memory.model().style.conventions();
+        int ranker = ranker(memory.model());
         if (memory.reverted(features.lines(), diff.commit().ts(), window) != null) {
-            return compose(diff, features, memory, window, conventions, List.of());
+            return compose(diff, features, memory, window, conventions, ranker, List.of(), List.of());
         }
         List<RepoKnowledge.Neighbor> own = memory.neighbors(query, memory.bag(features.signature()), weights.k(),
                 weights.kBag(), diff.commit().ts(), window);
         if (fleet == null || fleet.size() == 0 || memory.size() >= YOUNG) {
-            return compose(diff, features, memory, window, conventions, own);
+            return compose(diff, features, memory, window, conventions, ranker, own, List.of());
         }
         List<RepoKnowledge.Neighbor> theirs = fleet.neighbors(fleet.vector(features.terms()),
                 fleet.bag(features.signature()), weights.k(), weights.kBag(), Long.MAX_VALUE, fleet.window());
-        return compose(diff, features, memory, window, conventions, own, carryOver(diff, theirs));
+        return compose(diff, features, memory, window, conventions, ranker, own, carryOver(diff, theirs));
     }
 
     /**
@@ -95,23 +97,58 @@ public final class RetrievalGenerator implements java.io.Serializable {
     }
 
     /**
-     * A draft from neighbours found already (by {@link RepoKnowledge#neighbors}, alone or in a batch), seeing only
-     * the rows in {@code window} and the repository's {@code conventions} as they were when the request was made: the
-     * same request gives the same draft however late it is answered.
+     * The index in {@link RankerChoice#GRID} of the weights that rank a request made now: what the repository's
+     * history has rewarded so far. A request carries it, as it carries the conventions, so its answer does not
+     * depend on what was learned while it waited.
      */
-    public Draft compose(DiffedCommit diff, DiffFeatures features, RepoKnowledge memory, RepoKnowledge.Window window,
-                         Conventions conventions, List<RepoKnowledge.Neighbor> neighbours) {
-        return compose(diff, features, memory, window, conventions, neighbours, List.of());
+    public static int ranker(RepoModel model) {
+        return model.ranker == null ? 0 : model.ranker.leader();
     }
 
     /**
-     * As {@link #compose(DiffedCommit, DiffFeatures, RepoKnowledge, RepoKnowledge.Window, Conventions, List)}, with
-     * {@code fleetNeighbours} (from the tenant's other repositories) competing as exemplars: the candidates are both
-     * lists, most similar first, as many as the larger list; only the repository's own neighbours vote on its form.
+     * Before {@code memory} learns a commit whose real message is {@code message}: ranks the commit's neighbours (as
+     * a request made now would find them) under every weighting of {@link RankerChoice#GRID} and credits each with
+     * how well its pick's description matches the real one. Costs one lookup and the ranker's terms; nothing when
+     * the memory is empty.
+     */
+    public void observe(DiffedCommit diff, DiffFeatures features, RepoKnowledge memory, float[] query, String message) {
+        if (memory.size() == 0) {
+            return;
+        }
+        RepoKnowledge.Window window = memory.window();
+        List<RepoKnowledge.Neighbor> nn = new ArrayList<>(memory.neighbors(query, memory.bag(features.signature()),
+                weights.k(), weights.kBag(), diff.commit().ts(), window));
+        boolean merge = diff.commit().parents().size() > 1;
+        nn.removeIf(n -> n.commit().merge() != merge);
+        if (nn.isEmpty()) {
+            return;
+        }
+        List<Subject> subjects = RepoKnowledge.subjects(nn);
+        double[][] f = ExemplarRanker.features(nn, subjects, features.signature(), features.versionShape(),
+                diff.commit().author(), window.to());
+        // the description only: type, scope and tags are voted by the neighbours, not taken from the exemplar
+        String real = Subject.parse(Subject.headline(message)).description();
+        double[] score = new double[nn.size()];
+        for (int i = 0; i < nn.size(); i++) {
+            score[i] = Bleu.bnorm(subjects.get(i).description(), real);
+        }
+        if (memory.model().ranker == null) {
+            memory.model().ranker = new RankerChoice();
+        }
+        memory.model().ranker.observe(f, score);
+    }
+
+    /**
+     * A draft from neighbours found already (by {@link RepoKnowledge#neighbors}, alone or in a batch), seeing only
+     * the rows in {@code window}, and written with the repository's {@code conventions} and {@code ranker}
+     * ({@link #ranker}) as they were when the request was made: the same request gives the same draft however late
+     * it is answered. {@code fleetNeighbours} (from the tenant's other repositories, for a young repository) compete
+     * as exemplars: the candidates are both lists, most similar first, as many as the larger list; only the
+     * repository's own neighbours vote on its form.
      */
     public Draft compose(DiffedCommit diff, DiffFeatures features, RepoKnowledge memory, RepoKnowledge.Window window,
-                  Conventions conventions, List<RepoKnowledge.Neighbor> neighbours,
-                  List<RepoKnowledge.Neighbor> fleetNeighbours) {
+                         Conventions conventions, int ranker, List<RepoKnowledge.Neighbor> neighbours,
+                         List<RepoKnowledge.Neighbor> fleetNeighbours) {
         long notAfter = diff.commit().ts();
         IndexedCommit reverted = memory.reverted(features.lines(), notAfter, window);
         if (reverted != null) {
@@ -153,7 +190,10 @@ public final class RetrievalGenerator implements java.io.Serializable {
             exemplars = List.of();
         } else {
             // the best exemplar whose subject, edited for this diff, names only what this diff contains
-            List<Integer> order = ExemplarRanker.order(nn, subjects, features.signature(), features.versionShape(), weights);
+            ExemplarRanker.Weights rank = ranker >= 0 && ranker < RankerChoice.GRID.size()
+                    ? RankerChoice.GRID.get(ranker) : weights;
+            List<Integer> order = ExemplarRanker.order(nn, subjects, features.signature(), features.versionShape(),
+                    diff.commit().author(), window.to(), rank);
             // only a diff that moves to one new version can rewrite a bump's "from A to B": scan its patch for the old
             // one then, not for every suggestion
             List<String> oldVersions = features.newVersions().size() == 1 ? DiffTokens.oldVersions(diff.patch()) : List.of();

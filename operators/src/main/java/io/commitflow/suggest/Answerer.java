@@ -135,7 +135,8 @@ final class Answerer {
         try {
             RepoKnowledge memory = memoryOf(r);
             List<RepoKnowledge.Neighbor> nn = neighbours.apply(memory);
-            Draft d = generator.compose(r.diff(), r.features(), memory, r.window(), r.conventions(), nn, r.fleet());
+            Draft d = generator.compose(r.diff(), r.features(), memory, r.window(), r.conventions(), r.ranker(), nn,
+                    r.fleet());
             // an LLM tenant's prompt shows the candidates the draft was chosen from: a young repository's fleet too
             List<RepoKnowledge.Neighbor> shown = nn;
             if (!r.fleet().isEmpty()) {

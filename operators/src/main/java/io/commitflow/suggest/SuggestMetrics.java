@@ -26,6 +26,7 @@ final class SuggestMetrics {
     private final Counter batchedRequests;
     private final Counter retries;
     private final Counter fallbacks;
+    private final Counter rankerSkipped;
     private volatile int lastBatch;
 
     SuggestMetrics(MetricGroup group, RetrievalIndex index, InFlight inFlight) {
@@ -39,6 +40,7 @@ final class SuggestMetrics {
         batchedRequests = group.counter("batchedRequests", new ThreadSafeSimpleCounter());
         retries = group.counter("engineRetries", new ThreadSafeSimpleCounter());
         fallbacks = group.counter("engineFallbacks", new ThreadSafeSimpleCounter());
+        rankerSkipped = group.counter("rankerObservationsSkipped");
         group.gauge("lastBatchSize", () -> lastBatch);
         group.gauge("inFlightRequests", inFlight::pending);
         group.gauge("indexedCommits", index::rows);
@@ -60,6 +62,14 @@ final class SuggestMetrics {
 
     void learned() {
         learned.inc();
+    }
+
+    void rankerSkipped() {
+        rankerSkipped.inc();
+    }
+
+    long rankerObservationsSkipped() {
+        return rankerSkipped.getCount();
     }
 
     void restored(int n) {

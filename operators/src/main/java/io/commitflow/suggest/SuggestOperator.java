@@ -82,10 +82,13 @@ public final class SuggestOperator extends AbstractStreamOperator<Suggestion>
     private transient InFlight inFlight;
     private transient RetrievalIndex index;
     private transient Answerer answerer;
+    /** Stateless: what it learns (which ranking weights pay) lives in each repository's model. */
+    private final RetrievalGenerator generator = new RetrievalGenerator();
     private transient LlmWriter llm;
     private transient MicroBatcher<InFlight.Entry> batcher;
     private transient SuggestMetrics metrics;
     private transient boolean timerSet;
+    private transient boolean rankerWarned;
     private transient Tracing tracing;
 
     SuggestOperator(StreamOperatorParameters<Suggestion> parameters, SuggestSettings settings, EngineSource engines) {
@@ -109,7 +112,7 @@ public final class SuggestOperator extends AbstractStreamOperator<Suggestion>
         // a request's window must still be whole when it is answered: keep `capacity` rows beyond the history
         // a sticky CUDA error loses the engine for the task's life: the CPU scan answers from then on
         index = new RetrievalIndex(new LosableEngine(engines.open(settings)), settings.maxRows(), settings.capacity());
-        answerer = new Answerer(index, new RetrievalGenerator(), settings.retries());
+        answerer = new Answerer(index, generator, settings.retries());
         metrics = new SuggestMetrics(getMetricGroup(), index, inFlight);
         llm = new LlmWriter(settings.llm(), settings.timeout().multipliedBy(8).dividedBy(10), getMetricGroup());
         batcher = new MicroBatcher<>("commitflow-suggest-" + context.getTaskInfo().getIndexOfThisSubtask(),
@@ -189,6 +192,7 @@ public final class SuggestOperator extends AbstractStreamOperator<Suggestion>
             if (learns) {
                 learnStartNs = startNs == 0 ? 0 : Tracing.nowNs();
                 boolean wasOnEngine = memory.onEngine();
+                observe(diff, features, memory, query, message);
                 learned = memory.learn(diff, features, query, message);
                 if (wasOnEngine && !memory.onEngine()) {
                     metrics.leftEngine(repo, index.engine().name());
@@ -214,6 +218,29 @@ public final class SuggestOperator extends AbstractStreamOperator<Suggestion>
         }
     }
 
+    /**
+     * The ranker learns from the commit's neighbours before the commit is learned: one more engine lookup. An engine
+     * that cannot answer it costs that lesson (counted, logged once), never the commit, which is still learned and
+     * answered as any other.
+     */
+    private void observe(DiffedCommit diff, DiffFeatures features, RepoKnowledge memory, float[] query, String message) {
+        try {
+            generator.observe(diff, features, memory, query, message);
+        } catch (RuntimeException e) {
+            metrics.rankerSkipped();
+            if (!rankerWarned) {
+                rankerWarned = true;
+                LOG.warn("The ranker could not learn from {} of {} (later failures are counted in "
+                        + "rankerObservationsSkipped, not logged)", diff.commit().sha(), diff.commit().repo(), e);
+            }
+        }
+    }
+
+    /** For tests in this package: the stage's counters. */
+    SuggestMetrics metrics() {
+        return metrics;
+    }
+
     /** The request of a commit arriving now: what it may see and how it is written are fixed here. */
     private SuggestRequest request(DiffedCommit diff, DiffFeatures features, float[] query, RepoKnowledge memory,
                                    List<RepoKnowledge.Neighbor> fleet) throws Exception {
@@ -225,7 +252,7 @@ public final class SuggestOperator extends AbstractStreamOperator<Suggestion>
         // the fleet's exemplars count while the repository is young, as the fleet stage found them
         List<RepoKnowledge.Neighbor> exemplars = memory.size() < RetrievalGenerator.YOUNG ? fleet : List.of();
         return new SuggestRequest(diff, features, query, window, memory.model().style.conventions(), tier, prefix,
-                exemplars);
+                exemplars, RetrievalGenerator.ranker(memory.model()));
     }
 
     private void submit(SuggestRequest request, long startNs) {

@@ -23,10 +23,13 @@ import java.util.List;
  * @param prefix      for a tenant with an LLM: the repository's prompt prefix; else {@code null}
  * @param fleet       for a young repository: exemplars from its tenant's other repositories ({@link FleetMemory});
  *                    else empty
+ * @param ranker      the ranking weights the repository's history rewarded when the request was made
+ *                    ({@link io.commitflow.generate.RetrievalGenerator#ranker}; 0, the default weights, in a request
+ *                    restored from a version before they were learned)
  */
 public record SuggestRequest(DiffedCommit diff, DiffFeatures features, float[] query, RepoKnowledge.Window window,
                              Conventions conventions, Tier tier, PromptPrefixes.Use prefix,
-                             List<RepoKnowledge.Neighbor> fleet) {
+                             List<RepoKnowledge.Neighbor> fleet, int ranker) {
 
     public SuggestRequest {
         fleet = fleet == null ? List.of() : fleet; // a request restored from a checkpoint of a version before the fleet

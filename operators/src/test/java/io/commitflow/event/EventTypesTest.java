@@ -23,7 +23,8 @@ class EventTypesTest {
                 Arguments.of(DeadLetter.class, DeadLetter.of(commit, Reason.NO_MIRROR, "none", "diff")),
                 Arguments.of(DiffedCommit.class, DiffedCommit.of(commit, List.of(file), 1, "p", "", "mirror", "e".repeat(40))),
                 Arguments.of(io.commitflow.generate.IndexedCommit.class, new io.commitflow.generate.IndexedCommit(3, "a".repeat(40),
-                        "Fix it", List.of("Widget"), new int[] {1, 5}, new float[] {0.6f, 0.8f}, new int[] {7, 9}, 11L, 12L, 13L, "SNAPSHOT", false)),
+                        "Fix it", List.of("Widget"), new int[] {1, 5}, new float[] {0.6f, 0.8f}, new int[] {7, 9}, 11L, 12L, 13L, "SNAPSHOT", false,
+                        "Ann <ann@example.com>")),
                 Arguments.of(io.commitflow.git.DiffCommits.Waiting.class, new io.commitflow.git.DiffCommits.Waiting(commit, 1, 2, 3)),
                 Arguments.of(io.commitflow.push.PendingPush.class, new io.commitflow.push.PendingPush(
                         TestEvents.push("r", "refs/heads/main", "a".repeat(40), "b".repeat(40)), 1, 2, 3)),
@@ -37,11 +38,16 @@ class EventTypesTest {
         m.features.learn(java.util.Map.of("retry", 2, "pack", 1));
         m.style.learn(io.commitflow.generate.Subject.parse("fix(core): retry packs"), List.of("Pack"));
         m.nextSeq = 5;
+        m.ranker.earned[3] = 2.5f;
+        m.ranker.observed = 4;
         var copy = io.commitflow.testing.PojoRoundTrip.of(io.commitflow.generate.RepoModel.class, m);
         assertThat(copy.features).isEqualTo(m.features);
         assertThat(copy.style.getTypes()).isEqualTo(m.style.getTypes());
         assertThat(copy.style.getConventional()).isEqualTo(1);
         assertThat(copy.nextSeq).isEqualTo(5);
+        assertThat(copy.ranker.earned).isEqualTo(m.ranker.earned);
+        assertThat(copy.ranker.observed).isEqualTo(4);
+        assertThat(copy.ranker.leader()).isEqualTo(3);
     }
 
     /** A request in flight is written to keyed state at each checkpoint: whole, and without Kryo. */
@@ -53,7 +59,7 @@ class EventTypesTest {
         var request = new io.commitflow.suggest.SuggestRequest(diff, io.commitflow.generate.DiffFeatures.of(diff),
                 new float[] {0.5f, 0f, 0.25f}, new io.commitflow.generate.RepoKnowledge.Window(3, 9),
                 new io.commitflow.generate.RepoStyle().conventions(), io.commitflow.gpu.Tier.GOLD,
-                new io.commitflow.llm.PromptPrefixes.Use("prefix", true), List.of(fleetNeighbour()));
+                new io.commitflow.llm.PromptPrefixes.Use("prefix", true), List.of(fleetNeighbour()), 17);
 
         var copy = io.commitflow.testing.PojoRoundTrip.of(io.commitflow.suggest.SuggestRequest.class, request);
 
@@ -77,7 +83,7 @@ class EventTypesTest {
     private static io.commitflow.generate.RepoKnowledge.Neighbor fleetNeighbour() {
         return new io.commitflow.generate.RepoKnowledge.Neighbor(new io.commitflow.generate.IndexedCommit(3, "b".repeat(40),
                 "Bump junit to 5.11", List.of("pom"), new int[] {1, 5}, new float[] {0.6f, 0.8f}, new int[] {7, 9}, 11L,
-                12L, 13L, null, false), 0.75f);
+                12L, 13L, null, false, ""), 0.75f);
     }
 
     @ParameterizedTest
@@ -95,6 +101,7 @@ class EventTypesTest {
             assertThat(c.value()).isEqualTo(row.value());
             assertThat(c.signature()).isEqualTo(row.signature());
             assertThat(c.added()).isEqualTo(row.added());
+            assertThat(c.author()).isEqualTo(row.author());
         } else if (value instanceof RawRecord raw) {
             assertThat(((RawRecord) copy).value()).isEqualTo(raw.value());
             assertThat(((RawRecord) copy).origin()).isEqualTo(raw.origin());

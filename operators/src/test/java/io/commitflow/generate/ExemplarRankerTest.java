@@ -7,15 +7,24 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class ExemplarRankerTest {
-    private static final ExemplarRanker.Weights SIMILARITY_ONLY = new ExemplarRanker.Weights(10, 5, 0, 0, 0, 0);
+    private static final ExemplarRanker.Weights SIMILARITY_ONLY = new ExemplarRanker.Weights(10, 5, 0, 0, 0, 0, 0, 0);
 
     private static RepoKnowledge.Neighbor neighbour(String subject, float score) {
-        return new RepoKnowledge.Neighbor(new IndexedCommit(0, "a".repeat(40), subject, List.of(), new int[0],
-                new float[0], new int[0], 0, 0, 0, null, false), score);
+        return neighbour(subject, score, 0, "");
+    }
+
+    private static RepoKnowledge.Neighbor neighbour(String subject, float score, long seq, String author) {
+        return new RepoKnowledge.Neighbor(new IndexedCommit(seq, "a".repeat(40), subject, List.of(), new int[0],
+                new float[0], new int[0], 0, 0, 0, null, false, author), score);
     }
 
     private static int choose(List<RepoKnowledge.Neighbor> nn, ExemplarRanker.Weights weights) {
-        return ExemplarRanker.choose(nn, RepoKnowledge.subjects(nn), new int[0], null, weights);
+        return choose(nn, "", 1, weights);
+    }
+
+    private static int choose(List<RepoKnowledge.Neighbor> nn, String author, long nextSeq,
+                              ExemplarRanker.Weights weights) {
+        return ExemplarRanker.order(nn, RepoKnowledge.subjects(nn), new int[0], null, author, nextSeq, weights).get(0);
     }
 
     @Test
@@ -64,7 +73,30 @@ class ExemplarRankerTest {
     void prefersADescriptionTheOtherNeighboursAgreeWith() {
         List<RepoKnowledge.Neighbor> nn = List.of(neighbour("Update the docs", 0.6f),
                 neighbour("Fix race in pack writer", 0.5f), neighbour("Fix race in pack writer thread", 0.5f));
-        ExemplarRanker.Weights consensus = new ExemplarRanker.Weights(10, 5, 0, 1, 0, 0);
+        ExemplarRanker.Weights consensus = new ExemplarRanker.Weights(10, 5, 0, 1, 0, 0, 0, 0);
         assertThat(choose(nn, consensus)).isNotZero();
+    }
+
+    @Test
+    void prefersTheSameAuthorOnlyWhenThatWeighsAndTheAuthorIsKnown() {
+        List<RepoKnowledge.Neighbor> nn = List.of(neighbour("Update docs", 0.9f, 0, "Bob <bob@example.com>"),
+                neighbour("Fix race", 0.8f, 1, "Ann <ann@example.com>"));
+        ExemplarRanker.Weights author = new ExemplarRanker.Weights(10, 5, 0, 0, 0, 0, 0.5, 0);
+
+        assertThat(choose(nn, "Ann <ann@example.com>", 2, author)).isEqualTo(1);
+        assertThat(choose(nn, "Ann <ann@example.com>", 2, SIMILARITY_ONLY)).isZero();
+        assertThat(choose(nn, "", 2, author)).as("an event without an author matches nobody's empty author").isZero();
+    }
+
+    @Test
+    void recencyFavoursTheNewerRowByItsAgeInLearnedCommits() {
+        List<RepoKnowledge.Neighbor> nn = List.of(neighbour("Update docs", 0.9f, 0, ""),
+                neighbour("Fix race", 0.8f, 999, ""));
+        ExemplarRanker.Weights recency = new ExemplarRanker.Weights(10, 5, 0, 0, 0, 0, 0, 0.5);
+
+        assertThat(choose(nn, "", 1000, recency)).isEqualTo(1);
+        double[][] f = ExemplarRanker.features(nn, RepoKnowledge.subjects(nn), new int[0], null, "", 1000);
+        assertThat(f[1][6]).as("the newest row").isEqualTo(1.0);
+        assertThat(f[0][6]).isCloseTo(Math.exp(-999 / ExemplarRanker.RECENCY_ROWS), org.assertj.core.data.Offset.offset(1e-12));
     }
 }

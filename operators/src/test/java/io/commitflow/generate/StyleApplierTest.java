@@ -25,7 +25,7 @@ class StyleApplierTest {
 
     private static IndexedCommit commit(String subject, List<String> files) {
         return new IndexedCommit(0, "a".repeat(40), subject, files, new int[0], new float[0], new int[0], 0, 0, 0,
-                null, false);
+                null, false, "");
     }
 
     /** The conventions of a history of these subjects, each changing the files {@code files}. */

@@ -321,6 +321,8 @@ class SuggestOperatorTest {
             assertThat(s.deadLetters()).extracting(d -> d.sha())
                     .containsExactlyInAnyOrder("a".repeat(40), "b".repeat(40), "f".repeat(40));
             assertThat(s.outputs()).isEmpty();
+            // the ranker's lookups before learning the first two failed too: counted, and the commits still learned
+            assertThat(((SuggestOperator) s.harness.getOperator()).metrics().rankerObservationsSkipped()).isEqualTo(1);
         }
     }
 }

@@ -198,6 +198,7 @@ public final class Evaluation {
                     n++;
                     rows.accept(row);
                 }
+                generator.observe(d, features, memory, q, real);
                 memory.learn(d, features, q, real);
                 nngen.learn(d.patch(), real);
                 if ((i - start + 1) % 500 == 0) {
@@ -281,7 +282,9 @@ public final class Evaluation {
     public static DiffedCommit diff(Repository repo, ObjectReader reader, RevWalk walk, CommitDiffer differ, RevCommit c,
                                     long position) throws IOException {
         ObjectId parent = c.getParentCount() == 0 ? null : walk.parseCommit(c.getParent(0)).getTree();
-        CommitEvent e = new CommitEvent("eval", "eval", c.name(), List.of(), "", position, null, null,
+        org.eclipse.jgit.lib.PersonIdent a = c.getAuthorIdent();
+        CommitEvent e = new CommitEvent("eval", "eval", c.name(), List.of(), a.getName() + " <" + a.getEmailAddress() + ">",
+                position, null, null,
                 "", Origin.synthetic(0));
         return differ.diff(repo, reader, e, parent, c.getTree());
     }
