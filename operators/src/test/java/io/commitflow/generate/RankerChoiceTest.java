@@ -1,6 +1,5 @@
 package io.commitflow.generate;
 
-import io.commitflow.event.CommitEvent;
 import io.commitflow.git.DiffedCommit;
 import io.commitflow.gpu.CpuEngine;
 import io.commitflow.suggest.StageHarness;
@@ -9,8 +8,8 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class RankerChoiceTest {
-    private static final String ANN = "Ann <ann@example.com>";
-    private static final String BOB = "Bob <bob@example.com>";
+    static final String ANN = "Ann <ann@example.com>";
+    static final String BOB = "Bob <bob@example.com>";
 
     @Test
     void ranksWithTheDefaultWeightsUntilAnotherWeightingHasEarnedMore() {
@@ -60,14 +59,14 @@ class RankerChoiceTest {
             RetrievalGenerator generator = new RetrievalGenerator();
             for (int i = 0; i < 60; i++) {
                 boolean ann = i % 3 == 0;
-                DiffedCommit d = by(StageHarness.change("r", sha(i), "Widget", "run" + (i % 7),
+                DiffedCommit d = StageHarness.by(StageHarness.change("r", sha(i), "Widget", "run" + (i % 7),
                         ann ? "Make retries configurable\n" : "Harden the retry loop\n", null), ann ? ANN : BOB);
                 DiffFeatures f = DiffFeatures.of(d);
                 generator.observe(d, f, learned, learned.vector(f.terms()), d.commit().message());
                 learned.learn(d, f, learned.vector(f.terms()), d.commit().message());
                 fixed.learn(d, f, fixed.vector(f.terms()), d.commit().message());
             }
-            DiffedCommit next = by(StageHarness.change("r", sha(99), "Widget", "run3", null, null), ANN);
+            DiffedCommit next = StageHarness.by(StageHarness.change("r", sha(99), "Widget", "run3", null, null), ANN);
             DiffFeatures f = DiffFeatures.of(next);
 
             assertThat(RankerChoice.GRID.get(RetrievalGenerator.ranker(learned.model())).author()).isPositive();
@@ -79,14 +78,7 @@ class RankerChoiceTest {
         }
     }
 
-    private static String sha(int i) {
+    static String sha(int i) {
         return String.format("%040x", i + 1);
-    }
-
-    private static DiffedCommit by(DiffedCommit d, String author) {
-        CommitEvent c = d.commit();
-        CommitEvent e = new CommitEvent(c.tenant(), c.repo(), c.sha(), c.parents(), author, c.ts(), c.message(),
-                c.patch(), c.traceId(), c.origin(), c.draft());
-        return DiffedCommit.of(e, d.files(), d.totalFiles(), d.patch(), d.truncation(), d.source(), d.patchId());
     }
 }

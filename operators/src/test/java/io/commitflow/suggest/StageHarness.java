@@ -143,6 +143,14 @@ public final class StageHarness implements AutoCloseable {
     }
 
     /** A one-file change of {@code cls} in a Java source tree, with its real message (null: none), event time 1 s. */
+    /** The same commit, as written by {@code author}. */
+    public static DiffedCommit by(DiffedCommit d, String author) {
+        CommitEvent c = d.commit();
+        CommitEvent e = new CommitEvent(c.tenant(), c.repo(), c.sha(), c.parents(), author, c.ts(), c.message(),
+                c.patch(), c.traceId(), c.origin(), c.draft());
+        return DiffedCommit.of(e, d.files(), d.totalFiles(), d.patch(), d.truncation(), d.source(), d.patchId());
+    }
+
     public static DiffedCommit change(String repo, String sha, String cls, String method, String message, String patchId) {
         CommitEvent c = TestEvents.withMessage(TestEvents.commit(repo, sha), message);
         String path = "src/main/java/org/example/" + cls + ".java";

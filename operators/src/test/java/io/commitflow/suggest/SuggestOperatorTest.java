@@ -34,6 +34,9 @@ class SuggestOperatorTest {
         {"Config", "load", "Config: Load included files once"},
     };
 
+    private static final String ANN = "Ann <ann@example.com>";
+    private static final String BOB = "Bob <bob@example.com>";
+
     private static DiffedCommit learned(int i) {
         return change("app", String.valueOf((char) ('a' + i)).repeat(40), HISTORY[i][0], HISTORY[i][1],
                 HISTORY[i][2] + "\n", null);
@@ -154,6 +157,29 @@ class SuggestOperatorTest {
             Suggestion out = s.suggest(change("app", "d".repeat(40), "Alpha", "one", null, null));
 
             assertThat(out.exemplars()).doesNotContain("a".repeat(40)).contains("b".repeat(40), "c".repeat(40));
+        }
+    }
+
+    /**
+     * The stage learns its ranking as it learns commits, and keeps it through a checkpoint: Ann and Bob describe the
+     * same kind of change each in their own words, Bob twice as often, and Ann's next commit is written in hers (with
+     * the default weights, the neighbours' consensus writes Bob's: {@code RankerChoiceTest}).
+     */
+    @Test
+    void learnsWhichWeightsTheRepositoryRewardsAndKeepsThemThroughACheckpoint() throws Exception {
+        OperatorSubtaskState snapshot;
+        DiffedCommit next = StageHarness.by(change("app", "f".repeat(40), "Widget", "run3", null, null), ANN);
+        try (StageHarness s = new StageHarness(CPU).open()) {
+            for (int i = 0; i < 60; i++) {
+                boolean ann = i % 3 == 0;
+                s.suggest(StageHarness.by(change("app", String.format("%040x", i + 1), "Widget", "run" + (i % 7),
+                        ann ? "Make retries configurable\n" : "Harden the retry loop\n", null), ann ? ANN : BOB));
+            }
+            snapshot = s.snapshot(1);
+            assertThat(s.suggest(next).subject()).isEqualTo("Make retries configurable");
+        }
+        try (StageHarness restored = new StageHarness(CPU).restore(snapshot)) {
+            assertThat(restored.suggest(next).subject()).isEqualTo("Make retries configurable");
         }
     }
 
