@@ -30,7 +30,8 @@ public final class BumpedArtifact {
         if (Faithfulness.bumpNamesChanged(rendered, patch)) {
             return s;
         }
-        String named = Faithfulness.bumpName(s.description());
+        // the qualifier goes with the name it qualifies: "Update Apache commons-codec" becomes "Update bytebuddy"
+        String named = Faithfulness.bumpNameWords(s.description());
         String artifact = newVersions.size() == 1 ? of(patch, newVersions.get(0)) : null;
         if (named == null || artifact == null) {
             return null;
@@ -60,7 +61,7 @@ public final class BumpedArtifact {
                     name = a.group(1);
                 }
             }
-            if (name != null) {
+            if (name != null && !name.equalsIgnoreCase("version")) { // Bazel's `version = "2.16.1"` names nothing
                 found.add(bare(name));
             }
         }

@@ -27,6 +27,8 @@ public final class Faithfulness {
     private static final Pattern VERSION = Pattern.compile("v?(\\d+(?:\\.\\d+)+)");
     private static final Pattern SHORT_VERSION = Pattern.compile("v(\\d+)");
     private static final Pattern ISSUE = Pattern.compile("#\\d+|(?!(?:UTF|ISO|SHA|TLS|SSL|ES|X)-)[A-Z][A-Z0-9]+-\\d{2,}");
+    /** An abbreviated or whole commit id: 7 to 40 hex digits with a digit and a letter among them. */
+    private static final Pattern COMMIT_ID = Pattern.compile("(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\\d)[0-9a-f]{7,40}");
     /** A file name: a stem of two characters or more and an extension ({@code e.g} and {@code 3.x} are none). */
     private static final Pattern FILE = Pattern.compile("(?:[\\w.-]*/)*[\\w-]*\\w\\w\\.[A-Za-z][A-Za-z0-9]{0,7}");
     private static final Pattern PATH = Pattern.compile("[\\w.-]+(?:/[\\w.-]+)+/?");
@@ -84,15 +86,15 @@ public final class Faithfulness {
     }
 
     /**
-     * The issue, ticket and pull-request numbers ({@code #123}, {@code FLINK-123}) a subject names, in order, but for
-     * GitHub's squash suffix and quoted text.
+     * The issue, ticket and pull-request numbers ({@code #123}, {@code FLINK-123}) and commit ids ({@code 64d0aaa2}) a
+     * subject names, in order, but for GitHub's squash suffix and quoted text.
      */
     public static List<String> numbers(String subject) {
         List<String> out = new ArrayList<>();
         Matcher m = TOKEN.matcher(QUOTED.matcher(withoutSquashSuffix(subject)).replaceAll("\"\""));
         while (m.find()) {
             String token = trim(m.group());
-            if (ISSUE.matcher(token).matches()) {
+            if (ISSUE.matcher(token).matches() || COMMIT_ID.matcher(token).matches()) {
                 out.add(token);
             }
         }
@@ -101,8 +103,8 @@ public final class Faithfulness {
 
     /** A version bump's subject: the library it names, then its new version. */
     private static final Pattern BUMP = Pattern.compile(
-            "(?i)\\b(?:update|bump|upgrade)\\s+(?:dependency\\s+)?([\\w.@:/-]*[A-Za-z][\\w.@:/-]*)"
-                    + "(?:\\s+(?:action|plugin|module|package))?\\s+(?:from\\s+\\S+\\s+)?to\\s+v?\\d");
+            "(?i)\\b(?:update|bump|upgrade)\\s+(?:dependency\\s+)?((?-i:[A-Z][\\w.-]*\\s+){0,2}?)([\\w.@:/-]*[A-Za-z][\\w.@:/-]*)"
+                    + "(?:\\s+(?:action|plugin|module|package|version))?\\s+(?:from\\s+\\S+\\s+)?to\\s+v?\\d");
     /** How far above a changed {@code <version>} a pom's {@code <artifactId>} may stand. */
     static final int BUMP_REACH = 3;
 
@@ -120,16 +122,27 @@ public final class Faithfulness {
         if (!m.find()) {
             return true;
         }
-        String name = squash(m.group(1));
-        String last = squash(m.group(1).substring(Math.max(m.group(1).lastIndexOf(':'), m.group(1).lastIndexOf('/')) + 1));
+        String name = squash(m.group(2));
+        String last = squash(m.group(2).substring(Math.max(m.group(2).lastIndexOf(':'), m.group(2).lastIndexOf('/')) + 1));
         String[] lines = patch.split("\n", -1);
+        // where the subject's new version stands on changed lines, the library must be named on one of those: "to
+        // 8.60.0" is typescript-eslint's move, even when jest is named on another changed line
+        Matcher v = BUMP_VERSION.matcher(subject.substring(m.end() - 1));
+        String version = v.lookingAt() ? v.group(1) : null;
+        boolean versionChanged = false;
+        for (String l : lines) {
+            versionChanged |= changed(l) && version != null && version.contains(".") && l.contains(version);
+        }
+        boolean pathNames = false;
         for (int i = 0; i < lines.length; i++) {
             String l = lines[i];
-            boolean changed = (l.startsWith("+") && !l.startsWith("+++")) || (l.startsWith("-") && !l.startsWith("---"));
-            if (!changed) {
+            if (l.startsWith("+++ ")) {
+                pathNames = names(l.substring(4), name, last); // .bazelversion, .nvmrc, gradle-wrapper.properties
+            }
+            if (!changed(l) || (versionChanged && !l.contains(version))) {
                 continue;
             }
-            if (names(l, name, last)) {
+            if (pathNames || names(l, name, last)) {
                 return true;
             }
             for (int j = i - 1; j >= Math.max(0, i - BUMP_REACH); j--) {
@@ -139,6 +152,13 @@ public final class Faithfulness {
             }
         }
         return false;
+    }
+
+    /** The version a bump subject moves to, read from its first digit ({@code 8.60.0} of {@code to v8.60.0}). */
+    private static final Pattern BUMP_VERSION = Pattern.compile("(\\d+(?:\\.\\w+)*)");
+
+    private static boolean changed(String line) {
+        return (line.startsWith("+") && !line.startsWith("+++")) || (line.startsWith("-") && !line.startsWith("---"));
     }
 
     /** A line that declares a library: a pom's artifactId, a Bazel or Gradle {@code name =} / {@code artifact =}. */
@@ -158,7 +178,16 @@ public final class Faithfulness {
     /** The library a bump subject names, or null when {@code subject} is no bump. */
     public static String bumpName(String subject) {
         Matcher m = BUMP.matcher(subject == null ? "" : subject);
-        return m.find() ? m.group(1) : null;
+        return m.find() ? m.group(2) : null;
+    }
+
+    /**
+     * The words a bump subject names its library with: {@link #bumpName} and up to two capitalised words before it
+     * ({@code Apache commons-codec}; not {@code copyright year}), or null when {@code subject} is no bump.
+     */
+    static String bumpNameWords(String subject) {
+        Matcher m = BUMP.matcher(subject == null ? "" : subject);
+        return m.find() ? m.group(1) + m.group(2) : null;
     }
 
     /** Whether every name in {@code subject} is in {@code patch}. */

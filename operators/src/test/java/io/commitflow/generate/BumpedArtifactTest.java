@@ -25,6 +25,9 @@ class BumpedArtifactTest {
                 "+      - uses: actions/checkout@v4.1.2"), "4.1.2")).isEqualTo("actions/checkout");
         assertThat(BumpedArtifact.of(patch("WORKSPACE", "-BYTE_BUDDY_VERSION = \"1.15.1\"",
                 "+BYTE_BUDDY_VERSION = \"1.15.3\""), "1.15.3")).isEqualTo("byte-buddy");
+        assertThat(BumpedArtifact.of(patch("lib/BUILD", "-    artifact = \"commons-io:commons-io:2.15.1\",",
+                "+    artifact = \"commons-io:commons-io:2.16.1\",", "+    version = \"2.16.1\""), "2.16.1"))
+                .as("Bazel's version = names no library").isEqualTo("commons-io");
         assertThat(BumpedArtifact.of(patch("build.gradle", "-  implementation 'org.slf4j:slf4j-api:2.0.12'",
                 "+  implementation 'org.slf4j:slf4j-api:2.0.13'"), "2.0.13")).isEqualTo("slf4j-api");
     }
@@ -43,6 +46,8 @@ class BumpedArtifactTest {
 
         assertThat(BumpedArtifact.named(Subject.parse("Update commons-codec to 1.14.8"), p, List.of("1.14.8")).render())
                 .isEqualTo("Update bytebuddy to 1.14.8");
+        assertThat(BumpedArtifact.named(Subject.parse("Update Apache commons-codec to 1.14.8"), p, List.of("1.14.8"))
+                .render()).as("the qualifier goes with the name").isEqualTo("Update bytebuddy to 1.14.8");
         Subject right = Subject.parse("Update bytebuddy to 1.14.8");
         assertThat(BumpedArtifact.named(right, p, List.of("1.14.8"))).isSameAs(right);
         Subject plain = Subject.parse("Fix the build");

@@ -52,10 +52,40 @@ class FaithfulnessTest {
         assertThat(Faithfulness.bumpNamesChanged("Update maven-enforcer-plugin to 3.3.0", POM_PLUGIN)).isTrue();
         assertThat(Faithfulness.bumpNamesChanged("Update maven-shade-plugin to 3.3.0", POM_PLUGIN)).isFalse();
         assertThat(Faithfulness.bumpNamesChanged("Update bytebuddy to 1.15.3", BAZEL)).as("BYTE_BUDDY_VERSION").isTrue();
-        assertThat(Faithfulness.bumpNamesChanged("Update commons-io to 1.15.3", BAZEL)).as("declared above a sha1").isTrue();
+        assertThat(Faithfulness.bumpNamesChanged("Update commons-io to 2.16.2", BAZEL)).as("declared above a sha1").isTrue();
+        assertThat(Faithfulness.bumpNamesChanged("Update commons-io to 1.15.3", BAZEL))
+                .as("1.15.3 is what bytebuddy's changed line moves to, not commons-io's").isFalse();
+        String deps = """
+                diff --git a/package.json b/package.json
+                --- a/package.json
+                +++ b/package.json
+                @@ -1,4 +1,4 @@
+                -    "jest": "^30.0.4",
+                +    "jest": "^30.0.5",
+                -    "typescript-eslint": "^8.59.1",
+                +    "typescript-eslint": "^8.60.0",
+                """;
+        assertThat(Faithfulness.bumpNamesChanged("Update Jest to v8.60.0", deps)).as("babel: jest moves to 30.0.5").isFalse();
+        assertThat(Faithfulness.bumpNamesChanged("Update typescript-eslint to v8.60.0", deps)).isTrue();
+        String bazel = """
+                diff --git a/.bazelversion b/.bazelversion
+                --- a/.bazelversion
+                +++ b/.bazelversion
+                @@ -1 +1 @@
+                -7.6.1
+                +8.2.1
+                """;
+        assertThat(Faithfulness.bumpNamesChanged("Bump bazel version to 8.2.1", bazel)).as("the file names it").isTrue();
+        assertThat(Faithfulness.bumpName("Bump bazel version to 8.2.1")).isEqualTo("bazel");
+        assertThat(Faithfulness.bumpNamesChanged("Update jest to 8.2.1", bazel)).isFalse();
         assertThat(Faithfulness.bumpNamesChanged("Fix the enforcer rules", POM_PLUGIN)).as("no bump").isTrue();
         assertThat(Faithfulness.bumpName("chore(deps): update dependency vite to v5.4.19")).isEqualTo("vite");
         assertThat(Faithfulness.bumpName("Bump to next development version")).isNull();
+        // a name in two words is still a bump: its last word is the library (jgit: "Update Apache commons-codec to …")
+        assertThat(Faithfulness.bumpName("Update Apache commons-codec to 1.16.0")).isEqualTo("commons-codec");
+        assertThat(Faithfulness.bumpNamesChanged("Update Apache commons-codec to 1.14.8", POM_PROPERTIES)).isFalse();
+        assertThat(Faithfulness.bumpName("Update actions/checkout action to v4")).isEqualTo("actions/checkout");
+        assertThat(Faithfulness.bumpName("Update copyright year to 2014-2022 in NOTICE files")).as("no library").isNull();
     }
 
     private static final String PATCH = """
@@ -100,6 +130,10 @@ class FaithfulnessTest {
         assertThat(Faithfulness.unsupported("[FLINK-12345] Fix checkpoint timeout", PATCH)).isEmpty();
         assertThat(Faithfulness.numbers("[FLINK-12345] Fix #4242 and UTF-8 names (#11630)")).containsExactly("FLINK-12345", "#4242");
         assertThat(Faithfulness.numbers("Revert \"Fix #12 (#13)\"")).isEmpty();
+        // an old commit's id is no claim about this change either (jgit: "Fix @since from commit 64d0aaa2")
+        assertThat(Faithfulness.numbers("Fix @since from commit 64d0aaa2")).containsExactly("64d0aaa2");
+        assertThat(Faithfulness.numbers("Fix deadbeef and 1234567 and cafe4")).as("no digit, no letter, too short")
+                .isEmpty();
     }
 
     @Test
