@@ -126,12 +126,14 @@ public final class Faithfulness {
         String last = squash(m.group(2).substring(Math.max(m.group(2).lastIndexOf(':'), m.group(2).lastIndexOf('/')) + 1));
         String[] lines = patch.split("\n", -1);
         // where the subject's new version stands on changed lines, the library must be named on one of those: "to
-        // 8.60.0" is typescript-eslint's move, even when jest is named on another changed line
+        // 8.60.0" is typescript-eslint's move, even when jest is named on another changed line; a bare major ("to
+        // v8") must be the major of a version on the line
         Matcher v = BUMP_VERSION.matcher(subject.substring(m.end() - 1));
-        String version = v.lookingAt() ? v.group(1) : null;
+        Pattern carries = !v.lookingAt() ? null : v.group(1).contains(".") ? Pattern.compile(Pattern.quote(v.group(1)))
+                : Pattern.compile("(?<![\\w.])[v^~@]?" + v.group(1) + "(?:\\.\\d+)*(?![\\w.])");
         boolean versionChanged = false;
         for (String l : lines) {
-            versionChanged |= changed(l) && version != null && version.contains(".") && l.contains(version);
+            versionChanged |= changed(l) && carries != null && carries.matcher(l).find();
         }
         boolean pathNames = false;
         for (int i = 0; i < lines.length; i++) {
@@ -139,7 +141,7 @@ public final class Faithfulness {
             if (l.startsWith("+++ ")) {
                 pathNames = names(l.substring(4), name, last); // .bazelversion, .nvmrc, gradle-wrapper.properties
             }
-            if (!changed(l) || (versionChanged && !l.contains(version))) {
+            if (!changed(l) || (versionChanged && !carries.matcher(l).find())) {
                 continue;
             }
             if (pathNames || names(l, name, last)) {

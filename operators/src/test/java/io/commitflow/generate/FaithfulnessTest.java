@@ -67,6 +67,9 @@ class FaithfulnessTest {
                 """;
         assertThat(Faithfulness.bumpNamesChanged("Update Jest to v8.60.0", deps)).as("babel: jest moves to 30.0.5").isFalse();
         assertThat(Faithfulness.bumpNamesChanged("Update typescript-eslint to v8.60.0", deps)).isTrue();
+        assertThat(Faithfulness.bumpNamesChanged("Bump jest to v8 in yarn.lock", deps)).as("babel: jest is at 30").isFalse();
+        assertThat(Faithfulness.bumpNamesChanged("Bump jest to v30", deps)).isTrue();
+        assertThat(Faithfulness.bumpNamesChanged("Bump typescript-eslint to v8", deps)).isTrue();
         String bazel = """
                 diff --git a/.bazelversion b/.bazelversion
                 --- a/.bazelversion
