@@ -61,6 +61,16 @@ public final class ExemplarRanker {
      */
     static double[][] features(List<RepoKnowledge.Neighbor> nn, List<Subject> subjects, int[] signature,
                                String versionShape, String author, long nextSeq) {
+        return features(nn, subjects, signature, versionShape, author, nextSeq, null, null);
+    }
+
+    /**
+     * {@link #features(List, List, int[], String, String, long)}, and each neighbour's description scored (B-Norm)
+     * against {@code real} into {@code score}: the ranker's lesson once the real description is known, from the
+     * n-grams the agreement term counts anyway.
+     */
+    static double[][] features(List<RepoKnowledge.Neighbor> nn, List<Subject> subjects, int[] signature,
+                               String versionShape, String author, long nextSeq, String real, double[] score) {
         WordSet ourWords = WordSet.of(signature);
         List<List<String>> tokens = new ArrayList<>();
         double[] w = new double[nn.size()];
@@ -69,7 +79,15 @@ public final class ExemplarRanker {
             double s = Math.max(0, nn.get(i).score());
             w[i] = s * s;
         }
+        if (real != null) {
+            tokens.add(MessageTokens.of(real)); // after the neighbours: agreement reads pairs of them only
+        }
         PairwiseBleu descriptions = new PairwiseBleu(tokens);
+        if (real != null) {
+            for (int i = 0; i < nn.size(); i++) {
+                score[i] = descriptions.sentence(i, nn.size());
+            }
+        }
         SignatureBleu diffBleu = new SignatureBleu(signature);
         boolean known = author != null && !author.isEmpty();
         double[][] f = new double[nn.size()][];

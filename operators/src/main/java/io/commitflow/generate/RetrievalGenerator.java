@@ -124,14 +124,11 @@ public final class RetrievalGenerator implements java.io.Serializable {
             return;
         }
         List<Subject> subjects = RepoKnowledge.subjects(nn);
-        double[][] f = ExemplarRanker.features(nn, subjects, features.signature(), features.versionShape(),
-                diff.commit().author(), window.to());
         // the description only: type, scope and tags are voted by the neighbours, not taken from the exemplar
         String real = Subject.parse(Subject.headline(message)).description();
         double[] score = new double[nn.size()];
-        for (int i = 0; i < nn.size(); i++) {
-            score[i] = Bleu.bnorm(subjects.get(i).description(), real);
-        }
+        double[][] f = ExemplarRanker.features(nn, subjects, features.signature(), features.versionShape(),
+                diff.commit().author(), window.to(), real, score);
         if (memory.model().ranker == null) {
             memory.model().ranker = new RankerChoice();
         }

@@ -89,6 +89,21 @@ class ExemplarRankerTest {
     }
 
     @Test
+    void scoresEachDescriptionAgainstTheRealOneAsBNormDoes() {
+        List<RepoKnowledge.Neighbor> nn = List.of(neighbour("Retry the pack writer", 0.9f),
+                neighbour("Update docs", 0.8f), neighbour("fix(core): retry packs", 0.7f));
+        List<Subject> subjects = RepoKnowledge.subjects(nn);
+        double[] score = new double[3];
+
+        double[][] f = ExemplarRanker.features(nn, subjects, new int[0], null, "", 1, "Retry the pack writer twice", score);
+
+        for (int i = 0; i < 3; i++) {
+            assertThat(score[i]).isEqualTo(Bleu.bnorm(subjects.get(i).description(), "Retry the pack writer twice"));
+        }
+        assertThat(f).isDeepEqualTo(ExemplarRanker.features(nn, subjects, new int[0], null, "", 1));
+    }
+
+    @Test
     void recencyFavoursTheNewerRowByItsAgeInLearnedCommits() {
         List<RepoKnowledge.Neighbor> nn = List.of(neighbour("Update docs", 0.9f, 0, ""),
                 neighbour("Fix race", 0.8f, 999, ""));
