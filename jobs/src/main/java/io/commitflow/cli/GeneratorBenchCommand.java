@@ -22,7 +22,7 @@ import java.util.concurrent.Callable;
         description = "Diffs the last --commits first-parent commits of a repository and replays them, oldest first, "
                 + "through the built-in generator on the CPU engine as the suggest stage does: for each, a suggestion "
                 + "from what was learned before it, then the ranker's learning (observe) and the commit's (learn). "
-                + "Prints one JSON line: CPU-thread microseconds per commit of each step over the last half of the "
+                + "Prints one JSON line: microseconds (wall clock, one thread) per commit of each step over the last half of the "
                 + "commits (medians of --runs passes after a warm-up pass), and the ranker's learning as a share of "
                 + "the rest. One thread, as in a Flink task; the diffs are made before the timing.",
         footer = {"", "Example: ./commitflow bench generator --repo ~/src/jgit --commits 2000"})

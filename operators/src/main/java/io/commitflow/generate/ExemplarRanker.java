@@ -17,7 +17,7 @@ public final class ExemplarRanker {
     static final int K = 10;
     /** Agreement is measured against the most similar neighbours only. */
     static final int CONSENSUS_NEIGHBOURS = 10;
-    /** Recency halves in about this many learned commits ({@code exp(-age / RECENCY_ROWS)}). */
+    /** Recency falls to 1/e in this many learned commits ({@code exp(-age / RECENCY_ROWS)}). */
     static final double RECENCY_ROWS = 300;
 
     /**
@@ -48,10 +48,26 @@ public final class ExemplarRanker {
      */
     static List<Integer> order(List<RepoKnowledge.Neighbor> nn, List<Subject> subjects, int[] signature,
                                String versionShape, String author, long nextSeq, Weights weights) {
+        return order(nn, subjects, signature, versionShape, author, nextSeq, java.util.Set.of(), weights);
+    }
+
+    /**
+     * As {@link #order(List, List, int[], String, String, long, Weights)}, where the rows in {@code foreign} (a
+     * young repository's fleet exemplars, numbered by another memory) have no recency.
+     */
+    static List<Integer> order(List<RepoKnowledge.Neighbor> nn, List<Subject> subjects, int[] signature,
+                               String versionShape, String author, long nextSeq, java.util.Set<IndexedCommit> foreign,
+                               Weights weights) {
         if (nn.size() == 1) {
             return List.of(0);
         }
-        return order(features(nn, subjects, signature, versionShape, author, nextSeq), weights.terms());
+        double[][] f = features(nn, subjects, signature, versionShape, author, nextSeq);
+        for (int i = 0; i < f.length; i++) {
+            if (foreign.contains(nn.get(i).commit())) {
+                f[i][FEATURES - 1] = 0;
+            }
+        }
+        return order(f, weights.terms());
     }
 
     /**

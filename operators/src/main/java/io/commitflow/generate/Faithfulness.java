@@ -118,8 +118,8 @@ public final class Faithfulness {
      * next to the changed one, but unchanged.
      */
     public static boolean bumpNamesChanged(String subject, String patch) {
-        Matcher m = BUMP.matcher(subject == null ? "" : subject);
-        if (!m.find()) {
+        Matcher m = bump(subject);
+        if (m == null) {
             return true;
         }
         String name = squash(m.group(2));
@@ -129,7 +129,8 @@ public final class Faithfulness {
         // 8.60.0" is typescript-eslint's move, even when jest is named on another changed line; a bare major ("to
         // v8") must be the major of a version on the line
         Matcher v = BUMP_VERSION.matcher(subject.substring(m.end() - 1));
-        Pattern carries = !v.lookingAt() ? null : v.group(1).contains(".") ? Pattern.compile(Pattern.quote(v.group(1)))
+        Pattern carries = !v.lookingAt() ? null : v.group(1).contains(".")
+                ? Pattern.compile("(?<![\\w.])" + Pattern.quote(v.group(1)) + "(?!\\w|\\.\\d)")
                 : Pattern.compile("(?<![\\w.])[v^~@]?" + v.group(1) + "(?:\\.\\d+)*(?![\\w.])");
         boolean versionChanged = false;
         for (String l : lines) {
@@ -179,8 +180,23 @@ public final class Faithfulness {
 
     /** The library a bump subject names, or null when {@code subject} is no bump. */
     public static String bumpName(String subject) {
+        Matcher m = bump(subject);
+        return m != null ? m.group(2) : null;
+    }
+
+    /** A library's name after qualifier words: lower case first, or with a separator ({@code commons-codec}). */
+    private static final Pattern ARTIFACT_LIKE = Pattern.compile("[a-z@].*|.*[-./:@].*");
+
+    /**
+     * The bump {@code subject} states, or null: with qualifier words before the name ({@code Apache commons-codec}),
+     * only a name that looks like a library's ({@code Update Copyright Year to 2024} states no bump).
+     */
+    private static Matcher bump(String subject) {
         Matcher m = BUMP.matcher(subject == null ? "" : subject);
-        return m.find() ? m.group(2) : null;
+        if (!m.find() || (!m.group(1).isEmpty() && !ARTIFACT_LIKE.matcher(m.group(2)).matches())) {
+            return null;
+        }
+        return m;
     }
 
     /**
@@ -188,8 +204,8 @@ public final class Faithfulness {
      * ({@code Apache commons-codec}; not {@code copyright year}), or null when {@code subject} is no bump.
      */
     static String bumpNameWords(String subject) {
-        Matcher m = BUMP.matcher(subject == null ? "" : subject);
-        return m.find() ? m.group(1) + m.group(2) : null;
+        Matcher m = bump(subject);
+        return m != null ? m.group(1) + m.group(2) : null;
     }
 
     /** Whether every name in {@code subject} is in {@code patch}. */

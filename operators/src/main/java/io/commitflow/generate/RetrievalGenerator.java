@@ -109,11 +109,35 @@ public final class RetrievalGenerator implements java.io.Serializable {
      * Before {@code memory} learns a commit whose real message is {@code message}: ranks the commit's neighbours (as
      * a request made now would find them) under every weighting of {@link RankerChoice#GRID} and credits each with
      * how well its pick's description matches the real one. Costs one lookup and the ranker's terms; nothing when
-     * the memory is empty.
+     * the memory is empty. {@link #lesson} then {@link #learn}, in one call.
      */
     public void observe(DiffedCommit diff, DiffFeatures features, RepoKnowledge memory, float[] query, String message) {
-        if (memory.size() == 0) {
-            return;
+        learn(memory.model(), lesson(diff, features, memory, query, message));
+    }
+
+    /**
+     * The ranker learns from every commit of a repository with fewer than {@code 2 × }{@value #LESSON_ROWS} rows, and
+     * from every {@code rows / }{@value #LESSON_ROWS}-th beyond: its lookup scans the repository's rows once per
+     * query, unbatched, so a lesson at 5,000 rows costs as much as twenty at 250. Chosen by the row number, so the same
+     * history gives the same lessons.
+     */
+    static final int LESSON_ROWS = 250;
+
+    static long lessonStride(int rows) {
+        return Math.max(1, rows / LESSON_ROWS);
+    }
+
+    /** What the ranker learns from one commit: its neighbours' terms and how each one's description scored. */
+    public record Lesson(double[][] terms, double[] score) {}
+
+    /**
+     * The lesson of a commit whose real message is {@code message}, read from {@code memory} without changing it (a
+     * lookup and the ranker's terms: a reader's work, which a caller may do under a read lock); null when there is
+     * nothing to learn (an empty memory, no neighbour, or a commit between lessons: {@link #lessonStride}).
+     */
+    public Lesson lesson(DiffedCommit diff, DiffFeatures features, RepoKnowledge memory, float[] query, String message) {
+        if (memory.size() == 0 || memory.model().nextSeq % lessonStride(memory.size()) != 0) {
+            return null;
         }
         RepoKnowledge.Window window = memory.window();
         List<RepoKnowledge.Neighbor> nn = new ArrayList<>(memory.neighbors(query, memory.bag(features.signature()),
@@ -121,7 +145,7 @@ public final class RetrievalGenerator implements java.io.Serializable {
         boolean merge = diff.commit().parents().size() > 1;
         nn.removeIf(n -> n.commit().merge() != merge);
         if (nn.isEmpty()) {
-            return;
+            return null;
         }
         List<Subject> subjects = RepoKnowledge.subjects(nn);
         // the description only: type, scope and tags are voted by the neighbours, not taken from the exemplar
@@ -129,10 +153,18 @@ public final class RetrievalGenerator implements java.io.Serializable {
         double[] score = new double[nn.size()];
         double[][] f = ExemplarRanker.features(nn, subjects, features.signature(), features.versionShape(),
                 diff.commit().author(), window.to(), real, score);
-        if (memory.model().ranker == null) {
-            memory.model().ranker = new RankerChoice();
+        return new Lesson(f, score);
+    }
+
+    /** Credits {@code model}'s ranking weights with a {@link #lesson} (null: nothing). */
+    public static void learn(RepoModel model, Lesson lesson) {
+        if (lesson == null) {
+            return;
         }
-        memory.model().ranker.observe(f, score);
+        if (model.ranker == null) {
+            model.ranker = new RankerChoice();
+        }
+        model.ranker.observe(lesson.terms(), lesson.score());
     }
 
     /**
@@ -187,10 +219,14 @@ public final class RetrievalGenerator implements java.io.Serializable {
             exemplars = List.of();
         } else {
             // the best exemplar whose subject, edited for this diff, names only what this diff contains
-            ExemplarRanker.Weights rank = ranker >= 0 && ranker < RankerChoice.GRID.size()
+            // 0 (nothing learned, or a request from before the choice was kept): this generator's own weights
+            ExemplarRanker.Weights rank = ranker > 0 && ranker < RankerChoice.GRID.size()
                     ? RankerChoice.GRID.get(ranker) : weights;
+            // a fleet commit's row number counts another memory's rows: it has no age here
+            java.util.Set<IndexedCommit> foreign = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+            fleetNeighbours.forEach(n -> foreign.add(n.commit()));
             List<Integer> order = ExemplarRanker.order(nn, subjects, features.signature(), features.versionShape(),
-                    diff.commit().author(), window.to(), rank);
+                    diff.commit().author(), window.to(), foreign, rank);
             // only a diff that moves to one new version can rewrite a bump's "from A to B": scan its patch for the old
             // one then, not for every suggestion
             List<String> oldVersions = features.newVersions().size() == 1 ? DiffTokens.oldVersions(diff.patch()) : List.of();

@@ -182,24 +182,32 @@ public final class SuggestOperator extends AbstractStreamOperator<Suggestion>
         RepoKnowledge.Learned learned = null;
         long learnStartNs = 0;
         RepoKnowledge memory;
+        float[] query;
         index.writeLock().lock();
         try {
             memory = index.repoOrNew(repo);
-            float[] query = memory.vector(features.terms());
+            query = memory.vector(features.terms());
             if (hit == null) {
                 request = request(diff, features, query, memory, in.fleet());
             }
-            if (learns) {
-                learnStartNs = startNs == 0 ? 0 : Tracing.nowNs();
+        } finally {
+            index.writeLock().unlock();
+        }
+        if (learns) {
+            learnStartNs = startNs == 0 ? 0 : Tracing.nowNs();
+            // only this thread changes the memory, so it is as the request saw it until the write lock below
+            RetrievalGenerator.Lesson lesson = lesson(diff, features, memory, query, message);
+            index.writeLock().lock();
+            try {
+                RetrievalGenerator.learn(memory.model(), lesson);
                 boolean wasOnEngine = memory.onEngine();
-                observe(diff, features, memory, query, message);
                 learned = memory.learn(diff, features, query, message);
                 if (wasOnEngine && !memory.onEngine()) {
                     metrics.leftEngine(repo, index.engine().name());
                 }
+            } finally {
+                index.writeLock().unlock();
             }
-        } finally {
-            index.writeLock().unlock();
         }
         if (hit != null) {
             emit(LiveQuality.score(hit, diff), diff.commit(), startNs, null);
@@ -219,13 +227,15 @@ public final class SuggestOperator extends AbstractStreamOperator<Suggestion>
     }
 
     /**
-     * The ranker learns from the commit's neighbours before the commit is learned: one more engine lookup. An engine
-     * that cannot answer it costs that lesson (counted, logged once), never the commit, which is still learned and
-     * answered as any other.
+     * What the ranker learns from the commit's neighbours before the commit is learned: one more engine lookup, made
+     * under the read lock (the answerers' batches go on meanwhile). An engine that cannot answer it costs that lesson
+     * (counted, logged once; null), never the commit, which is still learned and answered as any other.
      */
-    private void observe(DiffedCommit diff, DiffFeatures features, RepoKnowledge memory, float[] query, String message) {
+    private RetrievalGenerator.Lesson lesson(DiffedCommit diff, DiffFeatures features, RepoKnowledge memory,
+                                             float[] query, String message) {
+        index.readLock().lock();
         try {
-            generator.observe(diff, features, memory, query, message);
+            return generator.lesson(diff, features, memory, query, message);
         } catch (RuntimeException e) {
             metrics.rankerSkipped();
             if (!rankerWarned) {
@@ -233,6 +243,9 @@ public final class SuggestOperator extends AbstractStreamOperator<Suggestion>
                 LOG.warn("The ranker could not learn from {} of {} (later failures are counted in "
                         + "rankerObservationsSkipped, not logged)", diff.commit().sha(), diff.commit().repo(), e);
             }
+            return null;
+        } finally {
+            index.readLock().unlock();
         }
     }
 

@@ -104,6 +104,19 @@ class ExemplarRankerTest {
     }
 
     @Test
+    void aFleetExemplarHasNoRecencyHere() {
+        // the fleet's row 5,000 counts the tenant's memory, not this repository's 100 rows
+        List<RepoKnowledge.Neighbor> nn = List.of(neighbour("Update docs", 0.8f, 50, ""),
+                neighbour("Fix race", 0.8f, 5000, ""));
+        ExemplarRanker.Weights recency = new ExemplarRanker.Weights(10, 5, 0, 0, 0, 0, 0, 0.5);
+        List<Subject> subjects = RepoKnowledge.subjects(nn);
+
+        assertThat(ExemplarRanker.order(nn, subjects, new int[0], null, "", 100, recency).get(0)).isEqualTo(1);
+        assertThat(ExemplarRanker.order(nn, subjects, new int[0], null, "", 100, java.util.Set.of(nn.get(1).commit()),
+                recency).get(0)).isZero();
+    }
+
+    @Test
     void recencyFavoursTheNewerRowByItsAgeInLearnedCommits() {
         List<RepoKnowledge.Neighbor> nn = List.of(neighbour("Update docs", 0.9f, 0, ""),
                 neighbour("Fix race", 0.8f, 999, ""));

@@ -89,6 +89,17 @@ class FaithfulnessTest {
         assertThat(Faithfulness.bumpNamesChanged("Update Apache commons-codec to 1.14.8", POM_PROPERTIES)).isFalse();
         assertThat(Faithfulness.bumpName("Update actions/checkout action to v4")).isEqualTo("actions/checkout");
         assertThat(Faithfulness.bumpName("Update copyright year to 2014-2022 in NOTICE files")).as("no library").isNull();
+        assertThat(Faithfulness.bumpName("Update Copyright Year to 2024")).as("title case, no library").isNull();
+        String two = """
+                diff --git a/package.json b/package.json
+                --- a/package.json
+                +++ b/package.json
+                @@ -1,2 +1,2 @@
+                +    "jest": "^30.0.5",
+                +    "left-pad": "^0.5",
+                """;
+        assertThat(Faithfulness.bumpNamesChanged("Update jest to 0.5", two)).as("0.5 inside 30.0.5 is no 0.5").isFalse();
+        assertThat(Faithfulness.bumpNamesChanged("Update left-pad to 0.5", two)).isTrue();
     }
 
     private static final String PATCH = """

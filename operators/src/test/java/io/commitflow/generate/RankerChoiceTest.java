@@ -38,6 +38,14 @@ class RankerChoiceTest {
     }
 
     @Test
+    void learnsFromEveryCommitOfASmallHistoryAndFromFewerAsTheLookupGrowsDearer() {
+        assertThat(RetrievalGenerator.lessonStride(1)).isEqualTo(1);
+        assertThat(RetrievalGenerator.lessonStride(499)).isEqualTo(1);
+        assertThat(RetrievalGenerator.lessonStride(500)).isEqualTo(2);
+        assertThat(RetrievalGenerator.lessonStride(5000)).isEqualTo(20);
+    }
+
+    @Test
     void aRestoredModelWithoutEarningsRanksWithTheDefault() {
         RankerChoice old = new RankerChoice();
         old.earned = null; // a model saved before the choice was kept

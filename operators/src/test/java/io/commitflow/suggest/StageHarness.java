@@ -142,7 +142,6 @@ public final class StageHarness implements AutoCloseable {
         harness.close();
     }
 
-    /** A one-file change of {@code cls} in a Java source tree, with its real message (null: none), event time 1 s. */
     /** The same commit, as written by {@code author}. */
     public static DiffedCommit by(DiffedCommit d, String author) {
         CommitEvent c = d.commit();
@@ -151,6 +150,7 @@ public final class StageHarness implements AutoCloseable {
         return DiffedCommit.of(e, d.files(), d.totalFiles(), d.patch(), d.truncation(), d.source(), d.patchId());
     }
 
+    /** A one-file change of {@code cls} in a Java source tree, with its real message (null: none), event time 1 s. */
     public static DiffedCommit change(String repo, String sha, String cls, String method, String message, String patchId) {
         CommitEvent c = TestEvents.withMessage(TestEvents.commit(repo, sha), message);
         String path = "src/main/java/org/example/" + cls + ".java";

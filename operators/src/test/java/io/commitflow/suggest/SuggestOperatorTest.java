@@ -347,7 +347,7 @@ class SuggestOperatorTest {
             assertThat(s.deadLetters()).extracting(d -> d.sha())
                     .containsExactlyInAnyOrder("a".repeat(40), "b".repeat(40), "f".repeat(40));
             assertThat(s.outputs()).isEmpty();
-            // the ranker's lookups before learning the first two failed too: counted, and the commits still learned
+            // the ranker's lookup before learning the second commit failed too (the first met an empty memory): counted
             assertThat(((SuggestOperator) s.harness.getOperator()).metrics().rankerObservationsSkipped()).isEqualTo(1);
         }
     }
