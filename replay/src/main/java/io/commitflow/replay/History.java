@@ -115,8 +115,12 @@ public final class History {
         for (RevCommit p : c.getParents()) {
             parents.add(p.name());
         }
+        return new Commit(c.name(), List.copyOf(parents), author(c), c.getCommitTime() * 1000L, c.getFullMessage());
+    }
+
+    /** A commit's author as the replayed events name it: {@code Name <email>}. */
+    public static String author(RevCommit c) {
         PersonIdent a = c.getAuthorIdent();
-        return new Commit(c.name(), List.copyOf(parents), a.getName() + " <" + a.getEmailAddress() + ">",
-                c.getCommitTime() * 1000L, c.getFullMessage());
+        return a.getName() + " <" + a.getEmailAddress() + ">";
     }
 }

@@ -282,10 +282,8 @@ public final class Evaluation {
     public static DiffedCommit diff(Repository repo, ObjectReader reader, RevWalk walk, CommitDiffer differ, RevCommit c,
                                     long position) throws IOException {
         ObjectId parent = c.getParentCount() == 0 ? null : walk.parseCommit(c.getParent(0)).getTree();
-        org.eclipse.jgit.lib.PersonIdent a = c.getAuthorIdent();
-        CommitEvent e = new CommitEvent("eval", "eval", c.name(), List.of(), a.getName() + " <" + a.getEmailAddress() + ">",
-                position, null, null,
-                "", Origin.synthetic(0));
+        CommitEvent e = new CommitEvent("eval", "eval", c.name(), List.of(), io.commitflow.replay.History.author(c),
+                position, null, null, "", Origin.synthetic(0));
         return differ.diff(repo, reader, e, parent, c.getTree());
     }
 
