@@ -69,8 +69,7 @@ public final class RetrievalGenerator implements java.io.Serializable {
         if (memory.reverted(features.lines(), diff.commit().ts(), window) != null) {
             return compose(diff, features, memory, window, conventions, ranker, List.of(), List.of());
         }
-        List<RepoKnowledge.Neighbor> own = memory.neighbors(query, memory.bag(features.signature()), weights.k(),
-                weights.kBag(), diff.commit().ts(), window);
+        List<RepoKnowledge.Neighbor> own = nearest(diff, features, memory, query, window);
         if (fleet == null || fleet.size() == 0 || memory.size() >= YOUNG) {
             return compose(diff, features, memory, window, conventions, ranker, own, List.of());
         }
@@ -140,10 +139,7 @@ public final class RetrievalGenerator implements java.io.Serializable {
             return null;
         }
         RepoKnowledge.Window window = memory.window();
-        List<RepoKnowledge.Neighbor> nn = new ArrayList<>(memory.neighbors(query, memory.bag(features.signature()),
-                weights.k(), weights.kBag(), diff.commit().ts(), window));
-        boolean merge = diff.commit().parents().size() > 1;
-        nn.removeIf(n -> n.commit().merge() != merge);
+        List<RepoKnowledge.Neighbor> nn = sameKind(nearest(diff, features, memory, query, window), diff);
         if (nn.isEmpty()) {
             return null;
         }
@@ -187,16 +183,11 @@ public final class RetrievalGenerator implements java.io.Serializable {
                     List.of(reverted.sha()));
         }
         boolean merge = diff.commit().parents().size() > 1;
-        List<RepoKnowledge.Neighbor> voters = new ArrayList<>(neighbours);
-        voters.removeIf(n -> n.commit().merge() != merge); // "Merge …" subjects describe merges only
+        List<RepoKnowledge.Neighbor> voters = sameKind(neighbours, diff);
         List<RepoKnowledge.Neighbor> nn = voters;
         if (!fleetNeighbours.isEmpty()) {
             nn = new ArrayList<>(voters);
-            for (RepoKnowledge.Neighbor n : fleetNeighbours) {
-                if (n.commit().merge() == merge) {
-                    nn.add(n);
-                }
-            }
+            nn.addAll(sameKind(fleetNeighbours, diff));
             // stable: on equal scores the repository's own commit first
             nn.sort(java.util.Comparator.comparingDouble((RepoKnowledge.Neighbor n) -> -n.score()));
             nn = List.copyOf(nn.subList(0, Math.min(nn.size(), Math.max(neighbours.size(), fleetNeighbours.size()))));
@@ -223,8 +214,13 @@ public final class RetrievalGenerator implements java.io.Serializable {
             ExemplarRanker.Weights rank = ranker > 0 && ranker < RankerChoice.GRID.size()
                     ? RankerChoice.GRID.get(ranker) : weights;
             // a fleet commit's row number counts another memory's rows: it has no age here
-            java.util.Set<IndexedCommit> foreign = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-            fleetNeighbours.forEach(n -> foreign.add(n.commit()));
+            java.util.Set<IndexedCommit> foreign = java.util.Set.of();
+            if (!fleetNeighbours.isEmpty()) {
+                foreign = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+                for (RepoKnowledge.Neighbor n : fleetNeighbours) {
+                    foreign.add(n.commit());
+                }
+            }
             List<Integer> order = ExemplarRanker.order(nn, subjects, features.signature(), features.versionShape(),
                     diff.commit().author(), window.to(), foreign, rank);
             // only a diff that moves to one new version can rewrite a bump's "from A to B": scan its patch for the old
@@ -276,6 +272,24 @@ public final class RetrievalGenerator implements java.io.Serializable {
         String type = s.type().isEmpty() ? template.type() : s.type();
         float score = nn.isEmpty() ? 0 : nn.get(0).score();
         return new Draft(s.render(), template.body(), type, s.scope(), BACKEND, score, exemplars);
+    }
+
+    /**
+     * The repository's own nearest earlier commits in {@code window}, as a request made now finds them: a suggestion
+     * and the ranker's lesson look up the same neighbours.
+     */
+    private List<RepoKnowledge.Neighbor> nearest(DiffedCommit diff, DiffFeatures features, RepoKnowledge memory,
+                                                 float[] query, RepoKnowledge.Window window) {
+        return memory.neighbors(query, memory.bag(features.signature()), weights.k(), weights.kBag(),
+                diff.commit().ts(), window);
+    }
+
+    /** The neighbours of {@code diff}'s kind, in order: "Merge …" subjects describe merges only, and only merges. */
+    private static List<RepoKnowledge.Neighbor> sameKind(List<RepoKnowledge.Neighbor> nn, DiffedCommit diff) {
+        boolean merge = diff.commit().parents().size() > 1;
+        List<RepoKnowledge.Neighbor> out = new ArrayList<>(nn);
+        out.removeIf(n -> n.commit().merge() != merge);
+        return out;
     }
 
     /** The template's description of the diff, in the imperative and in the repository's form. */
