@@ -2,6 +2,7 @@ package io.commitflow.cli;
 
 import io.commitflow.generate.DiffFeatures;
 import io.commitflow.generate.FeatureSpace;
+import io.commitflow.generate.RankerChoice;
 import io.commitflow.generate.RepoKnowledge;
 import io.commitflow.generate.RetrievalGenerator;
 import io.commitflow.gpu.CpuEngine;
@@ -22,8 +23,8 @@ import java.util.concurrent.Callable;
         description = "Diffs the last --commits first-parent commits of a repository and replays them, oldest first, "
                 + "through the built-in generator on the CPU engine as the suggest stage does: for each, a suggestion "
                 + "from what was learned before it, then the ranker's learning (observe) and the commit's (learn). "
-                + "Prints one JSON line: microseconds (wall clock, one thread) per commit of each step over the last half of the "
-                + "commits (medians of --runs passes after a warm-up pass), and the ranker's learning as a share of "
+                + "Prints one JSON line: microseconds (wall clock, one thread) per commit of each step over the last "
+                + "half of the commits (medians of --runs passes after a warm-up pass), and the ranker's learning as a share of "
                 + "the rest. One thread, as in a Flink task; the diffs are made before the timing.",
         footer = {"", "Example: ./commitflow bench generator --repo ~/src/jgit --commits 2000"})
 public final class GeneratorBenchCommand implements Callable<Integer> {
@@ -99,7 +100,7 @@ public final class GeneratorBenchCommand implements Callable<Integer> {
         out.printf("{\"commits\":%d,\"timed\":%d,\"suggest_us\":%.1f,\"observe_us\":%.1f,\"learn_us\":%.1f,"
                         + "\"observe_share\":%.3f,\"weights\":\"%s\"}%n", history.size(), history.size() - timedFrom,
                 suggest, observe, learn, observe / (suggest + learn),
-                io.commitflow.generate.RankerChoice.GRID.get(weighting));
+                RankerChoice.GRID.get(weighting));
         return 0;
     }
 }

@@ -16,9 +16,10 @@ import java.util.List;
 
 /**
  * The repositories' memory in keyed state (RocksDB in the job), for the current repository: its {@link RepoModel}
- * and its rows by running number (the {@link FleetMemory} keeps a tenant's memory the same way, under its own names). Written as each commit is learned; read only when a task starts, to build its
- * {@link RetrievalIndex}. A row lives until its repository has learned {@code maxRows + capacity} newer ones
- * ({@link RepoKnowledge#learn} evicts it); a model lives as long as the job.
+ * and its rows by running number (the {@link FleetMemory} keeps a tenant's memory the same way, under its own names).
+ * Written as each commit is learned; read only when a task starts, to build its {@link RetrievalIndex}. A row lives
+ * until its repository has learned {@code maxRows + capacity} newer ones ({@link RepoKnowledge#learn} evicts it); a
+ * model lives as long as the job.
  */
 final class RepoStore {
     /** The state each learning repository has: the repositories of a task are listed by it. */
