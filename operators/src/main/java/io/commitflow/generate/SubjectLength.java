@@ -15,8 +15,9 @@ import java.util.Set;
  * <li>Too long: the description is cut at a word boundary, dangling joiners ({@code and}, {@code to}, …) and
  * punctuation dropped; if the prefix alone leaves no room, the scope and area go, then the tags.</li>
  * <li>Too short or empty: the main changed file (the one with most changed lines) is named — {@code Fix typo} becomes
- * {@code Fix typo in StringUtils} — or its path or directory, else {@code in this repository}: only names this diff
- * contains, so the edit stays faithful.</li>
+ * {@code Fix typo in StringUtils}, {@code release: v3.4.1} becomes {@code release: v3.4.1 in CHANGELOG} (a project
+ * document by its name, without the extension) — or its path or directory, else {@code in this repository}: only
+ * names this diff contains, so the edit stays faithful.</li>
  * </ul>
  * A subject that already fits is returned unchanged.
  */
@@ -184,6 +185,19 @@ public final class SubjectLength {
                 java.util.regex.Pattern.CASE_INSENSITIVE).matcher(text).find();
     }
 
+    /** A project document's name in capitals and its extension ({@code CHANGELOG.md}, {@code README.rst}). */
+    private static final java.util.regex.Pattern DOCUMENT =
+            java.util.regex.Pattern.compile("([A-Z][A-Z_-]{3,})\\.(?:md|markdown|txt|rst|adoc)");
+
+    /**
+     * The name a subject calls a project document by ({@code CHANGELOG} for {@code CHANGELOG.md}), null for another
+     * file. Shorter than the file name, and every token a padded subject adds is one the real subject may not have.
+     */
+    static String documentName(String fileName) {
+        java.util.regex.Matcher m = DOCUMENT.matcher(fileName);
+        return m.matches() ? m.group(1) : null;
+    }
+
     private static Subject lengthen(Subject s, DiffedCommit diff) {
         String d = s.description().strip();
         FileChange main = diff.files().stream()
@@ -204,6 +218,10 @@ public final class SubjectLength {
         if (main != null) {
             String path = main.path();
             String name = TemplateGenerator.displayName(path);
+            String document = documentName(name);
+            if (document != null) {
+                places.add(document); // "in CHANGELOG": the document by its name, as people write it
+            }
             places.add(name);
             if (!mentions(d, name)) {
                 places.add(path); // a file named already is not named again by its path

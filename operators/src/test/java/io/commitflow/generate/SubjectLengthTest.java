@@ -29,6 +29,20 @@ class SubjectLengthTest {
     }
 
     @Test
+    void namesAProjectDocumentWithoutItsExtension() {
+        DiffedCommit d = diff(modify("CHANGELOG.md", 40, 0), modify("packages/vue/package.json", 1, 1));
+
+        // two tokens more than the real "release: v3.4.1" rather than four ("in CHANGELOG . md")
+        assertThat(SubjectLength.fit(Subject.parse("release: v3.4.1"), d).render())
+                .isEqualTo("release: v3.4.1 in CHANGELOG");
+        assertThat(SubjectLength.documentName("README.rst")).isEqualTo("README");
+        // not a document: keeps its extension, and so does a lower-case name
+        assertThat(SubjectLength.documentName("package.json")).isNull();
+        assertThat(SubjectLength.documentName("changes.md")).isNull();
+        assertThat(SubjectLength.documentName("NOTICE")).isNull();
+    }
+
+    @Test
     void keepsPrefixesAndNamesTheDirectoryWhenTheFileIsNamedAlready() {
         DiffedCommit d = diff(modify("packages/runtime-core/src/vnode.ts", 4, 1));
 
