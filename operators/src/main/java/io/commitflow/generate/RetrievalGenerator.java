@@ -252,6 +252,7 @@ public final class RetrievalGenerator implements java.io.Serializable {
                     styled = bump;
                 }
                 if (bump != null && !SubjectEditor.namesOtherFiles(edited.description(), candidate.commit().files(), files)
+                        && SubjectEditor.carriedName(styled.description(), candidate.commit().signature(), diff.patch()) == null
                         && Faithfulness.faithful(styled.render(), diff.patch())
                         && Faithfulness.numbers(edited.description()).isEmpty()) {
                     s = styled;

@@ -118,6 +118,57 @@ public final class SubjectEditor {
         return false;
     }
 
+    /**
+     * A name in the description that the exemplar's own diff contains ({@code theirSignature}, {@link
+     * DiffTokens#signature}) and this {@code patch} does not: what the exemplar changed ("Use org.tukaani:xz directly
+     * from Maven Central", "Update Orbit to R20220830213456") that the subject would claim of a diff that never
+     * mentions it. Only name-shaped words are judged — joined by {@code - . : / _} ({@code commons-logging},
+     * {@code net.i2p.crypto:eddsa}: each part), or letters with digits ({@code R20220830213456}, {@code jdk18on}) —
+     * since a plain word ("hydration", "local") may say the same of another diff; null when there is none.
+     */
+    static String carriedName(String description, int[] theirSignature, String patch) {
+        if (theirSignature == null || theirSignature.length == 0) {
+            return null;
+        }
+        for (String token : description.split("[\\s,;()\\[\\]\"'`]+")) {
+            String name = token.replaceAll("^[^\\p{L}\\p{N}]+|[^\\p{L}\\p{N}]+$", "");
+            if (!NAME_SHAPED.matcher(name).find()) {
+                continue;
+            }
+            for (String word : name.split("[^\\p{L}\\p{N}_]+")) {
+                if (word.length() < 3 || word.chars().noneMatch(Character::isLetter)) {
+                    continue;
+                }
+                int h = DiffTokens.wordHash(word);
+                boolean theirs = false;
+                for (int x : theirSignature) {
+                    if (x == h) {
+                        theirs = true;
+                        break;
+                    }
+                }
+                if (theirs && !containsIgnoreCase(patch, word)) {
+                    return word;
+                }
+            }
+        }
+        return null;
+    }
+
+    /** A name, not a word: parts joined inside it, or letters next to digits. */
+    private static final Pattern NAME_SHAPED = Pattern.compile(
+            "[\\p{L}\\p{N}][-.:/_][\\p{L}\\p{N}]|\\p{L}\\p{N}|\\p{N}\\p{L}");
+
+    private static boolean containsIgnoreCase(String text, String word) {
+        int n = word.length();
+        for (int i = 0; i + n <= text.length(); i++) {
+            if (text.regionMatches(true, i, word, 0, n)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** A name's shape: {@code Aa} (PackWriter), {@code A} (README, NEWS), {@code a} (pom, build), or {@code ?}. */
     static String shape(String name) {
         if (name.chars().allMatch(c -> Character.isUpperCase(c) || Character.isDigit(c) || c == '_')) {

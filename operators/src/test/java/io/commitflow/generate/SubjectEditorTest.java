@@ -101,4 +101,25 @@ class SubjectEditorTest {
         assertThat(SubjectEditor.changedMember(patch + "+    private int other(int a) {\n")).as("two members").isNull();
         assertThat(SubjectEditor.changedMember("+        if (x) {\n+        foo(bar);\n")).isNull();
     }
+
+    @Test
+    void findsANameTheExemplarsOwnDiffHadAndThisOneLacks() {
+        String theirs = "diff --git a/WORKSPACE b/WORKSPACE\n-    artifact = \"org.tukaani:xz:1.8\",\n"
+                + "+    artifact = \"org.tukaani:xz:1.9\",\n";
+        String ours = "diff --git a/WORKSPACE b/WORKSPACE\n     artifact = \"org.ow2.asm:asm:9.5\",\n"
+                + "-    artifact = \"net.bytebuddy:byte-buddy:1.14.7\",\n"
+                + "+    artifact = \"net.bytebuddy:byte-buddy:1.14.8\",\n";
+        int[] signature = DiffTokens.signature(theirs);
+        String subject = "Use org.tukaani:xz directly from Maven Central";
+
+        assertThat(SubjectEditor.carriedName(subject, signature, ours)).isEqualTo("tukaani");
+        assertThat(SubjectEditor.carriedName(subject, signature, theirs)).as("this diff names it too").isNull();
+        assertThat(SubjectEditor.carriedName("Use tukaani directly from Maven Central", signature, ours))
+                .as("a plain word may say the same of another diff: not judged").isNull();
+        assertThat(SubjectEditor.carriedName("Use net.bytebuddy directly from Maven Central", signature, ours))
+                .as("a name the exemplar's diff did not contain is this edit's own").isNull();
+        assertThat(SubjectEditor.carriedName("Update Orbit to R20220830213456",
+                DiffTokens.signature("+ <unit location=\"R20220830213456\"/>"), ours)).isEqualTo("R20220830213456");
+        assertThat(SubjectEditor.carriedName(subject, new int[0], ours)).as("no signature kept: nothing judged").isNull();
+    }
 }
