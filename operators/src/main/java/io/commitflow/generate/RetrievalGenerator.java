@@ -237,6 +237,9 @@ public final class RetrievalGenerator implements java.io.Serializable {
                 }
                 Subject edited = SubjectEditor.adapt(subjects.get(i), candidate.commit().files(), files, oldVersions,
                         features.newVersions());
+                // a build id the exemplar moved to ("Update Orbit to R20220830213456") becomes the one this diff adds
+                edited = edited.withDescription(SubjectEditor.replaceCarried(edited.description(),
+                        candidate.commit().signature(), diff.patch()));
                 if (SubjectEditor.namesMember(edited.description())) {
                     if (!memberRead) { // the patch is read for its declarations only when an exemplar names a member
                         member = SubjectEditor.changedMember(diff.patch());

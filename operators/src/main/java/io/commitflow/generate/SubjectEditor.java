@@ -155,6 +155,57 @@ public final class SubjectEditor {
         return null;
     }
 
+    /**
+     * The description with a carried name ({@link #carriedName}) that has digits — a build or release id, {@code
+     * Update Orbit to R20220830213456} — replaced by the one name of the same shape (letters, then exactly as many
+     * digits) that this {@code patch} adds and does not remove: the id this diff moves to. Unchanged when there is
+     * no such name or several; the caller still rejects a subject that names what this diff lacks.
+     */
+    static String replaceCarried(String description, int[] theirSignature, String patch) {
+        String carried = carriedName(description, theirSignature, patch);
+        if (carried == null || carried.chars().noneMatch(Character::isDigit) || carried.length() < 4) {
+            return description;
+        }
+        String shape = idShape(carried);
+        java.util.Set<String> added = new java.util.LinkedHashSet<>();
+        java.util.Set<String> removed = new java.util.HashSet<>();
+        for (String line : patch.split("\n")) {
+            boolean plus = line.startsWith("+") && !line.startsWith("+++");
+            boolean minus = line.startsWith("-") && !line.startsWith("---");
+            if (!plus && !minus) {
+                continue;
+            }
+            Matcher m = WORD.matcher(line);
+            while (m.find()) {
+                String w = m.group();
+                if (w.length() == carried.length() && idShape(w).equals(shape)) {
+                    (plus ? added : removed).add(w);
+                }
+            }
+        }
+        added.removeAll(removed);
+        if (added.size() != 1) {
+            return description;
+        }
+        return description.replaceFirst("(?<![\\p{L}\\p{N}])" + Pattern.quote(carried) + "(?![\\p{L}\\p{N}])",
+                Matcher.quoteReplacement(added.iterator().next()));
+    }
+
+    private static final Pattern WORD = Pattern.compile("[\\p{L}\\p{N}]+");
+
+    /** A word's shape: each run of letters as {@code A} or {@code a}, each digit as {@code 9}. */
+    private static String idShape(String word) {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < word.length(); i++) {
+            char c = word.charAt(i);
+            char k = Character.isDigit(c) ? '9' : Character.isUpperCase(c) ? 'A' : 'a';
+            if (k == '9' || b.length() == 0 || b.charAt(b.length() - 1) != k) {
+                b.append(k);
+            }
+        }
+        return b.toString();
+    }
+
     /** A name, not a word: parts joined inside it, or letters next to digits. */
     private static final Pattern NAME_SHAPED = Pattern.compile(
             "[\\p{L}\\p{N}][-.:/_][\\p{L}\\p{N}]|\\p{L}\\p{N}|\\p{N}\\p{L}");

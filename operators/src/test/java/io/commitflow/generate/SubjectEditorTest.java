@@ -122,4 +122,24 @@ class SubjectEditorTest {
                 DiffTokens.signature("+ <unit location=\"R20220830213456\"/>"), ours)).isEqualTo("R20220830213456");
         assertThat(SubjectEditor.carriedName(subject, new int[0], ours)).as("no signature kept: nothing judged").isNull();
     }
+
+    @Test
+    void replacesACarriedBuildIdByTheOneThisDiffAdds() {
+        int[] theirs = DiffTokens.signature("-  <repository location=\"https://download.eclipse.org/tools/orbit/"
+                + "downloads/drops/R20220531185310/repository\"/>\n+  <repository location=\"https://download.eclipse.org/"
+                + "tools/orbit/downloads/drops/R20220830213456/repository\"/>\n");
+        String ours = "--- a/jgit-4.26.tpd\n+++ b/jgit-4.26.tpd\n"
+                + "-location \"https://download.eclipse.org/tools/orbit/downloads/drops/R20220830213456/repository\" {\n"
+                + "+location \"https://download.eclipse.org/tools/orbit/downloads/drops/R20221123021534/repository\" {\n";
+
+        assertThat(SubjectEditor.replaceCarried("Update Orbit to R20220531185310 for 2022-09", theirs, ours))
+                .as("the exemplar's id, which this diff lacks, becomes the one it adds")
+                .isEqualTo("Update Orbit to R20221123021534 for 2022-09");
+        assertThat(SubjectEditor.replaceCarried("Update Orbit to R20220830213456 for 2022-09", theirs, ours))
+                .as("an id this diff has (it removes it) is no carried name: left as it is")
+                .isEqualTo("Update Orbit to R20220830213456 for 2022-09");
+        String two = ours + "+location \"https://download.eclipse.org/tools/orbit/downloads/drops/S20221110001122/repository\" {\n";
+        assertThat(SubjectEditor.replaceCarried("Update Orbit to R20220531185310", theirs, two))
+                .as("two new ids of that shape: which one is meant is not known").isEqualTo("Update Orbit to R20220531185310");
+    }
 }
