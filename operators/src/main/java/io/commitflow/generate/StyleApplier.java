@@ -40,7 +40,9 @@ public final class StyleApplier {
             // the neighbours are near in paths, so in scope: their vote, which counts the exemplar too, decides;
             // the exemplar's own type and scope stand when no neighbour has any weight
             type = vote(nn, subjects, Subject::type, s.type().isEmpty() ? fallbackType : s.type());
-            scope = vote(nn, subjects, Subject::scope, s.scope());
+            // the scope is voted by the neighbours of that type: a chore's empty scope says nothing of a fix's
+            String voted = type;
+            scope = voteWhere(nn, subjects, x -> x.type().equals(voted), Subject::scope, s.scope());
             if (!scope.isEmpty() && conventions.scopeIsUsuallyFile() && !files.isEmpty()) {
                 scope = files.get(0);
             }
@@ -143,6 +145,23 @@ public final class StyleApplier {
             }
         }
         return all == 0 ? 0 : yes / all;
+    }
+
+    /**
+     * The value the neighbours whose subject has {@code property} vote for ({@link #vote}); all of them vote when
+     * none has it.
+     */
+    private static String voteWhere(List<RepoKnowledge.Neighbor> nn, List<Subject> subjects, Predicate<Subject> property,
+                                    Function<Subject, String> field, String fallback) {
+        List<RepoKnowledge.Neighbor> some = new ArrayList<>();
+        List<Subject> theirs = new ArrayList<>();
+        for (int i = 0; i < nn.size(); i++) {
+            if (property.test(subjects.get(i))) {
+                some.add(nn.get(i));
+                theirs.add(subjects.get(i));
+            }
+        }
+        return some.isEmpty() ? vote(nn, subjects, field, fallback) : vote(some, theirs, field, fallback);
     }
 
     /** The value the neighbours vote for, weighted by similarity; {@code fallback} when none votes. */

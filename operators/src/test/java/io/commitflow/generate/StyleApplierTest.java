@@ -64,6 +64,21 @@ class StyleApplierTest {
     }
 
     @Test
+    void votesTheScopeAmongTheNeighboursOfTheChosenType() {
+        Conventions conventions = conventionsOf(List.of("Pack"), "fix(core): retry packs", "chore: release");
+        // all five: "fix" wins the type (1.2 to 0.7), and the empty scope would win among all (1.0 to 0.9)
+        List<RepoKnowledge.Neighbor> nn = List.of(neighbour("fix(core): retry packs", 0.5f),
+                neighbour("fix(core): close packs", 0.4f), neighbour("fix: close walks", 0.3f),
+                neighbour("chore: bump deps", 0.35f), neighbour("chore: tidy", 0.35f));
+        assertThat(styled("fix(core): retry walks", nn, conventions, List.of("Walk")))
+                .as("the fixes vote for a fix's scope").isEqualTo("fix(core): retry walks");
+        List<RepoKnowledge.Neighbor> chores = List.of(neighbour("chore(deps): bump deps", 0.35f),
+                neighbour("fix(core): close packs", 0.3f));
+        assertThat(styled("fix(core): retry walks", chores, conventions, List.of("Walk")))
+                .as("a chore's scope from the chores").isEqualTo("chore(deps): retry walks");
+    }
+
+    @Test
     void keepsTheTicketFormWithAPlaceholderNeverAnOldNumber() {
         Conventions conventions = conventionsOf(List.of("Scheduler"), "[FLINK-100][runtime] Plan slots lazily",
                 "[FLINK-200] Take it");
