@@ -17,7 +17,27 @@ package io.commitflow.generate;
  * @param endsWithPeriod     more than half of subjects end with a period
  * @param subjectIsChangelogEntry of at least 3 commits that added one change-log entry, more than half said the same
  *                           in their subject ({@link Changelog})
+ * @param kindTypes          the conventional type the history gives a diff of only tests, docs, build, CI or config
+ *                           files, where at least {@value RepoStyle#KIND_COMMITS} such commits gave one type half the
+ *                           time or more: {@code KIND=type} pairs, comma-separated ({@code TEST=test,DOCS=chore});
+ *                           empty when none, null in a request restored from a version before it was kept
  */
 public record Conventions(boolean hasHistory, boolean usesConventional, boolean scopeIsUsuallyFile, boolean usesArea,
                           boolean areaIsUsuallyFile, boolean mostlyTagged, boolean writesTags, boolean writesTickets,
-                          boolean capitalizes, boolean endsWithPeriod, boolean subjectIsChangelogEntry) {}
+                          boolean capitalizes, boolean endsWithPeriod, boolean subjectIsChangelogEntry,
+                          String kindTypes) {
+
+    /** The type the history habitually gives a diff all of whose files are of {@code kind}; null when none. */
+    String habitualType(PathKind kind) {
+        if (kind == null || kindTypes == null || kindTypes.isEmpty()) {
+            return null;
+        }
+        for (String pair : kindTypes.split(",")) {
+            int eq = pair.indexOf('=');
+            if (pair.substring(0, eq).equals(kind.name())) {
+                return pair.substring(eq + 1);
+            }
+        }
+        return null;
+    }
+}

@@ -13,6 +13,22 @@ enum PathKind {
     private static final Pattern SOURCE_NAME =
             Pattern.compile(".*\\.(java|kt|scala|go|rs|c|h|cc|cpp|hpp|cu|py|js|ts|tsx|jsx|rb|php|cs|swift|m|sh|pl|lua|sql|clj|ex|exs|hs|ml)");
 
+    /**
+     * The kind every one of {@code files} has, when that is a test, docs, build, CI or config kind; null for a
+     * diff of mixed kinds, of source code, or of nothing.
+     */
+    static PathKind only(java.util.List<io.commitflow.git.FileChange> files) {
+        PathKind kind = null;
+        for (io.commitflow.git.FileChange f : files) {
+            PathKind k = of(f.path());
+            if (k == SOURCE || k == OTHER || (kind != null && k != kind)) {
+                return null;
+            }
+            kind = k;
+        }
+        return kind;
+    }
+
     static PathKind of(String path) {
         String p = path.toLowerCase(Locale.ROOT);
         String name = p.substring(p.lastIndexOf('/') + 1);

@@ -300,7 +300,7 @@ public final class RepoKnowledge {
                 d.commit().parents().size() > 1, d.commit().author());
         insert(row);
         model.features.learn(features.terms());
-        model.style.learn(Subject.parse(subject), files);
+        model.style.learn(Subject.parse(subject), files, PathKind.only(d.files()));
         model.style.learnChangelog(Changelog.entry(d.patch()), subject);
         List<Long> evicted = new ArrayList<>();
         while (rows.size() > maxRows + retainExtra) {

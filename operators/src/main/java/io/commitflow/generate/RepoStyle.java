@@ -29,6 +29,13 @@ public final class RepoStyle {
     private Map<String, Integer> types = new HashMap<>();
     private Map<String, Integer> tags = new HashMap<>();
     private Map<String, Integer> ticketKeys = new HashMap<>();
+    /**
+     * Per kind of a diff whose files are all of one kind ({@link PathKind#only}), its commits by conventional type:
+     * {@code TEST:test}, {@code TEST:} for a subject without a type.
+     */
+    private Map<String, Integer> kindTypes = new HashMap<>();
+    /** Commits of one kind it takes before the history's habit for that kind counts ({@link Conventions#kindTypes}). */
+    static final int KIND_COMMITS = 10;
     /** Commits that added one change-log entry, and of those, the ones whose subject says the same. */
     private int changelogEntries;
     private int changelogMirrors;
@@ -37,7 +44,15 @@ public final class RepoStyle {
     public RepoStyle() {}
 
     public void learn(Subject s, List<String> fileNames) {
+        learn(s, fileNames, null);
+    }
+
+    /** Counts a subject whose diff changed {@code fileNames}, all of them of {@code kind} when it is not null. */
+    public void learn(Subject s, List<String> fileNames, PathKind kind) {
         total++;
+        if (kind != null) {
+            bump(kindTypes, kind.name() + ":" + s.type());
+        }
         if (!s.type().isEmpty()) {
             conventional++;
             bump(types, s.type());
@@ -106,7 +121,32 @@ public final class RepoStyle {
                 share(area) >= 0.3, area > 0 && 2 * areaIsFile >= area,
                 share(tagged) >= 0.5, share(tagged) >= 0.3, share(ticketed) >= 0.3,
                 capitalized * 2 >= Math.max(1, total), period * 2 > total,
-                changelogEntries >= 3 && 2 * changelogMirrors > changelogEntries);
+                changelogEntries >= 3 && 2 * changelogMirrors > changelogEntries, habits());
+    }
+
+    /** {@link Conventions#kindTypes}: per kind, the type given at least half of its commits, once there are enough. */
+    private String habits() {
+        List<String> pairs = new java.util.ArrayList<>();
+        for (PathKind kind : PathKind.values()) {
+            String prefix = kind.name() + ":";
+            int all = 0;
+            int most = 0;
+            String best = null;
+            for (var e : kindTypes.entrySet()) {
+                if (e.getKey().startsWith(prefix)) {
+                    all += e.getValue();
+                    String type = e.getKey().substring(prefix.length());
+                    if (e.getValue() > most || (e.getValue() == most && best != null && type.compareTo(best) < 0)) {
+                        most = e.getValue();
+                        best = type;
+                    }
+                }
+            }
+            if (all >= KIND_COMMITS && 2 * most >= all && best != null && !best.isEmpty()) {
+                pairs.add(kind.name() + "=" + best);
+            }
+        }
+        return String.join(",", pairs);
     }
 
     private double share(int count) {
@@ -201,6 +241,9 @@ public final class RepoStyle {
 
     public int getChangelogMirrors() { return changelogMirrors; }
     public void setChangelogMirrors(int changelogMirrors) { this.changelogMirrors = changelogMirrors; }
+
+    public Map<String, Integer> getKindTypes() { return kindTypes; }
+    public void setKindTypes(Map<String, Integer> kindTypes) { this.kindTypes = kindTypes; }
 
     public Map<String, Integer> getTicketKeys() { return ticketKeys; }
     public void setTicketKeys(Map<String, Integer> ticketKeys) { this.ticketKeys = ticketKeys; }

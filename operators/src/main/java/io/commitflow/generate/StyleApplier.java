@@ -32,7 +32,7 @@ public final class StyleApplier {
      * ({@link RepoKnowledge#subjects}).
      */
     static Subject styled(Subject s, List<RepoKnowledge.Neighbor> nn, List<Subject> subjects, Conventions conventions,
-                          List<String> files, boolean mainIsSource, String fallbackType) {
+                          List<String> files, boolean mainIsSource, String fallbackType, PathKind kind) {
         String type = "";
         String scope = "";
         String area = "";
@@ -40,6 +40,12 @@ public final class StyleApplier {
             // the neighbours are near in paths, so in scope: their vote, which counts the exemplar too, decides;
             // the exemplar's own type and scope stand when no neighbour has any weight
             type = vote(nn, subjects, Subject::type, s.type().isEmpty() ? fallbackType : s.type());
+            String habit = conventions.habitualType(kind);
+            if (habit != null) {
+                // a diff of only tests (docs, CI…) takes the type the history gives such diffs: its neighbours are
+                // the fixes whose tests look like these
+                type = habit;
+            }
             // the scope is voted by the neighbours of that type: a chore's empty scope says nothing of a fix's
             String voted = type;
             scope = voteWhere(nn, subjects, x -> x.type().equals(voted), Subject::scope, s.scope());

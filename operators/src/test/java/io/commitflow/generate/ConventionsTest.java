@@ -66,7 +66,28 @@ class ConventionsTest {
     @Test
     void answersNoWithoutHistory() {
         assertThat(new RepoStyle().conventions()).isEqualTo(
-                new Conventions(false, false, false, false, false, false, false, false, false, false, false));
+                new Conventions(false, false, false, false, false, false, false, false, false, false, false, ""));
         assertThat(of(0, "").hasHistory()).isTrue();
+    }
+
+    @Test
+    void learnsTheTypeTheHistoryGivesADiffOfOneKindFromTenSuchCommitsAndHalf() {
+        RepoStyle style = new RepoStyle();
+        for (int i = 0; i < 9; i++) {
+            style.learn(Subject.parse(i < 5 ? "test(core): cover it" : "chore: tidy tests"), List.of("PackTest"),
+                    PathKind.TEST);
+            style.learn(Subject.parse("fix(core): fix it"), List.of("Pack"), null); // mixed or source: not counted
+        }
+        assertThat(style.conventions().habitualType(PathKind.TEST)).as("nine commits of tests only").isNull();
+        style.learn(Subject.parse("fix(core): fix the test"), List.of("PackTest"), PathKind.TEST);
+        Conventions c = style.conventions();
+        assertThat(c.habitualType(PathKind.TEST)).as("five of ten").isEqualTo("test");
+        assertThat(c.kindTypes()).isEqualTo("TEST=test");
+        assertThat(c.habitualType(PathKind.DOCS)).isNull();
+        assertThat(c.habitualType(null)).isNull();
+        style.learn(Subject.parse("chore: tidy tests"), List.of("PackTest"), PathKind.TEST);
+        assertThat(style.conventions().habitualType(PathKind.TEST)).as("five of eleven").isNull();
+        assertThat(new Conventions(true, true, false, false, false, false, false, false, false, false, false, null)
+                .habitualType(PathKind.TEST)).as("a request from before the habit was kept").isNull();
     }
 }

@@ -40,7 +40,7 @@ class StyleApplierTest {
     private static String styled(String subject, List<RepoKnowledge.Neighbor> nn, Conventions conventions,
                                  List<String> files) {
         return StyleApplier.styled(Subject.parse(subject), nn, RepoKnowledge.subjects(nn), conventions, files, true,
-                "chore").render();
+                "chore", null).render();
     }
 
     @Test
@@ -76,6 +76,23 @@ class StyleApplierTest {
                 neighbour("fix(core): close packs", 0.3f));
         assertThat(styled("fix(core): retry walks", chores, conventions, List.of("Walk")))
                 .as("a chore's scope from the chores").isEqualTo("chore(deps): retry walks");
+    }
+
+    @Test
+    void givesADiffOfOnlyTestsTheTypeTheHistoryGivesSuchDiffs() {
+        RepoStyle style = new RepoStyle();
+        for (int i = 0; i < 10; i++) {
+            style.learn(Subject.parse("test(core): cover packs"), List.of("PackTest"), PathKind.TEST);
+        }
+        Conventions conventions = style.conventions();
+        List<RepoKnowledge.Neighbor> fixes = List.of(neighbour("fix(core): retry packs", 0.6f),
+                neighbour("test(core): cover packs", 0.2f));
+        String test = StyleApplier.styled(Subject.parse("fix(core): retry walks"), fixes,
+                RepoKnowledge.subjects(fixes), conventions, List.of("WalkTest"), true, "chore", PathKind.TEST).render();
+        assertThat(test).isEqualTo("test(core): retry walks");
+        String source = StyleApplier.styled(Subject.parse("fix(core): retry walks"), fixes,
+                RepoKnowledge.subjects(fixes), conventions, List.of("Walk"), true, "chore", null).render();
+        assertThat(source).as("a diff of source: the neighbours' vote").isEqualTo("fix(core): retry walks");
     }
 
     @Test
