@@ -51,6 +51,9 @@ public final class RepoStyle {
     public void learn(Subject s, List<String> fileNames, PathKind kind) {
         total++;
         if (kind != null) {
+            if (kindTypes == null) {
+                kindTypes = new HashMap<>(); // restored from a savepoint of a version before it was kept
+            }
             bump(kindTypes, kind.name() + ":" + s.type());
         }
         if (!s.type().isEmpty()) {
@@ -127,6 +130,9 @@ public final class RepoStyle {
     /** {@link Conventions#kindTypes}: per kind, the type given at least half of its commits, once there are enough. */
     private String habits() {
         List<String> pairs = new java.util.ArrayList<>();
+        if (kindTypes == null) {
+            return "";
+        }
         for (PathKind kind : PathKind.values()) {
             String prefix = kind.name() + ":";
             int all = 0;

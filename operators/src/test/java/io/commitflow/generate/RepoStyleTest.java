@@ -32,7 +32,9 @@ class RepoStyleTest {
                 "area", "areaIsFile", "scopeIsFile", "capitalized", "period", "pullRequest", "descriptionChars",
                 "types", "tags", "ticketKeys",
                 // added later: Flink's POJO schema evolution restores an older savepoint with both at 0
-                "changelogEntries", "changelogMirrors");
+                "changelogEntries", "changelogMirrors",
+                // added later still: restored empty (or null, which the style reads as empty)
+                "kindTypes");
         assertThat(TypeInformation.of(RepoModel.class)).isInstanceOf(PojoTypeInfo.class);
     }
 
@@ -52,6 +54,21 @@ class RepoStyleTest {
         assertThat(copy.getTicketKeys()).isEqualTo(style.getTicketKeys()).containsOnlyKeys("FLINK", "KAFKA");
         assertThat(copy.conventions()).isEqualTo(style.conventions());
         assertThat(copy.describe()).isEqualTo(style.describe());
+    }
+
+    @Test
+    void keepsTheTypesOfSingleKindDiffsThroughARoundTrip() throws Exception {
+        RepoModel model = new RepoModel(8);
+        for (int i = 0; i < RepoStyle.KIND_COMMITS; i++) {
+            model.style.learn(Subject.parse("test: cover walks"), List.of("WalkTest"), PathKind.TEST);
+        }
+        RepoStyle copy = roundTrip(RepoModel.class, model).style;
+        assertThat(copy.getKindTypes()).containsExactly(java.util.Map.entry("TEST:test", RepoStyle.KIND_COMMITS));
+        assertThat(copy.conventions().kindTypes()).isEqualTo("TEST=test");
+        copy.setKindTypes(null); // as a savepoint from before the field may restore it
+        assertThat(copy.conventions().kindTypes()).isEmpty();
+        copy.learn(Subject.parse("test: cover packs"), List.of("PackTest"), PathKind.TEST);
+        assertThat(copy.getKindTypes()).containsOnlyKeys("TEST:test");
     }
 
     @Test
