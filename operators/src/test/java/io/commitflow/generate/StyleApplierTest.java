@@ -53,6 +53,23 @@ class StyleApplierTest {
     }
 
     @Test
+    void namesTheAreaWhateverShareOfTheNeighboursDoesAndSaysItOnce() {
+        Conventions conventions = conventionsOf(List.of("RevWalk"), "RevWalk: Free flags", "RevWalk: Reset state",
+                "Fix the build");
+        List<RepoKnowledge.Neighbor> nn = List.of(neighbour("Fix the build", 0.9f), neighbour("Fix a leak", 0.8f),
+                neighbour("PackWriter: Fix a leak", 0.1f));
+        assertThat(styled("Fix a leak", nn, conventions, List.of("DirCacheCheckout")))
+                .as("one neighbour in three has an area").isEqualTo("DirCacheCheckout: Fix a leak");
+        assertThat(styled("Fix NPE in DirCacheCheckout", nn, conventions, List.of("DirCacheCheckout")))
+                .isEqualTo("DirCacheCheckout: Fix NPE");
+        assertThat(styled("Make DirCacheCheckout reusable", nn, conventions, List.of("DirCacheCheckout")))
+                .as("named inside the description: no area").isEqualTo("Make DirCacheCheckout reusable");
+        assertThat(styled("Apache MINA sshd client: fix password authentication", nn, conventions,
+                List.of("AuthenticationLogger"))).as("an area of its own")
+                .isEqualTo("Apache MINA sshd client: fix password authentication");
+    }
+
+    @Test
     void takesTheTypeTheNeighboursVoteFor() {
         Conventions conventions = conventionsOf(List.of("Pack"), "fix(core): retry packs", "feat(core): add packs");
         List<RepoKnowledge.Neighbor> nn = List.of(neighbour("feat(core): add packs", 0.6f),
