@@ -300,7 +300,9 @@ public final class RepoKnowledge {
                 d.commit().parents().size() > 1, d.commit().author());
         insert(row);
         model.features.learn(features.terms());
-        model.style.learn(Subject.parse(subject), files, PathKind.only(d.files()));
+        // a bot's type for a diff of one kind ("ci(deps)" for a workflow bump) is no habit of the repository's people
+        PathKind kind = Authors.isBot(d.commit().author()) ? null : PathKind.only(d.files());
+        model.style.learn(Subject.parse(subject), files, kind);
         model.style.learnChangelog(Changelog.entry(d.patch()), subject);
         List<Long> evicted = new ArrayList<>();
         while (rows.size() > maxRows + retainExtra) {

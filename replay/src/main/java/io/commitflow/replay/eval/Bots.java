@@ -1,21 +1,17 @@
 package io.commitflow.replay.eval;
 
+import io.commitflow.generate.Authors;
 import org.eclipse.jgit.lib.PersonIdent;
 import org.eclipse.jgit.revwalk.RevCommit;
-
-import java.util.regex.Pattern;
 
 /**
  * Commits written by bots (dependency updaters, release and sync automation), which {@code eval} learns from but does
  * not score: their subjects are machine templates, and scoring them would flatter any generator on a bot-heavy
  * history. A bot is an author (not a committer: a person's commit merged by a bot is a person's) whose name or e-mail says so:
- * GitHub's {@code [bot]} suffix, a word {@code bot} ({@code Babel Bot}, {@code renovate-bot}), or a known updater.
+ * GitHub's {@code [bot]} suffix, a word {@code bot} ({@code Babel Bot}, {@code renovate-bot}), or a known updater
+ * ({@link Authors#isBot}, which the generator uses too).
  */
 public final class Bots {
-    private static final Pattern BOT = Pattern.compile(
-            "(?i)\\[bot]|(^|[\\s._-])bot($|[\\s@._-])|^(dependabot|renovate|greenkeeper|snyk-bot|github-actions|"
-                    + "mergify|pre-commit-ci|allcontributors|imgbot|depfu|pyup-bot|weblate)\\b");
-
     private Bots() {}
 
     public static boolean is(RevCommit c) {
@@ -26,11 +22,11 @@ public final class Bots {
         if (p == null) {
             return false;
         }
-        return BOT.matcher(p.getName()).find() || BOT.matcher(p.getEmailAddress()).find();
+        return Authors.isBot(p.getName()) || Authors.isBot(p.getEmailAddress());
     }
 
     /** By name alone: {@code is("renovate[bot]")}. */
     public static boolean is(String name) {
-        return name != null && BOT.matcher(name).find();
+        return Authors.isBot(name);
     }
 }
