@@ -240,7 +240,7 @@ public final class RetrievalGenerator implements java.io.Serializable {
                         features.newVersions());
                 // a build id the exemplar moved to ("Update Orbit to R20220830213456") becomes the one this diff adds
                 edited = edited.withDescription(SubjectEditor.replaceCarried(edited.description(),
-                        candidate.commit().signature(), diff.patch()));
+                        candidate.commit().signature(), features.signature(), diff.patch()));
                 if (SubjectEditor.namesMember(edited.description())) {
                     if (!memberRead) { // the patch is read for its declarations only when an exemplar names a member
                         member = SubjectEditor.changedMember(diff.patch());
@@ -256,9 +256,10 @@ public final class RetrievalGenerator implements java.io.Serializable {
                     styled = bump;
                 }
                 if (bump != null && !SubjectEditor.namesOtherFiles(edited.description(), candidate.commit().files(), files)
-                        && SubjectEditor.carriedName(styled.description(), candidate.commit().signature(), diff.patch()) == null
                         && Faithfulness.faithful(styled.render(), diff.patch())
-                        && Faithfulness.numbers(edited.description()).isEmpty()) {
+                        && Faithfulness.numbers(edited.description()).isEmpty()
+                        && SubjectEditor.carriedName(styled.description(), candidate.commit().signature(),
+                                features.signature(), diff.patch()) == null) {
                     s = styled;
                     chosen = i;
                     break;

@@ -127,6 +127,14 @@ public final class SubjectEditor {
      * since a plain word ("hydration", "local") may say the same of another diff; null when there is none.
      */
     static String carriedName(String description, int[] theirSignature, String patch) {
+        return carriedName(description, theirSignature, null, patch);
+    }
+
+    /**
+     * {@link #carriedName(String, int[], String)}, with this diff's own signature ({@code ourSignature}, null: none)
+     * read first: a word it holds is this diff's, and the patch is scanned only for the others.
+     */
+    static String carriedName(String description, int[] theirSignature, int[] ourSignature, String patch) {
         if (theirSignature == null || theirSignature.length == 0) {
             return null;
         }
@@ -140,14 +148,8 @@ public final class SubjectEditor {
                     continue;
                 }
                 int h = DiffTokens.wordHash(word);
-                boolean theirs = false;
-                for (int x : theirSignature) {
-                    if (x == h) {
-                        theirs = true;
-                        break;
-                    }
-                }
-                if (theirs && !containsIgnoreCase(patch, word)) {
+                if (holds(theirSignature, h) && (ourSignature == null || !holds(ourSignature, h))
+                        && !containsIgnoreCase(patch, word)) {
                     return word;
                 }
             }
@@ -162,7 +164,12 @@ public final class SubjectEditor {
      * no such name or several; the caller still rejects a subject that names what this diff lacks.
      */
     static String replaceCarried(String description, int[] theirSignature, String patch) {
-        String carried = carriedName(description, theirSignature, patch);
+        return replaceCarried(description, theirSignature, null, patch);
+    }
+
+    /** {@link #replaceCarried(String, int[], String)}, reading this diff's own signature first. */
+    static String replaceCarried(String description, int[] theirSignature, int[] ourSignature, String patch) {
+        String carried = carriedName(description, theirSignature, ourSignature, patch);
         if (carried == null || carried.chars().noneMatch(Character::isDigit) || carried.length() < 4) {
             return description;
         }
@@ -209,6 +216,15 @@ public final class SubjectEditor {
     /** A name, not a word: parts joined inside it, or letters next to digits. */
     private static final Pattern NAME_SHAPED = Pattern.compile(
             "[\\p{L}\\p{N}][-.:/_][\\p{L}\\p{N}]|\\p{L}\\p{N}|\\p{N}\\p{L}");
+
+    private static boolean holds(int[] signature, int hash) {
+        for (int x : signature) {
+            if (x == hash) {
+                return true;
+            }
+        }
+        return false;
+    }
 
     private static boolean containsIgnoreCase(String text, String word) {
         int n = word.length();

@@ -121,6 +121,10 @@ class SubjectEditorTest {
         assertThat(SubjectEditor.carriedName("Update Orbit to R20220830213456",
                 DiffTokens.signature("+ <unit location=\"R20220830213456\"/>"), ours)).isEqualTo("R20220830213456");
         assertThat(SubjectEditor.carriedName(subject, new int[0], ours)).as("no signature kept: nothing judged").isNull();
+        assertThat(SubjectEditor.carriedName(subject, signature, DiffTokens.signature(ours), ours))
+                .as("this diff's signature read first: the same answer").isEqualTo("tukaani");
+        assertThat(SubjectEditor.carriedName(subject, signature, signature, ours))
+                .as("a word this diff's signature holds is this diff's").isNull();
     }
 
     @Test
