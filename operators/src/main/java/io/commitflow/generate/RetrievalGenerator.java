@@ -236,6 +236,9 @@ public final class RetrievalGenerator implements java.io.Serializable {
                 if (REVERT.matcher(subjects.get(i).description()).lookingAt()) {
                     continue; // a revert's subject fits only the diff that undoes that commit (found above)
                 }
+                if (!SubjectEditor.startsAsProse(subjects.get(i).description())) {
+                    continue; // "+=codecov => notifications": a history's oddity, no suggestion
+                }
                 Subject edited = SubjectEditor.adapt(subjects.get(i), candidate.commit().files(), files, oldVersions,
                         features.newVersions());
                 // a build id the exemplar moved to ("Update Orbit to R20220830213456") becomes the one this diff adds

@@ -213,6 +213,21 @@ public final class SubjectEditor {
         return b.toString();
     }
 
+    /**
+     * The description starts as a subject does: with a word, a number, a name ({@code @since}, {@code .gitignore},
+     * {@code #include}, {@code $HOME}, {@code <dependency>}) or a quotation; not with an operator or a list marker
+     * ({@code +=codecov => notifications}, {@code * Inline var}), which some histories hold and no maintainer would
+     * take as a suggestion.
+     */
+    static boolean startsAsProse(String description) {
+        String d = description.strip();
+        if (d.isEmpty()) {
+            return false;
+        }
+        char c = d.charAt(0);
+        return Character.isLetterOrDigit(c) || "`\"'[(@._#$<".indexOf(c) >= 0;
+    }
+
     /** A name, not a word: parts joined inside it, or letters next to digits. */
     private static final Pattern NAME_SHAPED = Pattern.compile(
             "[\\p{L}\\p{N}][-.:/_][\\p{L}\\p{N}]|\\p{L}\\p{N}|\\p{N}\\p{L}");

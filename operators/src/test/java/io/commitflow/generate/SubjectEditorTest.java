@@ -146,4 +146,16 @@ class SubjectEditorTest {
         assertThat(SubjectEditor.replaceCarried("Update Orbit to R20220531185310", theirs, two))
                 .as("two new ids of that shape: which one is meant is not known").isEqualTo("Update Orbit to R20220531185310");
     }
+
+    @Test
+    void aDescriptionStartingWithAnOperatorOrAListMarkerIsNoSubject() {
+        for (String odd : List.of("+=codecov => notifications", "+= .asf.yaml", "* Inline var", "-> retry", "", "  ")) {
+            assertThat(SubjectEditor.startsAsProse(odd)).as(odd).isFalse();
+        }
+        for (String fine : List.of("Fix the walker", "2024 copyright", "@since tags", ".gitignore entries",
+                "`foo` is gone", "\"quoted\" name", "[docs] fix", "#include order", "$HOME expansion",
+                "<dependency> order", "_internal helper")) {
+            assertThat(SubjectEditor.startsAsProse(fine)).as(fine).isTrue();
+        }
+    }
 }
