@@ -76,7 +76,9 @@ public final class SubjectEditor {
     /**
      * Replaces words naming the exemplar's changed files, which this diff does not change, by this diff's main file
      * when both names have the same shape ({@code PackWriter} → {@code RefUpdate}, {@code README} → {@code NEWS});
-     * a name of another shape stays ({@code README} never becomes {@code PatchId}): see {@link #namesOtherFiles}.
+     * a name of another shape stays ({@code README} never becomes {@code PatchId}), and a name with digits is replaced
+     * only by one of the same letters-then-digits form ({@code S20220726152247} never becomes {@code WORKSPACE}): see
+     * {@link #namesOtherFiles}.
      */
     static String edit(String description, List<String> theirFiles, List<String> ourFiles) {
         if (ourFiles.isEmpty()) {
@@ -95,7 +97,10 @@ public final class SubjectEditor {
                 }
                 String word = description.substring(i, j);
                 boolean theirs = RepoStyle.matchesFile(word, theirFiles) && !RepoStyle.matchesFile(word, ourFiles);
-                out.append(theirs && word.length() > 3 && shape(word).equals(shape(main)) ? main : word);
+                // a file named by an id (orbit/S20220726152247.tpd) stands for that id: only a file named by an id of
+                // the same form replaces it ("Update Orbit to WORKSPACE" is no subject)
+                boolean sameForm = word.chars().noneMatch(Character::isDigit) || idShape(word).equals(idShape(main));
+                out.append(theirs && word.length() > 3 && shape(word).equals(shape(main)) && sameForm ? main : word);
                 i = j;
             } else {
                 out.append(c);
@@ -148,7 +153,10 @@ public final class SubjectEditor {
                     continue;
                 }
                 int h = DiffTokens.wordHash(word);
-                if (holds(theirSignature, h) && (ourSignature == null || !holds(ourSignature, h))
+                // an id (letters and digits, five or more: I20210713220109, jdk18on) is a claim whether or not the
+                // exemplar's first words held it; a joined plain word only when they did
+                boolean id = word.length() >= 5 && word.chars().anyMatch(Character::isDigit);
+                if ((id || holds(theirSignature, h)) && (ourSignature == null || !holds(ourSignature, h))
                         && !containsIgnoreCase(patch, word)) {
                     return word;
                 }

@@ -13,6 +13,12 @@ class SubjectEditorTest {
                 .isEqualTo("Fix race in RefUpdate");
         assertThat(SubjectEditor.edit("Fix race in PackWriter", List.of("PackWriter"), List.of("PackWriter", "X")))
                 .as("a name this diff changes too stays").isEqualTo("Fix race in PackWriter");
+        assertThat(SubjectEditor.edit("Update Orbit to S20220726152247 and bouncycastle to 1.71",
+                List.of("S20220726152247", "WORKSPACE"), List.of("WORKSPACE", "pom")))
+                .as("a file named by an id is replaced by no plain name")
+                .isEqualTo("Update Orbit to S20220726152247 and bouncycastle to 1.71");
+        assertThat(SubjectEditor.edit("Add orbit S20220726152247", List.of("S20220726152247"),
+                List.of("R20221123021534"))).as("by an id of its form it is").isEqualTo("Add orbit R20221123021534");
         assertThat(SubjectEditor.editVersion("Update jetty to 12.0.19", List.of("12.0.21"))).isEqualTo("Update jetty to 12.0.21");
         assertThat(SubjectEditor.editVersion("update dependency vite to v5", List.of("6.2.0"))).isEqualTo("update dependency vite to v6");
         assertThat(SubjectEditor.editVersion("Bump 1.2 -> 1.3", List.of("2.0"))).as("ambiguous").isEqualTo("Bump 1.2 -> 1.3");
