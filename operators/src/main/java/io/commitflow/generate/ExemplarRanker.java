@@ -188,7 +188,7 @@ public final class ExemplarRanker {
     }
 
     /** A scan: a description has a few words, a signature a few hundred, so this beats building a set of them. */
-    private static boolean contains(int[] words, int word) {
+    static boolean contains(int[] words, int word) {
         for (int x : words) {
             if (x == word) {
                 return true;

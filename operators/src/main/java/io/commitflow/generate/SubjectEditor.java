@@ -156,7 +156,8 @@ public final class SubjectEditor {
                 // an id (letters and digits, five or more: I20210713220109, jdk18on) is a claim whether or not the
                 // exemplar's first words held it; a joined plain word only when they did
                 boolean id = word.length() >= 5 && word.chars().anyMatch(Character::isDigit);
-                if ((id || holds(theirSignature, h)) && (ourSignature == null || !holds(ourSignature, h))
+                if ((id || ExemplarRanker.contains(theirSignature, h))
+                        && (ourSignature == null || !ExemplarRanker.contains(ourSignature, h))
                         && !containsIgnoreCase(patch, word)) {
                     return word;
                 }
@@ -239,15 +240,6 @@ public final class SubjectEditor {
     /** A name, not a word: parts joined inside it, or letters next to digits. */
     private static final Pattern NAME_SHAPED = Pattern.compile(
             "[\\p{L}\\p{N}][-.:/_][\\p{L}\\p{N}]|\\p{L}\\p{N}|\\p{N}\\p{L}");
-
-    private static boolean holds(int[] signature, int hash) {
-        for (int x : signature) {
-            if (x == hash) {
-                return true;
-            }
-        }
-        return false;
-    }
 
     private static boolean containsIgnoreCase(String text, String word) {
         int n = word.length();
