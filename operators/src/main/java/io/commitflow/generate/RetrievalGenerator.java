@@ -197,17 +197,18 @@ public final class RetrievalGenerator implements java.io.Serializable {
         List<Subject> subjects = RepoKnowledge.subjects(nn);
         List<Subject> voterSubjects = voters == nn ? subjects : RepoKnowledge.subjects(voters);
         boolean mainIsSource = StyleApplier.mainIsSource(diff);
-        PathKind kind = PathKind.only(diff.files());
+        // the type the history gives a diff of only tests (docs, CI…), read once for every candidate
+        String habit = conventions.habitualType(PathKind.only(diff.files()));
         Subject s;
         List<String> exemplars;
         String entry = conventions.subjectIsChangelogEntry() && !merge ? Changelog.entry(diff.patch()) : null;
         if (entry != null) {
             // the history writes the change log's entry as the subject, and this diff adds one: its own words
             s = StyleApplier.styled(Subject.parse(entry), voters, voterSubjects, conventions, files, mainIsSource,
-                    template.type(), kind);
+                    template.type(), habit);
             exemplars = nn.isEmpty() ? List.of() : exemplars(nn.get(0), nn);
         } else if (nn.isEmpty()) {
-            s = styledTemplate(template, voters, voterSubjects, conventions, files, mainIsSource, kind);
+            s = styledTemplate(template, voters, voterSubjects, conventions, files, mainIsSource, habit);
             exemplars = List.of();
         } else {
             // the best exemplar whose subject, edited for this diff, names only what this diff contains
@@ -252,7 +253,7 @@ public final class RetrievalGenerator implements java.io.Serializable {
                     edited = edited.withDescription(SubjectEditor.editMember(edited.description(), member, diff.patch()));
                 }
                 Subject styled = StyleApplier.styled(edited, voters, voterSubjects, conventions, files, mainIsSource,
-                        template.type(), kind);
+                        template.type(), habit);
                 // a bump names the library this diff bumps, not another one near it
                 Subject bump = BumpedArtifact.named(styled, diff.patch(), features.newVersions());
                 if (bump != null) {
@@ -271,7 +272,7 @@ public final class RetrievalGenerator implements java.io.Serializable {
             if (chosen < 0) {
                 // no exemplar's subject, edited for this diff, is supported by it: an edit that cannot be justified
                 // is not made; the diff's own description, in the repository's form
-                s = styledTemplate(template, voters, voterSubjects, conventions, files, mainIsSource, kind);
+                s = styledTemplate(template, voters, voterSubjects, conventions, files, mainIsSource, habit);
                 exemplars = List.of();
             } else {
                 exemplars = exemplars(nn.get(chosen), nn);
@@ -304,10 +305,10 @@ public final class RetrievalGenerator implements java.io.Serializable {
     /** The template's description of the diff, in the imperative and in the repository's form. */
     private static Subject styledTemplate(Draft template, List<RepoKnowledge.Neighbor> voters, List<Subject> subjects,
                                           Conventions conventions, List<String> files, boolean mainIsSource,
-                                          PathKind kind) {
+                                          String habit) {
         Subject t = Subject.parse(template.subject());
         return StyleApplier.styled(t.withDescription(SubjectEditor.imperative(t.description())), voters, subjects,
-                conventions, files, mainIsSource, template.type(), kind);
+                conventions, files, mainIsSource, template.type(), habit);
     }
 
     /** The exemplar first, then the most similar other neighbours: three commits in all at most. */

@@ -32,10 +32,11 @@ public final class StyleApplier {
 
     /**
      * Applies the repository's conventions to a subject; {@code subjects} are the neighbours' subjects, parsed
-     * ({@link RepoKnowledge#subjects}).
+     * ({@link RepoKnowledge#subjects}); {@code habit} is the type the history gives a diff of this one's kind
+     * ({@link Conventions#habitualType}; null: none), which outweighs the neighbours' vote.
      */
     static Subject styled(Subject s, List<RepoKnowledge.Neighbor> nn, List<Subject> subjects, Conventions conventions,
-                          List<String> files, boolean mainIsSource, String fallbackType, PathKind kind) {
+                          List<String> files, boolean mainIsSource, String fallbackType, String habit) {
         String type = "";
         String scope = "";
         String area = "";
@@ -43,7 +44,6 @@ public final class StyleApplier {
             // the neighbours are near in paths, so in scope: their vote, which counts the exemplar too, decides;
             // the exemplar's own type and scope stand when no neighbour has any weight
             type = vote(nn, subjects, Subject::type, s.type().isEmpty() ? fallbackType : s.type());
-            String habit = conventions.habitualType(kind);
             if (habit != null) {
                 // a diff of only tests (docs, CI…) takes the type the history gives such diffs: its neighbours are
                 // the fixes whose tests look like these

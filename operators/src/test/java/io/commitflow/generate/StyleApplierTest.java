@@ -104,8 +104,10 @@ class StyleApplierTest {
         Conventions conventions = style.conventions();
         List<RepoKnowledge.Neighbor> fixes = List.of(neighbour("fix(core): retry packs", 0.6f),
                 neighbour("test(core): cover packs", 0.2f));
+        String habit = conventions.habitualType(PathKind.TEST);
+        assertThat(habit).isEqualTo("test");
         String test = StyleApplier.styled(Subject.parse("fix(core): retry walks"), fixes,
-                RepoKnowledge.subjects(fixes), conventions, List.of("WalkTest"), true, "chore", PathKind.TEST).render();
+                RepoKnowledge.subjects(fixes), conventions, List.of("WalkTest"), true, "chore", habit).render();
         assertThat(test).isEqualTo("test(core): retry walks");
         String source = StyleApplier.styled(Subject.parse("fix(core): retry walks"), fixes,
                 RepoKnowledge.subjects(fixes), conventions, List.of("Walk"), true, "chore", null).render();
