@@ -99,8 +99,9 @@ public final class SubjectEditor {
                 boolean theirs = RepoStyle.matchesFile(word, theirFiles) && !RepoStyle.matchesFile(word, ourFiles);
                 // a file named by an id (orbit/S20220726152247.tpd) stands for that id: only a file named by an id of
                 // the same form replaces it ("Update Orbit to WORKSPACE" is no subject)
-                boolean sameForm = word.chars().noneMatch(Character::isDigit) || idShape(word).equals(idShape(main));
-                out.append(theirs && word.length() > 3 && shape(word).equals(shape(main)) && sameForm ? main : word);
+                boolean replace = theirs && word.length() > 3 && shape(word).equals(shape(main))
+                        && (word.chars().noneMatch(Character::isDigit) || idShape(word).equals(idShape(main)));
+                out.append(replace ? main : word);
                 i = j;
             } else {
                 out.append(c);
