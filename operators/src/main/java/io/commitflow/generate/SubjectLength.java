@@ -179,10 +179,38 @@ public final class SubjectLength {
                 s.pullRequest());
     }
 
-    /** {@code text} names {@code name} as a word of its own (case aside). */
+    /**
+     * {@code text} names {@code name} as a word of its own (ASCII case aside): not after a word character or a dot,
+     * not before a word character. A scan, not a regular expression compiled per call: the style step asks it for
+     * every candidate of a history that names areas.
+     */
     static boolean mentions(String text, String name) {
-        return java.util.regex.Pattern.compile("(?<![\\w.])" + java.util.regex.Pattern.quote(name) + "(?![\\w])",
-                java.util.regex.Pattern.CASE_INSENSITIVE).matcher(text).find();
+        int n = name.length();
+        for (int i = 0; i + n <= text.length(); i++) {
+            if ((i == 0 || !(isWordChar(text.charAt(i - 1)) || text.charAt(i - 1) == '.'))
+                    && (i + n == text.length() || !isWordChar(text.charAt(i + n)))
+                    && equalsAsciiIgnoreCase(text, i, name)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** {@code \\w} of a regular expression without Unicode classes. */
+    private static boolean isWordChar(char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+    }
+
+    /** {@code text} at {@code from} spells {@code name}, ASCII letters in either case (as {@code CASE_INSENSITIVE}). */
+    private static boolean equalsAsciiIgnoreCase(String text, int from, String name) {
+        for (int k = 0; k < name.length(); k++) {
+            char a = text.charAt(from + k);
+            char b = name.charAt(k);
+            if (a != b && (a > 127 || b > 127 || Character.toLowerCase(a) != Character.toLowerCase(b))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** A project document's name in capitals and its extension ({@code CHANGELOG.md}, {@code README.rst}). */

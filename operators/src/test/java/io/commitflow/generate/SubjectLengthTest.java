@@ -163,4 +163,21 @@ class SubjectLengthTest {
         assertThat(SubjectLength.conforms("x".repeat(73))).isFalse();
         assertThat(SubjectLength.conforms(null)).isFalse();
     }
+
+    @Test
+    void mentionsAsTheWholeWordPatternItReplacedDoes() {
+        List<String[]> cases = List.of(new String[] {"Fix NPE in DirCacheCheckout", "dircachecheckout"},
+                new String[] {"Fix NPE in DirCacheCheckoutTest", "DirCacheCheckout"},
+                new String[] {"Update org.RevWalk", "RevWalk"}, new String[] {"RevWalk: free flags", "RevWalk"},
+                new String[] {"see pack_size", "size"}, new String[] {"README.md tweaks", "README"},
+                new String[] {"Übersicht ändern", "übersicht"}, new String[] {"Übersicht ändern", "ÄNDERN"},
+                new String[] {"a b", ""}, new String[] {"", "x"}, new String[] {"x-y", "y"});
+        for (String[] c : cases) {
+            boolean regex = java.util.regex.Pattern.compile("(?<![\\w.])" + java.util.regex.Pattern.quote(c[1])
+                    + "(?![\\w])", java.util.regex.Pattern.CASE_INSENSITIVE).matcher(c[0]).find();
+            assertThat(SubjectLength.mentions(c[0], c[1])).as(c[0] + " / " + c[1]).isEqualTo(regex);
+        }
+        assertThat(SubjectLength.mentions("Fix NPE in DirCacheCheckout", "dircachecheckout")).isTrue();
+        assertThat(SubjectLength.mentions("Update org.RevWalk", "RevWalk")).isFalse();
+    }
 }
