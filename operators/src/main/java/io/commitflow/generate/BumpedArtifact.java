@@ -1,9 +1,9 @@
 package io.commitflow.generate;
 
-import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -40,21 +40,38 @@ public final class BumpedArtifact {
         return Faithfulness.bumpNamesChanged(renamed.render(), patch) ? renamed : null;
     }
 
-    /** The one library whose lines carry {@code version} on an added line, or null when none or several do. */
+    /**
+     * The one library whose lines carry {@code version} on an added line, or null when none or several do. Several
+     * names are one library's family when one of them names them all: a version property or variable
+     * ({@code BYTE_BUDDY_VERSION} for {@code byte-buddy} and {@code byte-buddy-agent}, {@code SSHD_VERS} for
+     * {@code sshd-osgi}), or an OSGi bundle whose name the others extend ({@code org.objectweb.asm} for
+     * {@code org.objectweb.asm.tree}); two packages at one version ({@code vue}, {@code vue-router}) stay two.
+     */
     static String of(String patch, String version) {
         String v = Pattern.quote(version);
         Pattern json = Pattern.compile("\"(@?[\\w./-]+)\"\\s*:\\s*\"[~^>=v]*" + v + "\\b");
         Pattern coordinates = Pattern.compile("[\\w.-]+:([\\w.-]+):v?" + v + "\\b");
         Pattern uses = Pattern.compile("uses:\\s*([\\w./-]+)@v?" + v + "\\b");
         Pattern assignment = Pattern.compile("^\\+\\s*([\\w.-]+)\\s*[=:]\\s*[\"']?[~^]?v?" + v + "\\b");
-        Set<String> found = new LinkedHashSet<>();
+        Pattern unit = Pattern.compile("<unit id=\"([\\w.-]+)\"\\s+version=\"" + v + "\\b");
+        // name -> whether it may name a family: a property, an upper-case variable, a bundle id
+        Map<String, Boolean> found = new LinkedHashMap<>();
         String[] lines = patch.split("\n", -1);
         for (int i = 0; i < lines.length; i++) {
             String l = lines[i];
             if (!l.startsWith("+") || l.startsWith("+++") || !l.contains(version)) {
                 continue;
             }
-            String name = first(l, PROPERTY, json, coordinates, uses, assignment);
+            String name = null;
+            boolean family = false;
+            Pattern[] patterns = {PROPERTY, unit, json, coordinates, uses, assignment};
+            for (int p = 0; p < patterns.length && name == null; p++) {
+                Matcher m = patterns[p].matcher(l);
+                if (m.find()) {
+                    name = m.group(1) != null ? m.group(1) : m.groupCount() > 1 ? m.group(2) : null;
+                    family = p <= 1 || (patterns[p] == assignment && name != null && UPPER.matcher(name).matches());
+                }
+            }
             for (int j = i - 1; name == null && j >= Math.max(0, i - REACH); j--) {
                 Matcher a = ARTIFACT_ID.matcher(lines[j]);
                 if (a.find()) {
@@ -62,29 +79,43 @@ public final class BumpedArtifact {
                 }
             }
             if (name != null && !name.equalsIgnoreCase("version")) { // Bazel's `version = "2.16.1"` names nothing
-                found.add(bare(name));
+                found.merge(bare(name), family, Boolean::logicalOr);
             }
         }
-        return found.size() == 1 ? found.iterator().next() : null;
+        if (found.size() <= 1) {
+            return found.isEmpty() ? null : found.keySet().iterator().next();
+        }
+        String best = null;
+        for (Map.Entry<String, Boolean> e : found.entrySet()) {
+            String family = squash(e.getKey());
+            if (!e.getValue() || family.length() < 3 || (best != null && squash(best).length() <= family.length())) {
+                continue;
+            }
+            boolean namesAll = true;
+            for (String other : found.keySet()) {
+                namesAll &= squash(other).contains(family);
+            }
+            if (namesAll) {
+                best = e.getKey();
+            }
+        }
+        return best;
     }
 
-    private static String first(String line, Pattern... patterns) {
-        for (Pattern p : patterns) {
-            Matcher m = p.matcher(line);
-            if (m.find()) {
-                return m.group(1) != null ? m.group(1) : m.groupCount() > 1 ? m.group(2) : null;
-            }
-        }
-        return null;
+    private static final Pattern UPPER = Pattern.compile("[A-Z0-9_]+");
+    private static final Pattern SEPARATORS = Pattern.compile("[-_.:]");
+
+    private static String squash(String name) {
+        return SEPARATORS.matcher(name.toLowerCase(Locale.ROOT)).replaceAll("");
     }
 
     /** A property's name without its version word: {@code bytebuddy-version} → {@code bytebuddy}. */
     private static String bare(String name) {
-        if (name.matches("[A-Z0-9_]+")) {
+        if (UPPER.matcher(name).matches()) {
             name = name.toLowerCase(Locale.ROOT).replace('_', '-'); // BYTE_BUDDY_VERSION → byte-buddy
         }
         String lower = name.toLowerCase(Locale.ROOT);
-        for (String suffix : List.of(".version", "-version", "_version", "version")) {
+        for (String suffix : List.of(".version", "-version", "_version", "version", "-vers")) {
             if (lower.endsWith(suffix) && name.length() > suffix.length()) {
                 return name.substring(0, name.length() - suffix.length());
             }

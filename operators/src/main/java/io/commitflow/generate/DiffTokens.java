@@ -256,6 +256,9 @@ public final class DiffTokens {
 
         /** Reads the added or removed line {@code [from, to)}; its first character is the sign. */
         void scan(String patch, int from, int to) {
+            if (patch.startsWith("<?xml", from + 1)) {
+                return; // an XML declaration's version="1.0" is no library's: a new .target file never moves "to 1.0"
+            }
             boolean isRemoved = patch.charAt(from) == '-';
             for (String v : versionsIn(patch, from, to)) {
                 if (isRemoved) {

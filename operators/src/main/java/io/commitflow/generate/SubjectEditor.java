@@ -17,6 +17,8 @@ public final class SubjectEditor {
     private static final Pattern VERSION_WORD =
             Pattern.compile("(?<![\\w.\\-/])v?\\d+(?:\\.\\d+)+(?:[-.][A-Za-z][\\w.]*)?(?![\\w.])|(?<![\\w.\\-/])v\\d+(?![\\w.])");
 
+    private static final Pattern UPDATES = Pattern.compile("(?i)\\b(?:update|upgrade|bump)");
+
     private static final Pattern VERSION_PAIR = Pattern.compile(
             "from (v)?(\\d+(?:\\.\\d+)+(?:[-.][A-Za-z][\\w.]*)?) to (v)?(\\d+(?:\\.\\d+)+(?:[-.][A-Za-z][\\w.]*)?)(?![\\w.])");
 
@@ -53,7 +55,8 @@ public final class SubjectEditor {
                          List<String> newVersions) {
         String d = edit(Faithfulness.withoutPullRequests(exemplar.description()), theirFiles, ourFiles);
         String pair = editVersionPair(d, oldVersions, newVersions);
-        return exemplar.withDescription(imperative(pair != null ? pair : editVersion(d, newVersions)));
+        String edited = pair != null ? pair : fileVersion(d, theirFiles, ourFiles);
+        return exemplar.withDescription(imperative(edited != null ? edited : editVersion(d, newVersions)));
     }
 
     /**
@@ -264,8 +267,49 @@ public final class SubjectEditor {
     }
 
     /**
+     * The description's one version, when it is the version in the name of a file the exemplar changed
+     * ({@code Add 4.31 target platform} for {@code jgit-4.31.target}), becomes the version in the name of this diff's
+     * file of that name ({@code jgit-4.32.target}): {@code Add 4.32 target platform}. Null when the version names no
+     * file of the exemplar's, or this diff has no such file, or several versions of one.
+     */
+    static String fileVersion(String description, List<String> theirFiles, List<String> ourFiles) {
+        Matcher m = VERSION_WORD.matcher(description);
+        if (!m.find()) {
+            return null;
+        }
+        String old = m.group();
+        if (m.find()) {
+            return null;
+        }
+        String fresh = null;
+        for (String theirs : theirFiles) {
+            int at = theirs.indexOf(old);
+            if (at < 0) {
+                continue;
+            }
+            String before = theirs.substring(0, at);
+            String after = theirs.substring(at + old.length());
+            for (String ours : ourFiles) {
+                if (ours.length() <= before.length() + after.length() || !ours.startsWith(before) || !ours.endsWith(after)
+                        || theirFiles.contains(ours)) {
+                    continue;
+                }
+                String version = ours.substring(before.length(), ours.length() - after.length());
+                if (!VERSION_WORD.matcher(version).matches() || (fresh != null && !fresh.equals(version))) {
+                    return null;
+                }
+                fresh = version;
+            }
+        }
+        return fresh == null ? null : description.replace(old, fresh);
+    }
+
+    /**
      * A version number in the description ({@code 1.18.10}, {@code v29}) becomes the one this diff introduces; one
-     * that is part of a name ({@code jgit-4.38}, {@code release/4.29}) is not a version of what changed.
+     * that is part of a name ({@code jgit-4.38}, {@code release/4.29}) is not a version of what changed. Outside a
+     * subject that updates something ("upgrade to typescript 5.5") only a version of as many numbers or of the same
+     * major is taken: "Prepare 6.10.0-SNAPSHOT builds" becomes 7.0.0, but "Add target platform for Eclipse 2023-09
+     * (4.29)" never takes a library's 2.11.0.
      */
     static String editVersion(String description, List<String> newVersions) {
         if (newVersions.isEmpty()) {
@@ -276,7 +320,11 @@ public final class SubjectEditor {
             return description;
         }
         String old = m.group();
-        String fresh = newVersions.get(0);
+        String fresh = sameForm(old, newVersions);
+        if (old.contains(".") && numbers(old) != numbers(fresh) && !major(old).equals(major(fresh))
+                && !UPDATES.matcher(description).find()) {
+            return description;
+        }
         if (!hasQualifier(old)) {
             fresh = fresh.replaceFirst("[-.][A-Za-z][\\w.]*$", ""); // "5.0.0 snapshots" stays in that form: 5.0.1
         }
@@ -380,6 +428,56 @@ public final class SubjectEditor {
             qualifier = String.join(".", parts) + ".";
         }
         return description.substring(0, start) + qualifier + ourMember.text() + description.substring(end);
+    }
+
+    private static final Pattern QUALIFIER = Pattern.compile("(?<=\\d)[-.][A-Za-z][\\w.]*$");
+
+    /**
+     * The first new version, written with {@code old}'s qualifier where this diff has it so: jgit's release moves
+     * {@code 6.2.0.qualifier} in its manifests and {@code 6.2.0-SNAPSHOT} in its poms, and "Prepare 6.1.0-SNAPSHOT
+     * builds" becomes "Prepare 6.2.0-SNAPSHOT builds".
+     */
+    private static String sameForm(String old, List<String> newVersions) {
+        String first = newVersions.get(0);
+        Matcher q = QUALIFIER.matcher(old);
+        if (!q.find() || q.group().chars().anyMatch(Character::isDigit)) {
+            return first; // a pre-release's counter (-alpha.3) is no form: the diff's other one is the old release
+        }
+        String release = QUALIFIER.matcher(first).replaceFirst("");
+        for (String v : newVersions) {
+            if (v.equals(release + q.group())) {
+                return v;
+            }
+        }
+        return first;
+    }
+
+    /** A version's first number: {@code 7} of {@code v7.2.0}. */
+    private static String major(String version) {
+        int from = version.startsWith("v") ? 1 : 0;
+        int to = from;
+        while (to < version.length() && Character.isDigit(version.charAt(to))) {
+            to++;
+        }
+        return version.substring(from, to);
+    }
+
+    /** How many numbers a version has before its qualifier: 3 for {@code 6.2.0.qualifier}, 2 for {@code v4.29}. */
+    private static int numbers(String version) {
+        int runs = 0;
+        boolean inRun = false;
+        for (int i = 0; i < version.length(); i++) {
+            char c = version.charAt(i);
+            if (Character.isDigit(c)) {
+                runs += inRun ? 0 : 1;
+                inRun = true;
+            } else if (c == '.' && inRun && i + 1 < version.length() && Character.isDigit(version.charAt(i + 1))) {
+                inRun = false;
+            } else if (c != 'v' || i > 0) {
+                break;
+            }
+        }
+        return runs;
     }
 
     private static boolean hasQualifier(String version) {

@@ -33,9 +33,34 @@ class BumpedArtifactTest {
     }
 
     @Test
+    void severalNamesAreOneFamilyWhenAVersionPropertyOrABundleNamesThemAll() {
+        // jgit's "Update bytebuddy to 1.14.8": the variable and two artifacts of the target platforms
+        assertThat(BumpedArtifact.of(patch("WORKSPACE", "-BYTE_BUDDY_VERSION = \"1.14.7\"", "+BYTE_BUDDY_VERSION = \"1.14.8\"",
+                "     \t\t<artifactId>byte-buddy</artifactId>", "+    \t\t<version>1.14.8</version>",
+                "     \t\t<artifactId>byte-buddy-agent</artifactId>", "+    \t\t<version>1.14.8</version>"), "1.14.8"))
+                .isEqualTo("byte-buddy");
+        // "Update mina-sshd to 2.12.1": SSHD_VERS names sshd-osgi and sshd-sftp
+        assertThat(BumpedArtifact.of(patch("WORKSPACE", "+SSHD_VERS = \"2.12.1\"",
+                "     <artifactId>sshd-osgi</artifactId>", "+    <version>2.12.1</version>",
+                "     <artifactId>sshd-sftp</artifactId>", "+    <version>2.12.1</version>"), "2.12.1")).isEqualTo("sshd");
+        // the pom's property is the family of the artifact the target platform names
+        assertThat(BumpedArtifact.of(patch("pom.xml", "+    <assertj-version>3.25.3</assertj-version>",
+                "     <artifactId>assertj-core</artifactId>", "+    <version>3.25.3</version>"), "3.25.3")).isEqualTo("assertj");
+        // Eclipse target platform units: the bundle the others extend
+        assertThat(BumpedArtifact.of(patch("jgit-4.38.target",
+                "+      <unit id=\"org.objectweb.asm\" version=\"9.9.1\"/>",
+                "+      <unit id=\"org.objectweb.asm.tree\" version=\"9.9.1\"/>",
+                "+      <unit id=\"org.objectweb.asm.util\" version=\"9.9.1\"/>"), "9.9.1")).isEqualTo("org.objectweb.asm");
+        // no name of the family's own: two artifacts stay two
+        assertThat(BumpedArtifact.of(patch("jgit.target", "     <artifactId>sshd-osgi</artifactId>",
+                "+    <version>2.12.1</version>", "     <artifactId>sshd-sftp</artifactId>", "+    <version>2.12.1</version>"),
+                "2.12.1")).isNull();
+    }
+
+    @Test
     void noneWhenSeveralLibrariesMoveToTheVersionOrNoneCanBeRead() {
         assertThat(BumpedArtifact.of(patch("package.json", "+    \"vue\": \"^3.5.0\",", "+    \"vue-router\": \"^3.5.0\","),
-                "3.5.0")).isNull();
+                "3.5.0")).as("a package is no family's name").isNull();
         assertThat(BumpedArtifact.of(patch("README.md", "+Version 3.5.0 is out"), "3.5.0")).isNull();
     }
 

@@ -72,6 +72,13 @@ class DiffFeaturesTest {
     }
 
     @Test
+    void anXmlDeclarationsVersionIsNoNewVersionInTheOnePassEither() {
+        String patch = "--- /dev/null\n+++ b/jgit-4.32.target\n+<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                + "+<unit id=\"org.tukaani.xz\" version=\"1.9.0\"/>\n";
+        assertThat(DiffFeatures.of(diff(patch, List.of())).newVersions()).containsExactly("1.9.0");
+    }
+
+    @Test
     void findsVersionsAsTheRegularExpressionDoes() {
         java.util.regex.Pattern version =
                 java.util.regex.Pattern.compile("(?:(?<![\\w.])|(?<=(?<![\\w.])v))\\d+(?:\\.\\d+)+(?:[-.][A-Za-z][\\w.]*)?(?![\\w.])");

@@ -15,6 +15,13 @@ class DiffTokensTest {
     }
 
     @Test
+    void anXmlDeclarationsVersionIsNoNewVersion() {
+        String patch = "--- /dev/null\n+++ b/jgit-4.32.target\n+<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                + "+<unit id=\"com.jcraft.jsch\" version=\"0.1.55.v20230916-1400\"/>\n";
+        assertThat(DiffTokens.newVersions(patch)).containsExactly("0.1.55.v20230916");
+    }
+
+    @Test
     void splitsIdentifiersIntoWords() {
         assertThat(DiffTokens.words("parseCommitEvent_v2")).containsExactly("parse", "commit", "event", "v2");
         assertThat(DiffTokens.words("HTTPServerError")).containsExactly("http", "server", "error");

@@ -34,6 +34,36 @@ class SubjectEditorTest {
     }
 
     @Test
+    void aVersionOutsideAnUpdateTakesOnlyAVersionOfItsForm() {
+        assertThat(SubjectEditor.editVersion("Add target platform for Eclipse 2023-09 (4.29)", List.of("2.11.0")))
+                .as("a library's version is no target platform's").isEqualTo("Add target platform for Eclipse 2023-09 (4.29)");
+        assertThat(SubjectEditor.editVersion("Prepare 6.10.0-SNAPSHOT builds", List.of("7.0.0.qualifier")))
+                .isEqualTo("Prepare 7.0.0.qualifier builds");
+        assertThat(SubjectEditor.editVersion("Prepare 6.10.0-SNAPSHOT builds", List.of("7.0.0.qualifier", "7.0.0-SNAPSHOT")))
+                .as("the exemplar's form where the diff has it").isEqualTo("Prepare 7.0.0-SNAPSHOT builds");
+        assertThat(SubjectEditor.editVersion("release: v3.4.0-alpha.3", List.of("3.4.0-alpha.4", "3.4.0-alpha.3")))
+                .as("a counter is no form").isEqualTo("release: v3.4.0-alpha.4");
+        assertThat(SubjectEditor.editVersion("Prepare 6.10.0-SNAPSHOT builds", List.of("6.11")))
+                .as("same major").isEqualTo("Prepare 6.11 builds");
+        assertThat(SubjectEditor.editVersion("chore(deps): upgrade to typescript 5.5", List.of("6.0.3")))
+                .as("an update").isEqualTo("chore(deps): upgrade to typescript 6.0.3");
+    }
+
+    @Test
+    void aVersionNamingTheExemplarsFileBecomesTheVersionOfThisDiffsFile() {
+        assertThat(SubjectEditor.fileVersion("Add 4.31 target platform", List.of("jgit-4.31", "orbit-4.31", "pom"),
+                List.of("jgit-4.32", "orbit-4.32", "pom"))).isEqualTo("Add 4.32 target platform");
+        assertThat(SubjectEditor.fileVersion("Add 4.31 target platform", List.of("jgit-4.31"), List.of("pom")))
+                .as("no such file here").isNull();
+        assertThat(SubjectEditor.fileVersion("Add 4.31 target platform", List.of("jgit-4.31"),
+                List.of("jgit-4.32", "jgit-4.33"))).as("which one is not clear").isNull();
+        assertThat(SubjectEditor.fileVersion("Update jetty to 12.0.16", List.of("pom"), List.of("pom")))
+                .as("a version of no file").isNull();
+        assertThat(SubjectEditor.adapt(Subject.parse("Add 4.31 target platform"), List.of("jgit-4.31"),
+                List.of("jgit-4.32"), List.of("1.0", "0.1.55")).render()).isEqualTo("Add 4.32 target platform");
+    }
+
+    @Test
     void writesTheImperativeMood() {
         assertThat(SubjectEditor.imperative("Fixed the parser")).isEqualTo("Fix the parser");
         assertThat(SubjectEditor.imperative("adds a test")).isEqualTo("add a test");
