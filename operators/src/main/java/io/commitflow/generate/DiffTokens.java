@@ -261,12 +261,21 @@ public final class DiffTokens {
             }
             boolean isRemoved = patch.charAt(from) == '-';
             for (String v : versionsIn(patch, from, to)) {
+                if (isUpperBound(patch, from, to, v)) {
+                    continue; // "[2.18.0,2.19.0)": a range's excluded end is where no one has moved yet
+                }
                 if (isRemoved) {
                     removed.add(v);
                 } else if (!added.contains(v)) {
                     added.add(v);
                 }
             }
+        }
+
+        /** Whether {@code v} ends a version range on the line {@code [from, to)}: {@code ,2.19.0)}. */
+        private static boolean isUpperBound(String patch, int from, int to, String v) {
+            int at = patch.indexOf("," + v + ")", from);
+            return at >= 0 && at + v.length() + 2 <= to;
         }
 
         List<String> introduced() {

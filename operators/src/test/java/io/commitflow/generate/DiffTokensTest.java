@@ -15,6 +15,16 @@ class DiffTokensTest {
     }
 
     @Test
+    void aVersionRangesExcludedEndIsNoNewVersion() {
+        // jgit's "Update apache mina-sshd to 2.18.0": the manifests' ranges move from [2.17.1,2.18.0) to [2.18.0,2.19.0)
+        String patch = "--- a/MANIFEST.MF\n+++ b/MANIFEST.MF\n-SSHD_VERSION = \"2.17.1\"\n+SSHD_VERSION = \"2.18.0\"\n"
+                + "-Import-Package: org.apache.sshd.common;version=\"[2.17.1,2.18.0)\",\n"
+                + "+Import-Package: org.apache.sshd.common;version=\"[2.18.0,2.19.0)\",\n";
+        assertThat(DiffTokens.newVersions(patch)).containsExactly("2.18.0");
+        assertThat(DiffTokens.oldVersions(patch)).containsExactly("2.17.1");
+    }
+
+    @Test
     void anXmlDeclarationsVersionIsNoNewVersion() {
         String patch = "--- /dev/null\n+++ b/jgit-4.32.target\n+<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                 + "+<unit id=\"com.jcraft.jsch\" version=\"0.1.55.v20230916-1400\"/>\n";
