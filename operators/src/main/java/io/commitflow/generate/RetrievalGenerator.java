@@ -66,10 +66,11 @@ public final class RetrievalGenerator implements java.io.Serializable {
         RepoKnowledge.Window window = memory.window();
         Conventions conventions = memory.model().style.conventions();
         int ranker = ranker(memory.model());
-        if (memory.reverted(features.lines(), diff.commit().ts(), window) != null) {
-            return compose(diff, features, memory, window, conventions, ranker, List.of(), List.of());
-        }
         List<RepoKnowledge.Neighbor> own = nearest(diff, features, memory, query, window);
+        if (memory.reverted(features.lines(), diff.commit().ts(), window) != null) {
+            // a revert needs no fleet; its own neighbours say whether this repository titles undos as reverts
+            return compose(diff, features, memory, window, conventions, ranker, own, List.of());
+        }
         if (fleet == null || fleet.size() == 0 || memory.size() >= YOUNG) {
             return compose(diff, features, memory, window, conventions, ranker, own, List.of());
         }
@@ -176,7 +177,7 @@ public final class RetrievalGenerator implements java.io.Serializable {
                          List<RepoKnowledge.Neighbor> fleetNeighbours) {
         long notAfter = diff.commit().ts();
         IndexedCommit reverted = memory.reverted(features.lines(), notAfter, window);
-        if (reverted != null) {
+        if (reverted != null && undoesAreReverts(memory, neighbours, window)) {
             // git's own revert message: the diff undoes an earlier commit exactly
             String subject = SubjectLength.fit("Revert \"" + reverted.subject() + "\"", diff);
             return new Draft(subject, "This reverts commit " + reverted.sha() + ".", "revert", "", BACKEND, 1.0,
@@ -282,6 +283,30 @@ public final class RetrievalGenerator implements java.io.Serializable {
         String type = s.type().isEmpty() ? template.type() : s.type();
         float score = nn.isEmpty() ? 0 : nn.get(0).score();
         return new Draft(s.render(), template.body(), type, s.scope(), BACKEND, score, exemplars);
+    }
+
+    /** How many of the nearest neighbours are asked how this repository titles a commit that undoes another. */
+    static final int UNDO_WITNESSES = 5;
+
+    /**
+     * Whether this repository titles a diff that exactly undoes an earlier commit as git's revert: yes, unless the
+     * nearest of {@code neighbours} that undid an earlier commit themselves mostly did not say so. jgit's "Prepare
+     * 7.2.0-SNAPSHOT builds" undoes the release commit before it line for line, as every earlier "Prepare" did.
+     */
+    static boolean undoesAreReverts(RepoKnowledge memory, List<RepoKnowledge.Neighbor> neighbours,
+                                    RepoKnowledge.Window window) {
+        int undos = 0;
+        int reverts = 0;
+        for (int i = 0; i < Math.min(UNDO_WITNESSES, neighbours.size()); i++) {
+            IndexedCommit n = neighbours.get(i).commit();
+            IndexedCommit undone = memory.reverted(new long[] {n.added(), n.removed()}, n.ts(),
+                    new RepoKnowledge.Window(window.from(), n.seq()));
+            if (undone != null) {
+                undos++;
+                reverts += REVERT.matcher(n.subject()).lookingAt() ? 1 : 0;
+            }
+        }
+        return undos == 0 || reverts * 2 >= undos;
     }
 
     /**

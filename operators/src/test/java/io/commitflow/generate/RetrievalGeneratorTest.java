@@ -38,6 +38,36 @@ class RetrievalGeneratorTest {
         }
     }
 
+    private static DiffedCommit undo(DiffedCommit original, String sha, String message) {
+        String reversed = original.patch().replace("\n-    void", "\nTMP").replace("\n+    void", "\n-    void")
+                .replace("\nTMP", "\n+    void");
+        DiffedCommit c = StageHarness.change("r", sha, "Version", "x", message, null);
+        return DiffedCommit.of(c.commit(), original.files(), 1, reversed, "", "mirror", null);
+    }
+
+    @Test
+    void anUndoIsNoRevertWhereTheHistoryTitlesItsUndosInItsOwnWords() {
+        try (CpuEngine engine = new CpuEngine(FeatureSpace.DEFAULT_DIMENSION)) {
+            RepoKnowledge memory = RepoKnowledge.fresh(engine, 0, 100);
+            // jgit's cycle: a release commit, then "Prepare … builds" puts back exactly what it changed
+            DiffedCommit release = StageHarness.change("r", "a".repeat(40), "Version", "one", "JGit v1.0.0\n", null);
+            learn(memory, release);
+            learn(memory, undo(release, "b".repeat(40), "Prepare 1.1.0-SNAPSHOT builds\n"));
+            DiffedCommit next = StageHarness.change("r", "c".repeat(40), "Version", "two", "JGit v1.1.0\n", null);
+            learn(memory, next);
+
+            Draft d = run(memory, undo(next, "d".repeat(40), null));
+
+            assertThat(d.subject()).doesNotStartWith("Revert");
+            // where the earlier undo was titled as a revert, this one is too
+            RepoKnowledge reverting = RepoKnowledge.fresh(engine, 1, 100);
+            learn(reverting, release);
+            learn(reverting, undo(release, "b".repeat(40), "Revert \"JGit v1.0.0\"\n"));
+            learn(reverting, next);
+            assertThat(run(reverting, undo(next, "d".repeat(40), null)).subject()).isEqualTo("Revert \"JGit v1.1.0\"");
+        }
+    }
+
     @Test
     void keepsTicketFormsButNeverInventsOrCarriesTheirNumbers() {
         try (CpuEngine engine = new CpuEngine(FeatureSpace.DEFAULT_DIMENSION)) {
