@@ -40,7 +40,12 @@ public final class StyleApplier {
         String type = "";
         String scope = "";
         String area = "";
-        if (conventions.usesConventional()) {
+        if (conventions.usesConventional() && !s.type().isEmpty() && Faithfulness.bumpName(s.description()) != null) {
+            // a dependency update keeps the exemplar's own form, "chore(deps): update vitest to ^2.1.1": the fixes
+            // whose diffs touch the same files say nothing of how this history files its updates
+            type = s.type();
+            scope = s.scope();
+        } else if (conventions.usesConventional()) {
             // the neighbours are near in paths, so in scope: their vote, which counts the exemplar too, decides;
             // the exemplar's own type and scope stand when no neighbour has any weight
             type = vote(nn, subjects, Subject::type, s.type().isEmpty() ? fallbackType : s.type());

@@ -96,6 +96,18 @@ class StyleApplierTest {
     }
 
     @Test
+    void aDependencyUpdateKeepsTheExemplarsOwnForm() {
+        Conventions conventions = conventionsOf(List.of("Pack"), "fix(teleport): retry packs", "chore(deps): update x");
+        List<RepoKnowledge.Neighbor> nn = List.of(neighbour("fix(teleport): retry packs", 0.9f),
+                neighbour("fix(teleport): close packs", 0.8f), neighbour("chore(deps): update vitest to ^2.0.0", 0.3f));
+        assertThat(styled("chore(deps): update vitest to 2.1.1", nn, conventions, List.of("package")))
+                .as("vuejs/core's fixes near a package.json do not make a bump a fix")
+                .isEqualTo("chore(deps): update vitest to 2.1.1");
+        assertThat(styled("chore(deps): retry walks", nn, conventions, List.of("Walk")))
+                .as("anything else: the neighbours' vote").isEqualTo("fix(teleport): retry walks");
+    }
+
+    @Test
     void givesADiffOfOnlyTestsTheTypeTheHistoryGivesSuchDiffs() {
         RepoStyle style = new RepoStyle();
         for (int i = 0; i < 10; i++) {
