@@ -101,6 +101,37 @@ public final class Faithfulness {
         return out;
     }
 
+    /** A bump's "from A to B" where both are numbers: {@code from 84 to 85}, {@code from v1.2 to v1.3}. */
+    private static final Pattern FROM_TO = Pattern.compile("\\bfrom\\s+v?(\\d[\\w.-]*?)\\s+to\\s+v?(\\d[\\w.-]*?)(?=[\\s,;)]|\\.?$)");
+
+    /**
+     * Whether a subject's "from A to B" is this diff's move: A on a removed line and B on an added one. A bare number
+     * is no name {@link #unsupported} would judge, so commons-lang's "Bump commons.text from 84 to 85" (the
+     * parent pom's numbers, carried from an exemplar) was suggested for a move from 1.13.1 to 1.14.0. True when the
+     * subject states no such pair.
+     */
+    public static boolean movesAsStated(String subject, String patch) {
+        Matcher m = FROM_TO.matcher(subject == null ? "" : subject);
+        if (!m.find()) {
+            return true;
+        }
+        Pattern from = Pattern.compile("(?<![\\w.])v?" + Pattern.quote(m.group(1)) + "(?![\\w]|\\.\\d)");
+        Pattern to = Pattern.compile("(?<![\\w.])v?" + Pattern.quote(m.group(2)) + "(?![\\w]|\\.\\d)");
+        boolean removed = false;
+        boolean added = false;
+        for (String l : patch.split("\n", -1)) {
+            if (l.startsWith("-") && !l.startsWith("---")) {
+                removed |= from.matcher(l).find();
+            } else if (l.startsWith("+") && !l.startsWith("+++")) {
+                added |= to.matcher(l).find();
+            }
+            if (removed && added) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** A version bump's subject: the library it names, then its new version. */
     private static final Pattern BUMP = Pattern.compile(
             "(?i)\\b(?:update|bump|upgrade)\\s+(?:dependency\\s+)?((?-i:[A-Z][\\w.-]*\\s+){0,2}?)([\\w.@:/-]*[A-Za-z][\\w.@:/-]*)"

@@ -262,6 +262,7 @@ public final class RetrievalGenerator implements java.io.Serializable {
                 }
                 if (bump != null && !SubjectEditor.namesOtherFiles(edited.description(), candidate.commit().files(), files)
                         && Faithfulness.faithful(styled.render(), diff.patch())
+                        && Faithfulness.movesAsStated(styled.description(), diff.patch())
                         && Faithfulness.numbers(edited.description()).isEmpty()
                         && SubjectEditor.carriedName(styled.description(), candidate.commit().signature(),
                                 features.signature(), diff.patch()) == null) {

@@ -160,4 +160,17 @@ class FaithfulnessTest {
                 .as("the reverted commit's subject is quoted, not claimed").isTrue();
         assertThat(Faithfulness.withoutPullRequests("Bump codeql (#1421) 3.17.0")).isEqualTo("Bump codeql 3.17.0");
     }
+
+    @Test
+    void aStatedMoveFromOneVersionToAnotherIsThisDiffsMove() {
+        String pom = "--- a/pom.xml\n+++ b/pom.xml\n-    <commons.text.version>1.13.1</commons.text.version>\n"
+                + "+    <commons.text.version>1.14.0</commons.text.version>\n     <commons.parent>84</commons.parent>\n";
+        assertThat(Faithfulness.movesAsStated("Bump commons.text from 1.13.1 to 1.14.0", pom)).isTrue();
+        assertThat(Faithfulness.movesAsStated("Bump commons.text from 84 to 85", pom))
+                .as("the parent's numbers, on no changed line").isFalse();
+        assertThat(Faithfulness.movesAsStated("Bump commons.text from 1.14.0 to 1.13.1", pom)).as("backwards").isFalse();
+        assertThat(Faithfulness.movesAsStated("Bump commons.text from 1.13 to 1.14", pom))
+                .as("a prefix of a version is not that version").isFalse();
+        assertThat(Faithfulness.movesAsStated("Update commons.text to 1.14.0", pom)).as("no pair stated").isTrue();
+    }
 }
