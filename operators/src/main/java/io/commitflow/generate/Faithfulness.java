@@ -171,7 +171,10 @@ public final class Faithfulness {
         for (int i = 0; i < lines.length; i++) {
             String l = lines[i];
             if (l.startsWith("+++ ")) {
-                pathNames = names(l.substring(4), name, last); // .bazelversion, .nvmrc, gradle-wrapper.properties
+                // the file's own name (.bazelversion, .nvmrc, gradle-wrapper.properties), not its module's folder:
+                // every file of flink-connector-kafka/ would name flink
+                String path = l.substring(4);
+                pathNames = names(path.substring(path.lastIndexOf('/') + 1), name, last);
             }
             if (!changed(l) || (versionChanged && !carries.matcher(l).find())) {
                 continue;

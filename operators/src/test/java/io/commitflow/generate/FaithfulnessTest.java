@@ -173,4 +173,14 @@ class FaithfulnessTest {
                 .as("a prefix of a version is not that version").isFalse();
         assertThat(Faithfulness.movesAsStated("Update commons.text to 1.14.0", pom)).as("no pair stated").isTrue();
     }
+
+    @Test
+    void aModulesFolderDoesNotNameTheLibraryItsFilesBump() {
+        String patch = "--- a/flink-connector-kafka/src/test/java/DockerImageVersions.java\n"
+                + "+++ b/flink-connector-kafka/src/test/java/DockerImageVersions.java\n"
+                + "-    public static final String KAFKA = \"confluentinc/cp-kafka:7.5.0\";\n"
+                + "+    public static final String KAFKA = \"confluentinc/cp-kafka:7.7.2\";\n";
+        assertThat(Faithfulness.bumpNamesChanged("Bump flink version to 7.7.2", patch)).isFalse();
+        assertThat(Faithfulness.bumpNamesChanged("Bump cp-kafka to 7.7.2", patch)).isTrue();
+    }
 }
