@@ -243,6 +243,8 @@ public final class RetrievalGenerator implements java.io.Serializable {
                 }
                 Subject edited = SubjectEditor.adapt(subjects.get(i), candidate.commit().files(), files, oldVersions,
                         features.newVersions());
+                // a copyright notice's year is the one this diff writes
+                edited = edited.withDescription(SubjectEditor.editYear(edited.description(), diff.patch()));
                 // a build id the exemplar moved to ("Update Orbit to R20220830213456") becomes the one this diff adds
                 edited = edited.withDescription(SubjectEditor.replaceCarried(edited.description(),
                         candidate.commit().signature(), features.signature(), diff.patch()));

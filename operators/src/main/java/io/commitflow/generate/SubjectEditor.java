@@ -266,6 +266,48 @@ public final class SubjectEditor {
         return Character.isUpperCase(name.charAt(0)) ? "Aa" : "?";
     }
 
+    /** A subject whose year is the point: a copyright notice's, a licence's, "the year". */
+    private static final Pattern ABOUT_YEARS = Pattern.compile("(?i)\\b(?:year|copyright|notice|licen[cs]e)");
+
+    /** A year, or a range of years ({@code 2014-2024}), standing alone. */
+    private static final Pattern YEAR = Pattern.compile("(?<![\\w.-])((?:19|20)\\d\\d)(?:-((?:19|20)\\d\\d))?(?![\\w.])");
+
+    /**
+     * The description's one year (or range of years) becomes the one this diff writes where it wrote another: a
+     * copyright notice moved from {@code 2014-2023} to {@code 2014-2024} turns "Update copyright year to 2014-2022 in
+     * NOTICE files" into "… to 2014-2024 …", and a lone year takes a range's end. Unchanged when the description names
+     * no year or several, or is not about years (a copyright, a notice, a licence, "the year"), or the diff's
+     * changed lines do not move to exactly one.
+     */
+    static String editYear(String description, String patch) {
+        Matcher m = YEAR.matcher(description);
+        if (!m.find() || !ABOUT_YEARS.matcher(description).find()) {
+            return description;
+        }
+        String old = m.group();
+        boolean range = m.group(2) != null;
+        if (m.find()) {
+            return description;
+        }
+        java.util.Set<String> added = new java.util.LinkedHashSet<>();
+        java.util.Set<String> removed = new java.util.HashSet<>();
+        for (String l : patch.split("\n", -1)) {
+            boolean plus = l.startsWith("+") && !l.startsWith("+++");
+            if (!plus && !(l.startsWith("-") && !l.startsWith("---"))) {
+                continue;
+            }
+            Matcher y = YEAR.matcher(l);
+            while (y.find()) {
+                if (range && y.group(2) == null) {
+                    continue;
+                }
+                (plus ? added : removed).add(range ? y.group() : y.group(2) != null ? y.group(2) : y.group(1));
+            }
+        }
+        added.removeAll(removed);
+        return added.size() == 1 ? description.replace(old, added.iterator().next()) : description;
+    }
+
     /**
      * The description's one version, when it is the version in the name of a file the exemplar changed
      * ({@code Add 4.31 target platform} for {@code jgit-4.31.target}), becomes the version in the name of this diff's

@@ -64,6 +64,20 @@ class SubjectEditorTest {
     }
 
     @Test
+    void aCopyrightYearBecomesTheOneThisDiffWrites() {
+        String notice = "--- a/NOTICE\n+++ b/NOTICE\n-Copyright 2014-2023 The Apache Software Foundation\n"
+                + "+Copyright 2014-2024 The Apache Software Foundation\n";
+        assertThat(SubjectEditor.editYear("Update copyright year to 2014-2022 in NOTICE files", notice))
+                .isEqualTo("Update copyright year to 2014-2024 in NOTICE files");
+        assertThat(SubjectEditor.editYear("Update NOTICE file for 2022", notice)).as("a lone year: the range's end")
+                .isEqualTo("Update NOTICE file for 2024");
+        assertThat(SubjectEditor.editYear("Remove the API deprecated in 2019", notice)).as("not about years")
+                .isEqualTo("Remove the API deprecated in 2019");
+        assertThat(SubjectEditor.editYear("Update copyright year to 2024", "--- a/A\n+++ b/A\n+x = 1\n"))
+                .as("no year written").isEqualTo("Update copyright year to 2024");
+    }
+
+    @Test
     void writesTheImperativeMood() {
         assertThat(SubjectEditor.imperative("Fixed the parser")).isEqualTo("Fix the parser");
         assertThat(SubjectEditor.imperative("adds a test")).isEqualTo("add a test");
