@@ -274,8 +274,13 @@ public final class DiffTokens {
 
         /** Whether {@code v} ends a version range on the line {@code [from, to)}: {@code ,2.19.0)}. */
         private static boolean isUpperBound(String patch, int from, int to, String v) {
-            int at = patch.indexOf("," + v + ")", from);
-            return at >= 0 && at + v.length() + 2 <= to;
+            // searched within the line only: indexOf would read on to the patch's end for every version
+            for (int at = from; at + v.length() + 2 <= to; at++) {
+                if (patch.charAt(at) == ',' && patch.startsWith(v, at + 1) && patch.charAt(at + v.length() + 1) == ')') {
+                    return true;
+                }
+            }
+            return false;
         }
 
         List<String> introduced() {
