@@ -96,6 +96,13 @@ public final class StyleApplier {
                     tags.add(t); // the exemplar's own tags ([hotfix], [docs], [autoscaler]) fit its description
                 }
             }
+        } else if (!s.tags().isEmpty() && s.ticket().isEmpty()
+                && s.tags().stream().noneMatch(t -> t.chars().anyMatch(Character::isDigit))) {
+            // a history that seldom tags still tags one kind of change ("[releng] Bump japicmp base version",
+            // "[errorprone] Fix pattern BadImport"): an exemplar's own word tags fit its description, and such a
+            // subject names no area
+            tags.addAll(s.tags());
+            area = "";
         }
         String d = s.description();
         if (!area.isEmpty()) {

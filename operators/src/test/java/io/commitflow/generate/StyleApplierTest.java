@@ -108,6 +108,16 @@ class StyleApplierTest {
     }
 
     @Test
+    void aSeldomTaggingHistoryKeepsAnExemplarsOwnWordTags() {
+        Conventions conventions = conventionsOf(List.of("RevWalk"), "RevWalk: Free flags", "RevWalk: Reset state",
+                "PackWriter: Close packs", "[releng] Bump japicmp base version");
+        assertThat(styled("[releng] Bump japicmp base version", List.of(), conventions, List.of("RevWalk")))
+                .as("its own tag, and no area beside it").isEqualTo("[releng] Bump japicmp base version");
+        assertThat(styled("[LANG-1448] Normalize varargs examples", List.of(), conventions, List.of("RevWalk")))
+                .as("a ticket is no word tag").isEqualTo("RevWalk: Normalize varargs examples");
+    }
+
+    @Test
     void givesADiffOfOnlyTestsTheTypeTheHistoryGivesSuchDiffs() {
         RepoStyle style = new RepoStyle();
         for (int i = 0; i < 10; i++) {
