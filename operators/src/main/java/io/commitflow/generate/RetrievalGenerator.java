@@ -179,7 +179,7 @@ public final class RetrievalGenerator implements java.io.Serializable {
         IndexedCommit reverted = memory.reverted(features.lines(), notAfter, window);
         if (reverted != null && undoesAreReverts(memory, neighbours, window)) {
             // git's own revert message: the diff undoes an earlier commit exactly
-            String subject = SubjectLength.fit("Revert \"" + reverted.subject() + "\"", diff);
+            String subject = SubjectLength.fit(revertSubject(reverted.subject()), diff);
             return new Draft(subject, "This reverts commit " + reverted.sha() + ".", "revert", "", BACKEND, 1.0,
                     List.of(reverted.sha()));
         }
@@ -286,6 +286,14 @@ public final class RetrievalGenerator implements java.io.Serializable {
         String type = s.type().isEmpty() ? template.type() : s.type();
         float score = nn.isEmpty() ? 0 : nn.get(0).score();
         return new Draft(s.render(), template.body(), type, s.scope(), BACKEND, score, exemplars);
+    }
+
+    /** A revert's subject as git writes it: {@code Revert "X"}, and since git 2.43 {@code Reapply "X"} for a revert's revert. */
+    static String revertSubject(String reverted) {
+        if (reverted.startsWith("Revert \"") && reverted.endsWith("\"") && reverted.length() > 9) {
+            return "Reapply \"" + reverted.substring(8, reverted.length() - 1) + "\"";
+        }
+        return "Revert \"" + reverted + "\"";
     }
 
     /** How many of the nearest neighbours are asked how this repository titles a commit that undoes another. */

@@ -69,6 +69,13 @@ class RetrievalGeneratorTest {
     }
 
     @Test
+    void aRevertOfARevertIsAReapplyAsGitWritesIt() {
+        assertThat(RetrievalGenerator.revertSubject("Improve footer parsing")).isEqualTo("Revert \"Improve footer parsing\"");
+        assertThat(RetrievalGenerator.revertSubject("Revert \"Improve footer parsing\""))
+                .isEqualTo("Reapply \"Improve footer parsing\"");
+    }
+
+    @Test
     void keepsTicketFormsButNeverInventsOrCarriesTheirNumbers() {
         try (CpuEngine engine = new CpuEngine(FeatureSpace.DEFAULT_DIMENSION)) {
             RepoKnowledge memory = RepoKnowledge.fresh(engine, 0, 100);
