@@ -54,7 +54,9 @@ public final class BumpedArtifact {
         Pattern uses = Pattern.compile("uses:\\s*([\\w./-]+)@v?" + v + "\\b");
         Pattern assignment = Pattern.compile("^\\+\\s*([\\w.-]+)\\s*[=:]\\s*[\"']?[~^]?v?" + v + "\\b");
         Pattern unit = Pattern.compile("<unit id=\"([\\w.-]+)\"\\s+version=\"" + v + "\\b");
-        // name -> whether it may name a family: a property, an upper-case variable, a bundle id
+        // in this order; the first two (a property, a bundle id) may name a family, as may an upper-case variable
+        Pattern[] patterns = {PROPERTY, unit, json, coordinates, uses, assignment};
+        // name -> whether it may name a family
         Map<String, Boolean> found = new LinkedHashMap<>();
         String[] lines = patch.split("\n", -1);
         for (int i = 0; i < lines.length; i++) {
@@ -64,7 +66,6 @@ public final class BumpedArtifact {
             }
             String name = null;
             boolean family = false;
-            Pattern[] patterns = {PROPERTY, unit, json, coordinates, uses, assignment};
             for (int p = 0; p < patterns.length && name == null; p++) {
                 Matcher m = patterns[p].matcher(l);
                 if (m.find()) {
@@ -87,13 +88,14 @@ public final class BumpedArtifact {
         }
         String best = null;
         for (Map.Entry<String, Boolean> e : found.entrySet()) {
-            String family = squash(e.getKey());
-            if (!e.getValue() || family.length() < 3 || (best != null && squash(best).length() <= family.length())) {
+            String family = Faithfulness.squash(e.getKey());
+            if (!e.getValue() || family.length() < 3
+                    || (best != null && Faithfulness.squash(best).length() <= family.length())) {
                 continue;
             }
             boolean namesAll = true;
             for (String other : found.keySet()) {
-                namesAll &= squash(other).contains(family);
+                namesAll &= Faithfulness.squash(other).contains(family);
             }
             if (namesAll) {
                 best = e.getKey();
@@ -103,11 +105,6 @@ public final class BumpedArtifact {
     }
 
     private static final Pattern UPPER = Pattern.compile("[A-Z0-9_]+");
-    private static final Pattern SEPARATORS = Pattern.compile("[-_.:]");
-
-    private static String squash(String name) {
-        return SEPARATORS.matcher(name.toLowerCase(Locale.ROOT)).replaceAll("");
-    }
 
     /** A property's name without its version word: {@code bytebuddy-version} → {@code bytebuddy}. */
     private static String bare(String name) {

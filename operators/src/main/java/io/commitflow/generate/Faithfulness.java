@@ -203,7 +203,8 @@ public final class Faithfulness {
 
     private static final Pattern SEPARATORS = Pattern.compile("[-_.]");
 
-    private static String squash(String s) {
+    /** A name lower-cased without its separators: {@code byte-buddy}, {@code BYTE_BUDDY} and {@code bytebuddy} meet. */
+    static String squash(String s) {
         return SEPARATORS.matcher(s.toLowerCase(java.util.Locale.ROOT)).replaceAll("");
     }
 

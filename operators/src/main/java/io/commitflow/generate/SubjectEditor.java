@@ -315,12 +315,8 @@ public final class SubjectEditor {
      * file of the exemplar's, or this diff has no such file, or several versions of one.
      */
     static String fileVersion(String description, List<String> theirFiles, List<String> ourFiles) {
-        Matcher m = VERSION_WORD.matcher(description);
-        if (!m.find()) {
-            return null;
-        }
-        String old = m.group();
-        if (m.find()) {
+        String old = soleVersion(description);
+        if (old == null) {
             return null;
         }
         String fresh = null;
@@ -357,11 +353,10 @@ public final class SubjectEditor {
         if (newVersions.isEmpty()) {
             return description;
         }
-        Matcher m = VERSION_WORD.matcher(description);
-        if (!m.find()) {
-            return description;
+        String old = soleVersion(description);
+        if (old == null) {
+            return description; // none, or several: which one changed is not clear
         }
-        String old = m.group();
         String fresh = sameForm(old, newVersions);
         if (old.contains(".") && numbers(old) != numbers(fresh) && !major(old).equals(major(fresh))
                 && !UPDATES.matcher(description).find()) {
@@ -372,9 +367,6 @@ public final class SubjectEditor {
         }
         String replacement = old.startsWith("v") && !old.contains(".") ? "v" + fresh.split("\\.")[0]
                 : (old.startsWith("v") ? "v" : "") + fresh;
-        if (m.find()) {
-            return description; // several versions: which one changed is not clear
-        }
         return description.replace(old, replacement);
     }
 
@@ -470,6 +462,16 @@ public final class SubjectEditor {
             qualifier = String.join(".", parts) + ".";
         }
         return description.substring(0, start) + qualifier + ourMember.text() + description.substring(end);
+    }
+
+    /** The description's one version word, or null when it has none or several. */
+    private static String soleVersion(String description) {
+        Matcher m = VERSION_WORD.matcher(description);
+        if (!m.find()) {
+            return null;
+        }
+        String version = m.group();
+        return m.find() ? null : version;
     }
 
     private static final Pattern QUALIFIER = Pattern.compile("(?<=\\d)[-.][A-Za-z][\\w.]*$");
