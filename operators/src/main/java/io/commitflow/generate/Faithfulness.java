@@ -174,7 +174,7 @@ public final class Faithfulness {
                 // the file's own name (.bazelversion, .nvmrc, gradle-wrapper.properties), not its module's folder:
                 // every file of flink-connector-kafka/ would name flink
                 String path = l.substring(4);
-                pathNames = names(path.substring(path.lastIndexOf('/') + 1), name, last);
+                pathNames = names(stem(path.substring(path.lastIndexOf('/') + 1)), name, last);
             }
             if (!changed(l) || (versionChanged && !carries.matcher(l).find())) {
                 continue;
@@ -189,6 +189,15 @@ public final class Faithfulness {
             }
         }
         return false;
+    }
+
+    /**
+     * A file's name without its extension ({@code MODULE.bazel} names no bazel version; {@code .bazelversion},
+     * {@code .nvmrc}, a name that is all extension, stay whole).
+     */
+    static String stem(String fileName) {
+        int dot = fileName.lastIndexOf('.');
+        return dot > 0 ? fileName.substring(0, dot) : fileName;
     }
 
     /** The version a bump subject moves to, read from its first digit ({@code 8.60.0} of {@code to v8.60.0}). */

@@ -81,6 +81,17 @@ class FaithfulnessTest {
         assertThat(Faithfulness.bumpNamesChanged("Bump bazel version to 8.2.1", bazel)).as("the file names it").isTrue();
         assertThat(Faithfulness.bumpName("Bump bazel version to 8.2.1")).isEqualTo("bazel");
         assertThat(Faithfulness.bumpNamesChanged("Update jest to 8.2.1", bazel)).isFalse();
+        String module = """
+                diff --git a/MODULE.bazel b/MODULE.bazel
+                --- a/MODULE.bazel
+                +++ b/MODULE.bazel
+                @@ -40,1 +40,1 @@
+                -        "com.google.errorprone:error_prone_type_annotations:2.38.0",
+                +        "com.google.errorprone:error_prone_type_annotations:2.46.0",
+                """;
+        assertThat(Faithfulness.bumpNamesChanged("Update bazel to 2.46.0", module))
+                .as("jgit: MODULE.bazel's extension names no bazel release").isFalse();
+        assertThat(Faithfulness.bumpNamesChanged("Update error_prone_type_annotations to 2.46.0", module)).isTrue();
         assertThat(Faithfulness.bumpNamesChanged("Fix the enforcer rules", POM_PLUGIN)).as("no bump").isTrue();
         assertThat(Faithfulness.bumpName("chore(deps): update dependency vite to v5.4.19")).isEqualTo("vite");
         assertThat(Faithfulness.bumpName("Bump to next development version")).isNull();
