@@ -53,7 +53,8 @@ public final class SubjectEditor {
     /** {@link #adapt}, with the versions this diff moves away from, for a bump's {@code from 1.2 to 1.3}. */
     static Subject adapt(Subject exemplar, List<String> theirFiles, List<String> ourFiles, List<String> oldVersions,
                          List<String> newVersions) {
-        String d = edit(Faithfulness.withoutPullRequests(exemplar.description()), theirFiles, ourFiles);
+        String d = edit(withoutDoubledWords(Faithfulness.withoutPullRequests(exemplar.description())), theirFiles,
+                ourFiles);
         String pair = editVersionPair(d, oldVersions, newVersions);
         String edited = pair != null ? pair : fileVersion(d, theirFiles, ourFiles);
         return exemplar.withDescription(imperative(edited != null ? edited : editVersion(d, newVersions)));
@@ -88,6 +89,11 @@ public final class SubjectEditor {
             return description;
         }
         String main = ourFiles.get(0);
+        // one name stands for one file: "Remove TopoSortGenerator and move Commit Graph info to TopoInDegreePhase"
+        // must not say TopoInDegreePhase twice, nor two of the exemplar's files both become this diff's one
+        boolean named = java.util.regex.Pattern.compile("(?<![\\p{L}\\p{N}_])" + java.util.regex.Pattern.quote(main)
+                + "(?![\\p{L}\\p{N}_])").matcher(description).find();
+        String replaced = null;
         StringBuilder out = new StringBuilder();
         int i = 0;
         int n = description.length();
@@ -103,7 +109,11 @@ public final class SubjectEditor {
                 // a file named by an id (orbit/S20220726152247.tpd) stands for that id: only a file named by an id of
                 // the same form replaces it ("Update Orbit to WORKSPACE" is no subject)
                 boolean replace = theirs && word.length() > 3 && shape(word).equals(shape(main))
-                        && (word.chars().noneMatch(Character::isDigit) || idShape(word).equals(idShape(main)));
+                        && (word.chars().noneMatch(Character::isDigit) || idShape(word).equals(idShape(main)))
+                        && !named && (replaced == null || replaced.equals(word));
+                if (replace) {
+                    replaced = word;
+                }
                 out.append(replace ? main : word);
                 i = j;
             } else {
@@ -359,7 +369,7 @@ public final class SubjectEditor {
         }
         String fresh = sameForm(old, newVersions);
         if (old.contains(".") && numbers(old) != numbers(fresh) && !major(old).equals(major(fresh))
-                && !UPDATES.matcher(description).find()) {
+                && !updates(description, old)) {
             return description;
         }
         if (!hasQualifier(old)) {
@@ -462,6 +472,28 @@ public final class SubjectEditor {
             qualifier = String.join(".", parts) + ".";
         }
         return description.substring(0, start) + qualifier + ourMember.text() + description.substring(end);
+    }
+
+    private static final Pattern DOUBLED = Pattern.compile("(?<![\\p{L}\\p{N}_.-])(\\p{L}{2,})\\s+\\1(?![\\p{L}\\p{N}_])",
+            Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
+
+    /** A word said twice in a row said once: a history's typo ("Bump Bump actions/cache …") is not copied. */
+    static String withoutDoubledWords(String description) {
+        return DOUBLED.matcher(description).replaceAll("$1");
+    }
+
+    /** Where one clause ends and another begins: "Update Orbit to S2021… and add 4.20-staging target". */
+    private static final Pattern CLAUSE_BREAK = Pattern.compile(" and |[,;] ");
+
+    /**
+     * Whether {@code version} is what the description updates: an update verb stands before it in the same clause.
+     * "Update orbit to S20210406213021 and add 4.20-staging target" updates Orbit; its 4.20-staging is a target
+     * platform's name, no version of what moved.
+     */
+    private static boolean updates(String description, String version) {
+        Matcher verb = UPDATES.matcher(description);
+        int at = description.indexOf(version);
+        return verb.find() && verb.start() < at && !CLAUSE_BREAK.matcher(description.substring(verb.end(), at)).find();
     }
 
     /** The description's one version word, or null when it has none or several. */

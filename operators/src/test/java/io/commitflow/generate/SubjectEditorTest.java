@@ -47,6 +47,11 @@ class SubjectEditorTest {
                 .as("same major").isEqualTo("Prepare 6.11 builds");
         assertThat(SubjectEditor.editVersion("chore(deps): upgrade to typescript 5.5", List.of("6.0.3")))
                 .as("an update").isEqualTo("chore(deps): upgrade to typescript 6.0.3");
+        assertThat(SubjectEditor.editVersion("Update orbit to S20210406213021 and add 4.20-staging target",
+                List.of("0.1.55.v20221112"))).as("jgit: the update is Orbit's; the other clause names a target platform")
+                .isEqualTo("Update orbit to S20210406213021 and add 4.20-staging target");
+        assertThat(SubjectEditor.editVersion("Update Orbit to S20220726152247 and bouncycastle to 1.71", List.of("1.72")))
+                .as("a version of its form still moves in another clause").isEqualTo("Update Orbit to S20220726152247 and bouncycastle to 1.72");
     }
 
     @Test
@@ -103,6 +108,30 @@ class SubjectEditorTest {
         assertThat(SubjectEditor.edit("Update the NEWS for the release", List.of("NEWS"), List.of("CHANGES")))
                 .isEqualTo("Update the CHANGES for the release");
         assertThat(SubjectEditor.namesOtherFiles("Fix race in RefUpdate", List.of("PackWriter"), List.of("RefUpdate"))).isFalse();
+    }
+
+    @Test
+    void oneNameStandsForOneFile() {
+        // jgit: "Remove TopoInDegreePhase and move Commit Graph info to TopoInDegreePhase"
+        assertThat(SubjectEditor.edit("Remove TopoSortGenerator and move Commit Graph info to TopoInDegreePhase",
+                List.of("TopoSortGenerator", "TopoInDegreePhase"), List.of("TopoInDegreePhase")))
+                .as("this diff's file is named already").isEqualTo("Remove TopoSortGenerator and move Commit Graph info to TopoInDegreePhase");
+        assertThat(SubjectEditor.edit("Move PackWriter statistics into PackStatistics",
+                List.of("PackWriter", "PackStatistics"), List.of("RefUpdate")))
+                .as("two of the exemplar's files do not both become this diff's one")
+                .isEqualTo("Move RefUpdate statistics into PackStatistics");
+        assertThat(SubjectEditor.edit("Fix PackWriter: PackWriter leaks", List.of("PackWriter"), List.of("RefUpdate")))
+                .as("the same name twice is still one file").isEqualTo("Fix RefUpdate: RefUpdate leaks");
+    }
+
+    @Test
+    void aWordSaidTwiceIsSaidOnce() {
+        assertThat(SubjectEditor.adapt(Subject.parse("Bump Bump actions/cache from 5.0.3 to 5.0.4"), List.of(),
+                List.of("maven.yml"), List.of("5.0.4"), List.of("5.0.5")).render())
+                .as("commons-lang's history holds the typo").isEqualTo("Bump actions/cache from 5.0.4 to 5.0.5");
+        assertThat(SubjectEditor.withoutDoubledWords("Fix the the typo")).isEqualTo("Fix the typo");
+        assertThat(SubjectEditor.withoutDoubledWords("Add x.x support and 1 1 test")).isEqualTo("Add x.x support and 1 1 test");
+        assertThat(SubjectEditor.withoutDoubledWords("Update RefUpdate")).isEqualTo("Update RefUpdate");
     }
 
     @Test
