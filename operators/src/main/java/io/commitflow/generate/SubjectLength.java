@@ -42,9 +42,11 @@ public final class SubjectLength {
     public static Subject fit(Subject s, DiffedCommit diff) {
         Subject fitted = s;
         String d = s.description().strip();
-        String whole = withoutDanglingEnd(d);
+        // an exemplar's first line wrapped mid-phrase: "Add test coverage for", or inside an argument list: "Two fixes
+        // in RandomStringUtils.random(int, int, int, boolean, boolean,"
+        String whole = closed(withoutDanglingEnd(d));
         if (!whole.equals(d)) {
-            fitted = s.withDescription(whole); // an exemplar's first line wrapped mid-phrase: "Add test coverage for"
+            fitted = s.withDescription(whole);
         }
         if (fitted.render().length() > MAX) {
             fitted = shorten(fitted);
@@ -131,26 +133,39 @@ public final class SubjectLength {
     }
 
     /**
-     * A cut text that leaves a parenthesis open ({@code MethodUtils.getAnnotation(Method, Class, boolean}) ends
-     * before it instead: the member keeps its name and loses its argument list.
+     * A cut text that leaves a parenthesis or a bracket open ({@code MethodUtils.getAnnotation(Method, Class,
+     * boolean}, {@code … IfAny<T, Y, N> [ci}) ends before it instead: the member keeps its name and loses its
+     * argument list. An open quotation ({@code fails with "Found multiple candidates}) is closed.
      */
-    private static String closed(String text) {
+    static String closed(String text) {
         int depth = 0;
         int outermost = -1;
+        int quote = -1;
+        int tick = -1;
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
-            if (c == '(') {
+            if (c == '"' && tick < 0) {
+                quote = quote < 0 ? i : -1;
+            } else if (c == '`' && quote < 0) {
+                tick = tick < 0 ? i : -1;
+            } else if (quote >= 0 || tick >= 0) {
+                continue; // "(" inside a quotation is quoted text
+            } else if (c == '(' || c == '[') {
                 if (depth++ == 0) {
                     outermost = i;
                 }
-            } else if (c == ')' && depth > 0) {
+            } else if ((c == ')' || c == ']') && depth > 0) {
                 depth--;
             }
         }
-        if (depth == 0 || outermost <= 0) {
-            return text;
+        if (depth > 0 && outermost > 0) {
+            return withoutDanglingEnd(text.substring(0, outermost).stripTrailing());
         }
-        return withoutDanglingEnd(text.substring(0, outermost).stripTrailing());
+        if (quote >= 0 || tick >= 0) {
+            // a quotation cut short is still the words it quotes: closed, they say what they said
+            return text.stripTrailing() + (quote >= 0 ? '"' : '`');
+        }
+        return text;
     }
 
     /** {@code text} without trailing joiners ({@code for}, {@code and}, {@code on}, …) and trailing commas or dashes. */

@@ -139,6 +139,20 @@ class SubjectLengthTest {
 
         assertThat(SubjectLength.fit(Subject.parse(longer), d).render()).isEqualTo(
                 "Annotation lookup in MethodUtils.getAnnotation");
+        // commons-lang's history: a first line wrapped inside the argument list, though it fits
+        assertThat(SubjectLength.fit(Subject.parse("Two fixes in RandomStringUtils.random(int, int, int, boolean, boolean,"), d)
+                .render()).isEqualTo("Two fixes in RandomStringUtils.random");
+        assertThat(SubjectLength.fit(Subject.parse("Fix MethodUtils.getAnnotation(Method, Class)"), d).render())
+                .as("a closed list stays").isEqualTo("Fix MethodUtils.getAnnotation(Method, Class)");
+        assertThat(SubjectLength.closed("fix(types): explain the utility type IfAny<T, Y, N> [ci"))
+                .isEqualTo("fix(types): explain the utility type IfAny<T, Y, N>");
+        assertThat(SubjectLength.closed("MethodUtils.getAnnotation fails with \"Found multiple candidates"))
+                .as("commons-lang's history cuts its quotations too: closed, not dropped")
+                .isEqualTo("MethodUtils.getAnnotation fails with \"Found multiple candidates\"");
+        assertThat(SubjectLength.closed("Fix x(a, \"b")).isEqualTo("Fix x");
+        assertThat(SubjectLength.closed("Handle `foo(` in \"a (b\" quotes")).as("quoted, not open")
+                .isEqualTo("Handle `foo(` in \"a (b\" quotes");
+        assertThat(SubjectLength.closed("Fix `x in y")).isEqualTo("Fix `x in y`");
     }
 
     @Test
