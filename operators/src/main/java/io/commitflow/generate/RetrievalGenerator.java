@@ -209,7 +209,8 @@ public final class RetrievalGenerator implements java.io.Serializable {
                     template.type(), habit);
             exemplars = nn.isEmpty() ? List.of() : exemplars(nn.get(0), nn);
         } else if (nn.isEmpty()) {
-            s = styledTemplate(template, voters, voterSubjects, conventions, files, mainIsSource, habit);
+            s = styledTemplate(template, voters, voterSubjects, conventions, files, mainIsSource, habit,
+                        diff.patch());
             exemplars = List.of();
         } else {
             // the best exemplar whose subject, edited for this diff, names only what this diff contains
@@ -276,7 +277,8 @@ public final class RetrievalGenerator implements java.io.Serializable {
             if (chosen < 0) {
                 // no exemplar's subject, edited for this diff, is supported by it: an edit that cannot be justified
                 // is not made; the diff's own description, in the repository's form
-                s = styledTemplate(template, voters, voterSubjects, conventions, files, mainIsSource, habit);
+                s = styledTemplate(template, voters, voterSubjects, conventions, files, mainIsSource, habit,
+                        diff.patch());
                 exemplars = List.of();
             } else {
                 exemplars = exemplars(nn.get(chosen), nn);
@@ -341,10 +343,17 @@ public final class RetrievalGenerator implements java.io.Serializable {
     /** The template's description of the diff, in the imperative and in the repository's form. */
     private static Subject styledTemplate(Draft template, List<RepoKnowledge.Neighbor> voters, List<Subject> subjects,
                                           Conventions conventions, List<String> files, boolean mainIsSource,
-                                          String habit) {
+                                          String habit, String patch) {
         Subject t = Subject.parse(template.subject());
-        return StyleApplier.styled(t.withDescription(SubjectEditor.imperative(t.description())), voters, subjects,
-                conventions, files, mainIsSource, template.type(), habit);
+        Subject styled = StyleApplier.styled(t.withDescription(SubjectEditor.imperative(t.description())), voters,
+                subjects, conventions, files, mainIsSource, template.type(), habit);
+        if (!styled.area().isEmpty() && !Faithfulness.faithful(styled.render(), patch)) {
+            // the neighbours' area names a class this diff does not touch ("CommitGraphWriter: Update
+            // config-options.md"): the template's own words stand alone
+            styled = new Subject(styled.tags(), styled.ticket(), styled.plainTicket(), styled.type(), styled.scope(),
+                    styled.breaking(), "", styled.description(), styled.pullRequest());
+        }
+        return styled;
     }
 
     /** The exemplar first, then the most similar other neighbours: three commits in all at most. */

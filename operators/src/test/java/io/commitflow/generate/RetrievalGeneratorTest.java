@@ -189,6 +189,33 @@ class RetrievalGeneratorTest {
     }
 
     @Test
+    void theDiffsOwnDescriptionTakesNoAreaThisDiffDoesNotTouch() {
+        try (CpuEngine engine = new CpuEngine(FeatureSpace.DEFAULT_DIMENSION)) {
+            RepoKnowledge memory = RepoKnowledge.fresh(engine, 0, 100);
+            for (int i = 0; i < 4; i++) {
+                learn(memory, docs(String.format("%040d", i), "CommitGraphWriter: Document format 1." + i + ".0\n",
+                        "false", "true"));
+            }
+            Draft d = run(memory, docs("f".repeat(40), null, "true", "auto"));
+
+            // jgit: the neighbours' area named a class this diff never mentions ("CommitGraphWriter: Update
+            // config-options.md"); their subjects name versions it lacks, so the template's words stand, alone
+            assertThat(d.exemplars()).as(d.subject()).isEmpty();
+            assertThat(d.subject()).doesNotContain("CommitGraphWriter").contains("config-options");
+        }
+    }
+
+    private static DiffedCommit docs(String sha, String message, String from, String to) {
+        io.commitflow.event.CommitEvent c = io.commitflow.event.TestEvents.withMessage(
+                io.commitflow.event.TestEvents.commit("r", sha), message);
+        String path = "Documentation/config-options.md";
+        String patch = "diff --git a/" + path + " b/" + path + "\n--- a/" + path + "\n+++ b/" + path + "\n@@ -1,2 +1,2 @@\n"
+                + " | option | default |\n-| gc.writeChangedPaths | " + from + " |\n+| gc.writeChangedPaths | " + to + " |\n";
+        return DiffedCommit.of(c, List.of(new io.commitflow.git.FileChange("MODIFY", path, path, false, 1, 1, 0, "100644",
+                "100644")), 1, patch, "", "mirror", null);
+    }
+
+    @Test
     void fallsBackToTheTemplateWithoutHistoryAndIsDeterministic() {
         try (CpuEngine a = new CpuEngine(FeatureSpace.DEFAULT_DIMENSION); CpuEngine b = new CpuEngine(FeatureSpace.DEFAULT_DIMENSION)) {
             DiffedCommit d = StageHarness.change("r", "5".repeat(40), "Widget", "run", null, null);
