@@ -189,13 +189,19 @@ public final class StyleApplier {
         return some.isEmpty() ? vote(nn, subjects, field, fallback) : vote(some, theirs, field, fallback);
     }
 
-    /** The value the neighbours vote for, weighted by similarity; {@code fallback} when none votes. */
+    /**
+     * The value the neighbours vote for, each weighted by its similarity squared: a near neighbour's form outweighs
+     * several far ones, which matters most in a young repository, whose neighbours are all of its few commits
+     * (vuejs/core with 20: B-Norm 18.42 -> 19.27; linear, the vote was the most frequent scope); {@code fallback} when
+     * none votes.
+     */
     private static String vote(List<RepoKnowledge.Neighbor> nn, List<Subject> subjects, Function<Subject, String> field,
                                String fallback) {
         Map<String, Double> votes = new HashMap<>();
         for (int i = 0; i < nn.size(); i++) {
             String v = field.apply(subjects.get(i));
-            votes.merge(v, (double) Math.max(0, nn.get(i).score()), Double::sum);
+            double similarity = Math.max(0, nn.get(i).score());
+            votes.merge(v, similarity * similarity, Double::sum);
         }
         String best = null;
         double bestVotes = 0;

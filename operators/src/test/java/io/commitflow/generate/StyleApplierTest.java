@@ -83,16 +83,27 @@ class StyleApplierTest {
     @Test
     void votesTheScopeAmongTheNeighboursOfTheChosenType() {
         Conventions conventions = conventionsOf(List.of("Pack"), "fix(core): retry packs", "chore: release");
-        // all five: "fix" wins the type (1.2 to 0.7), and the empty scope would win among all (1.0 to 0.9)
+        // all five, each by its similarity squared: "fix" wins the type (0.50 to 0.41), and the empty scope would
+        // win among all (0.50 to 0.41)
         List<RepoKnowledge.Neighbor> nn = List.of(neighbour("fix(core): retry packs", 0.5f),
                 neighbour("fix(core): close packs", 0.4f), neighbour("fix: close walks", 0.3f),
-                neighbour("chore: bump deps", 0.35f), neighbour("chore: tidy", 0.35f));
+                neighbour("chore: bump deps", 0.45f), neighbour("chore: tidy", 0.45f));
         assertThat(styled("fix(core): retry walks", nn, conventions, List.of("Walk")))
                 .as("the fixes vote for a fix's scope").isEqualTo("fix(core): retry walks");
         List<RepoKnowledge.Neighbor> chores = List.of(neighbour("chore(deps): bump deps", 0.35f),
                 neighbour("fix(core): close packs", 0.3f));
         assertThat(styled("fix(core): retry walks", chores, conventions, List.of("Walk")))
                 .as("a chore's scope from the chores").isEqualTo("chore(deps): retry walks");
+    }
+
+    @Test
+    void aNearNeighboursFormOutweighsSeveralFarOnes() {
+        Conventions conventions = conventionsOf(List.of("Pack"), "fix(core): retry packs", "fix(dom): close packs");
+        // by similarity, dom would win (1.0 to 0.9); squared, the near one does (0.81 to 0.50): in a young
+        // repository every commit is a neighbour, and a linear vote is the most frequent scope
+        List<RepoKnowledge.Neighbor> nn = List.of(neighbour("fix(core): retry packs", 0.9f),
+                neighbour("fix(dom): close packs", 0.5f), neighbour("fix(dom): tidy packs", 0.5f));
+        assertThat(styled("fix(dom): retry walks", nn, conventions, List.of("Walk"))).isEqualTo("fix(core): retry walks");
     }
 
     @Test
