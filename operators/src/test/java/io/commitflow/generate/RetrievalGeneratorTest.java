@@ -205,6 +205,22 @@ class RetrievalGeneratorTest {
         }
     }
 
+    @Test
+    void anExemplarLosesAVotedAreaTheDiffDoesNotTouchNotItsPlace() {
+        try (CpuEngine engine = new CpuEngine(FeatureSpace.DEFAULT_DIMENSION)) {
+            RepoKnowledge memory = RepoKnowledge.fresh(engine, 0, 100);
+            for (int i = 0; i < 4; i++) {
+                learn(memory, docs(String.format("%040d", i),
+                        "CommitGraphWriter: Document the writeChangedPaths option\n", "v" + i, "v" + (i + 1)));
+            }
+            Draft d = run(memory, docs("f".repeat(40), null, "true", "auto"));
+
+            // the exemplar's own words are this diff's; only the area the neighbours vote is not
+            assertThat(d.exemplars()).as(d.subject()).isNotEmpty();
+            assertThat(d.subject()).isEqualTo("Document the writeChangedPaths option");
+        }
+    }
+
     private static DiffedCommit docs(String sha, String message, String from, String to) {
         io.commitflow.event.CommitEvent c = io.commitflow.event.TestEvents.withMessage(
                 io.commitflow.event.TestEvents.commit("r", sha), message);
