@@ -91,8 +91,7 @@ public final class SubjectEditor {
         String main = ourFiles.get(0);
         // one name stands for one file: "Remove TopoSortGenerator and move Commit Graph info to TopoInDegreePhase"
         // must not say TopoInDegreePhase twice, nor two of the exemplar's files both become this diff's one
-        boolean named = java.util.regex.Pattern.compile("(?<![\\p{L}\\p{N}_])" + java.util.regex.Pattern.quote(main)
-                + "(?![\\p{L}\\p{N}_])").matcher(description).find();
+        boolean named = SubjectLength.mentions(description, main);
         String replaced = null;
         StringBuilder out = new StringBuilder();
         int i = 0;
