@@ -150,14 +150,36 @@ public final class StyleApplier {
         return (capital ? Character.toUpperCase(d.charAt(0)) : Character.toLowerCase(d.charAt(0))) + d.substring(1);
     }
 
-    /** The most-changed file that is not a test, when there is one: the class under test names the change. */
+    /**
+     * The most-changed file that is not a test, when there is one: the class under test names the change; or the
+     * family it belongs to, when the diff changes that too ({@link #family}: eclipse-jgit/jgit's areas name the
+     * interface, "MultiPackIndex: …", for 12 of 14 such diffs; B-Norm 32.67 -> 32.72).
+     */
     static String mainCodeFile(List<String> files) {
         for (String f : files) {
             if (!f.endsWith("Test") && !f.endsWith("Tests") && !f.endsWith("IT") && !f.endsWith("ITCase")) {
-                return f;
+                return family(f, files);
             }
         }
         return files.get(0);
+    }
+
+    /**
+     * The type whose family {@code main} belongs to, when this diff changes it too: the shortest changed name that
+     * {@code main} extends at a word boundary and that is at least half as long ({@code MultiPackIndex} for {@code
+     * MultiPackIndexV1}, {@code PackObjectSizeIndex} for {@code PackObjectSizeIndexWriter}): a change to an interface
+     * and its implementation is named after the interface. {@code Pack} names no family of {@code PackReverseIndex},
+     * nor {@code MergeTool} one of {@code MergeTools}.
+     */
+    static String family(String main, List<String> files) {
+        String best = main;
+        for (String f : files) {
+            if (f.length() < best.length() && 2 * f.length() >= main.length() && main.startsWith(f)
+                    && (Character.isUpperCase(main.charAt(f.length())) || Character.isDigit(main.charAt(f.length())))) {
+                best = f;
+            }
+        }
+        return best;
     }
 
     /** Is the diff's most-changed file source code (not a build file, a manifest or docs)? */

@@ -53,6 +53,20 @@ class StyleApplierTest {
     }
 
     @Test
+    void anInterfaceChangedWithItsImplementationNamesTheArea() {
+        assertThat(StyleApplier.mainCodeFile(List.of("MultiPackIndexV1", "MultiPackIndexTest", "MultiPackIndex")))
+                .isEqualTo("MultiPackIndex");
+        assertThat(StyleApplier.mainCodeFile(List.of("PackObjectSizeIndexWriter", "PackObjectSizeIndex")))
+                .isEqualTo("PackObjectSizeIndex");
+        assertThat(StyleApplier.mainCodeFile(List.of("PackReverseIndex", "Pack"))).as("too short to be its family")
+                .isEqualTo("PackReverseIndex");
+        assertThat(StyleApplier.mainCodeFile(List.of("MergeTools", "MergeTool"))).as("not at a word boundary")
+                .isEqualTo("MergeTools");
+        assertThat(StyleApplier.mainCodeFile(List.of("RevWalk", "RevWalkUtils"))).as("the main file is shorter")
+                .isEqualTo("RevWalk");
+    }
+
+    @Test
     void namesTheAreaWhateverShareOfTheNeighboursDoesAndSaysItOnce() {
         Conventions conventions = conventionsOf(List.of("RevWalk"), "RevWalk: Free flags", "RevWalk: Reset state",
                 "Fix the build");
