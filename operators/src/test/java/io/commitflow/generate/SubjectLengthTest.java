@@ -91,6 +91,10 @@ class SubjectLengthTest {
                 .isEqualTo("ClassUtils now throws IllegalArgumentException");
         assertThat(SubjectLength.fit("Deprecate NumberUtils.compare(byte, byte) in favor of Byte.compare(byte, byte)", d))
                 .isEqualTo("Deprecate NumberUtils.compare(byte, byte)");
+        // a verb and a long name are a phrase: not "… to cover common", cut mid-phrase where the line ran out
+        assertThat(SubjectLength.fit(Subject.parse(
+                "[FLINK-1] Add KafkaRecordSerializationSchemaBuilder to cover common serialization scenarios"), d)
+                .render()).isEqualTo("[FLINK-1] Add KafkaRecordSerializationSchemaBuilder");
         // a clause that would leave fewer than 20 characters is not where it ends: the word cut is
         assertThat(SubjectLength.fit("Fix it when " + "the writer has gone away ".repeat(4), d))
                 .hasSizeBetween(50, 72).startsWith("Fix it when the writer has gone away the writer");
