@@ -21,11 +21,45 @@ package io.commitflow.generate;
  *                           files, where at least {@value RepoStyle#KIND_COMMITS} such commits gave one type half the
  *                           time or more: {@code KIND=type} pairs, comma-separated ({@code TEST=test,DOCS=chore});
  *                           empty when none, null in a request restored from a version before it was kept
+ * @param scopeSpellings     for each conventional scope the history spells more than one way, the spelling it writes
+ *                           most: {@code key=spelling} pairs by {@link #scopeKey}, comma-separated
+ *                           ({@code customelement=custom-element}); empty when none, null as {@code kindTypes}
  */
 public record Conventions(boolean hasHistory, boolean usesConventional, boolean scopeIsUsuallyFile, boolean usesArea,
                           boolean areaIsUsuallyFile, boolean mostlyTagged, boolean writesTags, boolean writesTickets,
                           boolean capitalizes, boolean endsWithPeriod, boolean subjectIsChangelogEntry,
-                          String kindTypes) {
+                          String kindTypes, String scopeSpellings) {
+
+    /** Conventions without {@code scopeSpellings}, as a request of a version before they were kept reads. */
+    public Conventions(boolean hasHistory, boolean usesConventional, boolean scopeIsUsuallyFile, boolean usesArea,
+                       boolean areaIsUsuallyFile, boolean mostlyTagged, boolean writesTags, boolean writesTickets,
+                       boolean capitalizes, boolean endsWithPeriod, boolean subjectIsChangelogEntry, String kindTypes) {
+        this(hasHistory, usesConventional, scopeIsUsuallyFile, usesArea, areaIsUsuallyFile, mostlyTagged, writesTags,
+                writesTickets, capitalizes, endsWithPeriod, subjectIsChangelogEntry, kindTypes, "");
+    }
+
+    /** What spellings of one scope share: lower case, without {@code -} and {@code _}, without a plural {@code s}. */
+    static String scopeKey(String scope) {
+        String k = scope.toLowerCase(java.util.Locale.ROOT).replace("-", "").replace("_", "");
+        return k.length() > 3 && k.endsWith("s") ? k.substring(0, k.length() - 1) : k;
+    }
+
+    /**
+     * The spelling the history writes most for {@code scope} ({@code custom-element} for {@code custom-elements},
+     * once the project settled on it); {@code scope} itself when it has no other.
+     */
+    String spelling(String scope) {
+        if (scope.isEmpty() || scopeSpellings == null || scopeSpellings.isEmpty()) {
+            return scope;
+        }
+        String key = scopeKey(scope) + "=";
+        for (String pair : scopeSpellings.split(",")) {
+            if (pair.startsWith(key)) {
+                return pair.substring(key.length());
+            }
+        }
+        return scope;
+    }
 
     /** The type the history habitually gives a diff all of whose files are of {@code kind}; null when none. */
     String habitualType(PathKind kind) {

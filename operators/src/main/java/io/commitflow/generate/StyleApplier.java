@@ -57,6 +57,9 @@ public final class StyleApplier {
             // the scope is voted by the neighbours of that type: a chore's empty scope says nothing of a fix's
             String voted = type;
             scope = voteWhere(nn, subjects, x -> x.type().equals(voted), Subject::scope, s.scope());
+            // the neighbours may date from before the project settled on a spelling: "custom-elements" became
+            // "custom-element" (vuejs/core, 14 of 1,000 suggestions; B-Norm +0.09)
+            scope = conventions.spelling(scope);
             if (!scope.isEmpty() && conventions.scopeIsUsuallyFile() && !files.isEmpty()) {
                 scope = files.get(0);
             }

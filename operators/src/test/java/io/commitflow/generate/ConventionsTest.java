@@ -90,4 +90,22 @@ class ConventionsTest {
         assertThat(new Conventions(true, true, false, false, false, false, false, false, false, false, false, null)
                 .habitualType(PathKind.TEST)).as("a request from before the habit was kept").isNull();
     }
+
+    @Test
+    void learnsTheSpellingOfAScopeTheHistoryWritesMost() {
+        RepoStyle style = new RepoStyle();
+        for (String s : List.of("fix(custom-elements): a", "fix(custom-elements): b", "fix(custom-element): c",
+                "fix(custom-element): d", "fix(custom-element): e", "fix(ssr): f", "fix(types): g", "fix(type): h")) {
+            style.learn(Subject.parse(s), List.of("Pack"));
+        }
+        Conventions c = style.conventions();
+        assertThat(c.spelling("custom-elements")).isEqualTo("custom-element");
+        assertThat(c.spelling("customElement")).as("case and joiners aside").isEqualTo("custom-element");
+        assertThat(c.spelling("ssr")).isEqualTo("ssr");
+        assertThat(c.spelling("type")).as("a tie goes to the first in order").isEqualTo("type");
+        assertThat(c.spelling("reactivity")).as("never written").isEqualTo("reactivity");
+        assertThat(c.spelling("")).isEmpty();
+        assertThat(new Conventions(true, true, false, false, false, false, false, false, false, false, false, null)
+                .spelling("custom-elements")).as("a request from before spellings were kept").isEqualTo("custom-elements");
+    }
 }

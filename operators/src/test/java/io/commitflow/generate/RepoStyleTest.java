@@ -34,7 +34,9 @@ class RepoStyleTest {
                 // added later: Flink's POJO schema evolution restores an older savepoint with both at 0
                 "changelogEntries", "changelogMirrors",
                 // added later still: restored empty (or null, which the style reads as empty)
-                "kindTypes");
+                "kindTypes",
+                // and the scopes' spellings: restored empty or null as kindTypes
+                "scopes");
         assertThat(TypeInformation.of(RepoModel.class)).isInstanceOf(PojoTypeInfo.class);
     }
 
@@ -52,6 +54,7 @@ class RepoStyleTest {
         assertThat(copy.getTypes()).isEqualTo(style.getTypes()).containsOnlyKeys("fix", "feat");
         assertThat(copy.getTags()).isEqualTo(style.getTags()).containsOnlyKeys("runtime");
         assertThat(copy.getTicketKeys()).isEqualTo(style.getTicketKeys()).containsOnlyKeys("FLINK", "KAFKA");
+        assertThat(copy.getScopes()).isEqualTo(style.getScopes()).containsOnlyKeys("Pack");
         assertThat(copy.conventions()).isEqualTo(style.conventions());
         assertThat(copy.describe()).isEqualTo(style.describe());
     }

@@ -53,6 +53,14 @@ class StyleApplierTest {
     }
 
     @Test
+    void aScopeIsSpeltAsTheHistorySpellsItMost() {
+        Conventions conventions = conventionsOf(List.of("apiCustomElement"), "fix(custom-elements): a",
+                "fix(custom-element): b", "fix(custom-element): c");
+        assertThat(styled("fix(custom-elements): reflect the default", List.of(), conventions,
+                List.of("apiCustomElement"))).isEqualTo("fix(custom-element): reflect the default");
+    }
+
+    @Test
     void anInterfaceChangedWithItsImplementationNamesTheArea() {
         assertThat(StyleApplier.mainCodeFile(List.of("MultiPackIndexV1", "MultiPackIndexTest", "MultiPackIndex")))
                 .isEqualTo("MultiPackIndex");
