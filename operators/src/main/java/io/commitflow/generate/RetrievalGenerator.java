@@ -197,7 +197,7 @@ public final class RetrievalGenerator implements java.io.Serializable {
         Draft template = fallback.generate(diff);
         List<Subject> subjects = RepoKnowledge.subjects(nn);
         List<Subject> voterSubjects = voters == nn ? subjects : RepoKnowledge.subjects(voters);
-        boolean mainIsSource = StyleApplier.mainIsSource(diff);
+        List<String> codeFiles = StyleApplier.codeFiles(diff);
         // the type the history gives a diff of only tests (docs, CI…), read once for every candidate
         String habit = conventions.habitualType(PathKind.only(diff.files()));
         Subject s;
@@ -205,11 +205,11 @@ public final class RetrievalGenerator implements java.io.Serializable {
         String entry = conventions.subjectIsChangelogEntry() && !merge ? Changelog.entry(diff.patch()) : null;
         if (entry != null) {
             // the history writes the change log's entry as the subject, and this diff adds one: its own words
-            s = StyleApplier.styled(Subject.parse(entry), voters, voterSubjects, conventions, files, mainIsSource,
+            s = StyleApplier.styled(Subject.parse(entry), voters, voterSubjects, conventions, files, codeFiles,
                     template.type(), habit);
             exemplars = nn.isEmpty() ? List.of() : exemplars(nn.get(0), nn);
         } else if (nn.isEmpty()) {
-            s = styledTemplate(template, voters, voterSubjects, conventions, files, mainIsSource, habit,
+            s = styledTemplate(template, voters, voterSubjects, conventions, files, codeFiles, habit,
                         diff.patch());
             exemplars = List.of();
         } else {
@@ -257,7 +257,7 @@ public final class RetrievalGenerator implements java.io.Serializable {
                     edited = edited.withDescription(SubjectEditor.editMember(edited.description(), member, diff.patch()));
                 }
                 Subject styled = withoutUnsupportedArea(StyleApplier.styled(edited, voters, voterSubjects, conventions,
-                        files, mainIsSource, template.type(), habit), diff.patch());
+                        files, codeFiles, template.type(), habit), diff.patch());
                 // a bump names the library this diff bumps, not another one near it
                 Subject bump = BumpedArtifact.named(styled, diff.patch(), features.newVersions());
                 if (bump != null) {
@@ -277,7 +277,7 @@ public final class RetrievalGenerator implements java.io.Serializable {
             if (chosen < 0) {
                 // no exemplar's subject, edited for this diff, is supported by it: an edit that cannot be justified
                 // is not made; the diff's own description, in the repository's form
-                s = styledTemplate(template, voters, voterSubjects, conventions, files, mainIsSource, habit,
+                s = styledTemplate(template, voters, voterSubjects, conventions, files, codeFiles, habit,
                         diff.patch());
                 exemplars = List.of();
             } else {
@@ -342,11 +342,11 @@ public final class RetrievalGenerator implements java.io.Serializable {
 
     /** The template's description of the diff, in the imperative and in the repository's form. */
     private static Subject styledTemplate(Draft template, List<RepoKnowledge.Neighbor> voters, List<Subject> subjects,
-                                          Conventions conventions, List<String> files, boolean mainIsSource,
+                                          Conventions conventions, List<String> files, List<String> codeFiles,
                                           String habit, String patch) {
         Subject t = Subject.parse(template.subject());
         Subject styled = StyleApplier.styled(t.withDescription(SubjectEditor.imperative(t.description())), voters,
-                subjects, conventions, files, mainIsSource, template.type(), habit);
+                subjects, conventions, files, codeFiles, template.type(), habit);
         // the neighbours' area may name a class this diff does not touch ("CommitGraphWriter: Update
         // config-options.md"): the template's own words stand alone
         return withoutUnsupportedArea(styled, patch);

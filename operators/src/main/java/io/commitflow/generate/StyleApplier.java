@@ -36,7 +36,7 @@ public final class StyleApplier {
      * ({@link Conventions#habitualType}; null: none), which outweighs the neighbours' vote.
      */
     static Subject styled(Subject s, List<RepoKnowledge.Neighbor> nn, List<Subject> subjects, Conventions conventions,
-                          List<String> files, boolean mainIsSource, String fallbackType, String habit) {
+                          List<String> files, List<String> codeFiles, String fallbackType, String habit) {
         String type = "";
         String scope = "";
         String area = "";
@@ -71,8 +71,8 @@ public final class StyleApplier {
             // the history names areas at all (30% of subjects or more), whatever share of the neighbours do: on
             // eclipse-jgit/jgit, where 43% do, naming it only when half the neighbours did named it for 33% of the
             // suggestions and missed it on 171 of 1,000; always, B-Norm 29.65 -> 31.34
-            boolean byFile = conventions.areaIsUsuallyFile() && mainIsSource;
-            area = byFile && !files.isEmpty() ? mainCodeFile(files) : vote(nn, subjects, Subject::area, s.area());
+            boolean byFile = conventions.areaIsUsuallyFile() && !codeFiles.isEmpty();
+            area = byFile ? mainCodeFile(codeFiles) : vote(nn, subjects, Subject::area, s.area());
         }
         String ticket = "";
         boolean plain = false;
@@ -183,6 +183,36 @@ public final class StyleApplier {
             }
         }
         return best;
+    }
+
+    /**
+     * The names ({@link RepoKnowledge#fileNames}) of the diff's source and test files, most lines changed first, when
+     * its most-changed file is one ({@link #mainIsSource}); else none. An area is named after one of them: a Bazel
+     * {@code BUILD} file beside a test is no area ("BUILD: Fix NPE in BlockListTest").
+     */
+    static List<String> codeFiles(DiffedCommit d) {
+        if (!mainIsSource(d)) {
+            return List.of();
+        }
+        List<FileChange> files = new ArrayList<>(d.files());
+        files.sort(Comparator.comparingInt((FileChange f) -> -(f.added() + f.deleted())).thenComparing(FileChange::path));
+        List<String> out = new ArrayList<>();
+        for (FileChange f : files) {
+            PathKind k = PathKind.of(f.path());
+            if (k != PathKind.SOURCE && k != PathKind.TEST) {
+                continue;
+            }
+            String name = f.path().substring(f.path().lastIndexOf('/') + 1);
+            int dot = name.lastIndexOf('.');
+            String base = dot > 0 ? name.substring(0, dot) : name;
+            if (!base.isEmpty() && !out.contains(base)) {
+                out.add(base);
+            }
+            if (out.size() == 8) {
+                break;
+            }
+        }
+        return out;
     }
 
     /** Is the diff's most-changed file source code (not a build file, a manifest or docs)? */

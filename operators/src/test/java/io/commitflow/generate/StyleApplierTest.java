@@ -1,5 +1,8 @@
 package io.commitflow.generate;
 
+import io.commitflow.git.DiffedCommit;
+import io.commitflow.git.FileChange;
+import io.commitflow.event.TestEvents;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -39,7 +42,7 @@ class StyleApplierTest {
 
     private static String styled(String subject, List<RepoKnowledge.Neighbor> nn, Conventions conventions,
                                  List<String> files) {
-        return StyleApplier.styled(Subject.parse(subject), nn, RepoKnowledge.subjects(nn), conventions, files, true,
+        return StyleApplier.styled(Subject.parse(subject), nn, RepoKnowledge.subjects(nn), conventions, files, files,
                 "chore", null).render();
     }
 
@@ -58,6 +61,23 @@ class StyleApplierTest {
                 "fix(custom-element): b", "fix(custom-element): c");
         assertThat(styled("fix(custom-elements): reflect the default", List.of(), conventions,
                 List.of("apiCustomElement"))).isEqualTo("fix(custom-element): reflect the default");
+    }
+
+    @Test
+    void anAreaIsNamedAfterCodeNotABuildFileBesideIt() {
+        DiffedCommit tests = DiffedCommit.of(TestEvents.commit("r", "a".repeat(40)), List.of(
+                change("org.eclipse.jgit.test/tst/org/eclipse/jgit/util/BlockListTest.java", 12, 2),
+                change("org.eclipse.jgit.test/BUILD", 6, 1),
+                change("org.eclipse.jgit.test/tst/org/eclipse/jgit/util/RefMapTest.java", 2, 2)), 3, "", "", "m", null);
+        assertThat(StyleApplier.codeFiles(tests)).containsExactly("BlockListTest", "RefMapTest");
+        assertThat(StyleApplier.mainCodeFile(StyleApplier.codeFiles(tests))).isEqualTo("BlockListTest");
+        DiffedCommit build = DiffedCommit.of(TestEvents.commit("r", "a".repeat(40)), List.of(
+                change("pom.xml", 12, 2), change("src/main/java/a/Walk.java", 1, 1)), 2, "", "", "m", null);
+        assertThat(StyleApplier.codeFiles(build)).as("the main file is no code").isEmpty();
+    }
+
+    private static FileChange change(String path, int added, int deleted) {
+        return new FileChange("MODIFY", path, path, false, added, deleted, 0, "100644", "100644");
     }
 
     @Test
@@ -162,10 +182,10 @@ class StyleApplierTest {
         String habit = conventions.habitualType(PathKind.TEST);
         assertThat(habit).isEqualTo("test");
         String test = StyleApplier.styled(Subject.parse("fix(core): retry walks"), fixes,
-                RepoKnowledge.subjects(fixes), conventions, List.of("WalkTest"), true, "chore", habit).render();
+                RepoKnowledge.subjects(fixes), conventions, List.of("WalkTest"), List.of("WalkTest"), "chore", habit).render();
         assertThat(test).isEqualTo("test(core): retry walks");
         String source = StyleApplier.styled(Subject.parse("fix(core): retry walks"), fixes,
-                RepoKnowledge.subjects(fixes), conventions, List.of("Walk"), true, "chore", null).render();
+                RepoKnowledge.subjects(fixes), conventions, List.of("Walk"), List.of("Walk"), "chore", null).render();
         assertThat(source).as("a diff of source: the neighbours' vote").isEqualTo("fix(core): retry walks");
     }
 
