@@ -266,12 +266,17 @@ public final class SubjectLength {
             String path = main.path();
             String name = TemplateGenerator.displayName(path);
             String document = documentName(name);
-            if (document != null) {
-                places.add(document); // "in CHANGELOG": the document by its name, as people write it
-            }
-            places.add(name);
-            if (!mentions(d, name)) {
-                places.add(path); // a file named already is not named again by its path
+            int dot = name.lastIndexOf('.');
+            String stem = dot > 0 ? name.substring(0, dot) : name;
+            // a file the subject names already, in its description or as its area, is not named again, by its
+            // name or its path: "Update README in README.md", "RevWalk: @since 7.8 in RevWalk"
+            boolean named = mentions(d, stem) || stem.equalsIgnoreCase(s.area()) || stem.equalsIgnoreCase(s.scope());
+            if (!named) {
+                if (document != null) {
+                    places.add(document); // "in CHANGELOG": the document by its name, as people write it
+                }
+                places.add(name);
+                places.add(path);
             }
             if (path.contains("/")) {
                 places.add(path.substring(0, path.lastIndexOf('/')));

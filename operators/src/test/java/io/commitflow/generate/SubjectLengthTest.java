@@ -52,6 +52,15 @@ class SubjectLengthTest {
     }
 
     @Test
+    void aFileTheSubjectNamesAlreadyIsNotNamedAgain() {
+        DiffedCommit readme = diff(modify("README.md", 4, 1));
+        assertThat(SubjectLength.fit("Update README", readme)).isEqualTo("Update README in this repository");
+        DiffedCommit walk = diff(modify("org.eclipse.jgit/src/org/eclipse/jgit/revwalk/RevWalk.java", 1, 1));
+        assertThat(SubjectLength.fit(Subject.parse("RevWalk: @since 7.8"), walk).render()).as("its area")
+                .isEqualTo("RevWalk: @since 7.8 in org.eclipse.jgit/src/org/eclipse/jgit/revwalk");
+    }
+
+    @Test
     void saysInThisRepositoryWhenNoNameFits() {
         String longName = "x/" + "VeryLongClassName".repeat(6) + ".java";
         DiffedCommit d = diff(modify(longName, 1, 1));
