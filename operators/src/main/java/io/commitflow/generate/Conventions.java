@@ -1,5 +1,7 @@
 package io.commitflow.generate;
 
+import java.util.List;
+
 /**
  * How a repository writes its subjects, as answers to the questions that writing one asks; made by
  * {@link RepoStyle#conventions()} from the counts of its history at one moment and read by {@link StyleApplier}.
@@ -21,16 +23,16 @@ package io.commitflow.generate;
  *                           files, where at least {@value RepoStyle#KIND_COMMITS} such commits gave one type half the
  *                           time or more: {@code KIND=type} pairs, comma-separated ({@code TEST=test,DOCS=chore});
  *                           empty when none, null in a request restored from a version before it was kept
- * @param scopeSpellings     for each conventional scope the history spells more than one way, the spelling it writes
- *                           most: {@code key=spelling} pairs by {@link #scopeKey}, comma-separated
- *                           ({@code customelement=custom-element}); empty when none, null as {@code kindTypes}
+ * @param scopes             the conventional scopes the history writes, most written first, comma-separated (at
+ *                           most {@value RepoStyle#MAX_KEYS}): how it spells each ({@link #spelling}) and which a
+ *                           path names ({@link #pathScope}); empty when none, null as {@code kindTypes}
  */
 public record Conventions(boolean hasHistory, boolean usesConventional, boolean scopeIsUsuallyFile, boolean usesArea,
                           boolean areaIsUsuallyFile, boolean mostlyTagged, boolean writesTags, boolean writesTickets,
                           boolean capitalizes, boolean endsWithPeriod, boolean subjectIsChangelogEntry,
-                          String kindTypes, String scopeSpellings) {
+                          String kindTypes, String scopes) {
 
-    /** Conventions without {@code scopeSpellings}, as a request of a version before they were kept reads. */
+    /** Conventions without {@code scopes}, as a request of a version before they were kept reads. */
     public Conventions(boolean hasHistory, boolean usesConventional, boolean scopeIsUsuallyFile, boolean usesArea,
                        boolean areaIsUsuallyFile, boolean mostlyTagged, boolean writesTags, boolean writesTickets,
                        boolean capitalizes, boolean endsWithPeriod, boolean subjectIsChangelogEntry, String kindTypes) {
@@ -49,16 +51,55 @@ public record Conventions(boolean hasHistory, boolean usesConventional, boolean 
      * once the project settled on it); {@code scope} itself when it has no other.
      */
     String spelling(String scope) {
-        if (scope.isEmpty() || scopeSpellings == null || scopeSpellings.isEmpty()) {
-            return scope;
+        String known = known(scope);
+        return known == null ? scope : known;
+    }
+
+    /** The listed scope with {@code name}'s key ({@link #scopeKey}), the most written first; null when none. */
+    private String known(String name) {
+        if (name.isEmpty() || scopes == null || scopes.isEmpty()) {
+            return null;
         }
-        String key = scopeKey(scope) + "=";
-        for (String pair : scopeSpellings.split(",")) {
-            if (pair.startsWith(key)) {
-                return pair.substring(key.length());
+        String key = scopeKey(name);
+        for (String scope : scopes.split(",")) {
+            if (scopeKey(scope).equals(key)) {
+                return scope;
             }
         }
-        return scope;
+        return null;
+    }
+
+    /**
+     * The scope a path names: of {@code directories} (the folders of the diff's main file, outermost first), the one
+     * the history writes most as a scope ({@code runtime-core} for {@code packages/runtime-core/src/apiWatch.ts}),
+     * spelt as it writes it; null when it writes none of them.
+     */
+    String pathScope(List<String> directories) {
+        String best = null;
+        int bestRank = Integer.MAX_VALUE;
+        if (scopes == null || scopes.isEmpty()) {
+            return null;
+        }
+        List<String> listed = List.of(scopes.split(","));
+        for (String d : directories) {
+            String known = known(d);
+            if (known != null && listed.indexOf(known) < bestRank) {
+                best = known;
+                bestRank = listed.indexOf(known);
+            }
+        }
+        return best;
+    }
+
+    /** Whether {@code scope} is, by its key, one of {@code directories}. */
+    static boolean names(String scope, java.util.Collection<String> directories) {
+        String key = scopeKey(scope);
+        for (String d : directories) {
+            if (scopeKey(d).equals(key)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The type the history habitually gives a diff all of whose files are of {@code kind}; null when none. */

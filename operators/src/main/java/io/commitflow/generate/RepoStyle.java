@@ -29,7 +29,7 @@ public final class RepoStyle {
     private Map<String, Integer> types = new HashMap<>();
     private Map<String, Integer> tags = new HashMap<>();
     private Map<String, Integer> ticketKeys = new HashMap<>();
-    /** Conventional scopes by how often the history writes them, each spelling its own key ({@link #spellings}). */
+    /** Conventional scopes by how often the history writes them, each spelling its own key ({@link Conventions#scopes}). */
     private Map<String, Integer> scopes = new HashMap<>();
     /**
      * Per kind of a diff whose files are all of one kind ({@link PathKind#only}), its commits by conventional type:
@@ -132,35 +132,17 @@ public final class RepoStyle {
                 share(area) >= 0.3, area > 0 && 2 * areaIsFile >= area,
                 share(tagged) >= 0.5, share(tagged) >= 0.3, share(ticketed) >= 0.3,
                 capitalized * 2 >= Math.max(1, total), period * 2 > total,
-                changelogEntries >= 3 && 2 * changelogMirrors > changelogEntries, habits(), spellings());
+                changelogEntries >= 3 && 2 * changelogMirrors > changelogEntries, habits(), scopesByCount());
     }
 
-    /**
-     * {@link Conventions#scopeSpellings}: for each scope the history spells more than one way ({@code custom-elements},
-     * {@code custom-element}; {@code KeepAlive}, {@code keep-alive}), the spelling it writes most.
-     */
-    private String spellings() {
-        if (scopes == null || scopes.size() < 2) {
+    /** {@link Conventions#scopes}: the scopes counted, most written first (then by name). */
+    private String scopesByCount() {
+        if (scopes == null || scopes.isEmpty()) {
             return "";
         }
-        Map<String, String> best = new java.util.TreeMap<>();
-        Map<String, Integer> spelt = new HashMap<>();
-        for (var e : scopes.entrySet()) {
-            String key = Conventions.scopeKey(e.getKey());
-            spelt.merge(key, 1, Integer::sum);
-            String current = best.get(key);
-            if (current == null || e.getValue() > scopes.get(current)
-                    || (e.getValue().equals(scopes.get(current)) && e.getKey().compareTo(current) < 0)) {
-                best.put(key, e.getKey());
-            }
-        }
-        List<String> pairs = new java.util.ArrayList<>();
-        for (var e : best.entrySet()) {
-            if (spelt.get(e.getKey()) > 1) {
-                pairs.add(e.getKey() + "=" + e.getValue());
-            }
-        }
-        return String.join(",", pairs);
+        return String.join(",", scopes.entrySet().stream()
+                .sorted(Map.Entry.<String, Integer>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
+                .map(Map.Entry::getKey).filter(k -> k.indexOf(',') < 0).toList());
     }
 
     /** {@link Conventions#kindTypes}: per kind, the type given at least half of its commits, once there are enough. */

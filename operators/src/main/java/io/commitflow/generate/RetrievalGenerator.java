@@ -1,6 +1,7 @@
 package io.commitflow.generate;
 
 import io.commitflow.git.DiffedCommit;
+import io.commitflow.git.FileChange;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -284,10 +285,52 @@ public final class RetrievalGenerator implements java.io.Serializable {
                 exemplars = exemplars(nn.get(chosen), nn);
             }
         }
+        if (window.to() - window.from() < SCOPE_BY_PATH_ROWS) {
+            s = withPathScope(s, diff, conventions);
+        }
         s = SubjectLength.fit(s, diff);
         String type = s.type().isEmpty() ? template.type() : s.type();
         float score = nn.isEmpty() ? 0 : nn.get(0).score();
         return new Draft(s.render(), template.body(), type, s.scope(), BACKEND, score, exemplars);
+    }
+
+    /**
+     * Below this many rows of history a conventional scope the neighbours voted for that no folder of the diff names
+     * is replaced by the scope the main file's folder names ({@link #withPathScope}): a short history's few
+     * neighbours vote for scopes of other packages. vuejs/core, 300 suggestions: with 20 rows B-Norm +3.6, 50 +2.6,
+     * 200 +1.0, 1,000 +0.6; with 3,000 the neighbours' vote is the better (-0.4: they know the scopes no folder
+     * names, "types", "ssr", "hydration").
+     */
+    static final int SCOPE_BY_PATH_ROWS = 2000;
+
+    /**
+     * {@code s} with the scope the diff's main file's folder names ({@link Conventions#pathScope}:
+     * {@code packages/runtime-core/src/apiWatch.ts} names {@code runtime-core} where the history writes that scope),
+     * when its own scope is no folder of any changed file; unchanged when it has none, or is a bump, whose scope
+     * the exemplar keeps ({@code chore(deps)}).
+     */
+    static Subject withPathScope(Subject s, DiffedCommit diff, Conventions conventions) {
+        if (s.scope().isEmpty() || s.type().isEmpty() || diff.files().isEmpty()
+                || Faithfulness.bumpNameWords(s.description()) != null) {
+            return s;
+        }
+        java.util.Set<String> folders = new java.util.HashSet<>();
+        FileChange main = null;
+        for (FileChange f : diff.files()) {
+            String[] parts = f.path().split("/");
+            folders.addAll(List.of(parts).subList(0, parts.length - 1));
+            if (main == null || f.added() + f.deleted() > main.added() + main.deleted()
+                    || (f.added() + f.deleted() == main.added() + main.deleted() && f.path().compareTo(main.path()) < 0)) {
+                main = f;
+            }
+        }
+        if (Conventions.names(s.scope(), folders)) {
+            return s;
+        }
+        String[] parts = main.path().split("/");
+        String scope = conventions.pathScope(List.of(parts).subList(0, parts.length - 1));
+        return scope == null ? s : new Subject(s.tags(), s.ticket(), s.plainTicket(), s.type(), scope, s.breaking(),
+                s.area(), s.description(), s.pullRequest());
     }
 
     /** A revert's subject as git writes it: {@code Revert "X"}, and since git 2.43 {@code Reapply "X"} for a revert's revert. */

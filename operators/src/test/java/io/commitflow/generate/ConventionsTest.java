@@ -105,6 +105,10 @@ class ConventionsTest {
         assertThat(c.spelling("type")).as("a tie goes to the first in order").isEqualTo("type");
         assertThat(c.spelling("reactivity")).as("never written").isEqualTo("reactivity");
         assertThat(c.spelling("")).isEmpty();
+        assertThat(c.scopes()).isEqualTo("custom-element,custom-elements,ssr,type,types");
+        assertThat(c.pathScope(List.of("packages", "ssr", "custom-elements", "src"))).as("the most written")
+                .isEqualTo("custom-element");
+        assertThat(c.pathScope(List.of("packages", "reactivity"))).isNull();
         assertThat(new Conventions(true, true, false, false, false, false, false, false, false, false, false, null)
                 .spelling("custom-elements")).as("a request from before spellings were kept").isEqualTo("custom-elements");
     }

@@ -133,6 +133,39 @@ class RetrievalGeneratorTest {
     }
 
     @Test
+    void aShortHistoryTakesTheScopeTheMainFilesFolderNamesWhereTheVotedOneIsNoFolder() {
+        RepoStyle style = new RepoStyle();
+        for (String subject : List.of("fix(runtime-core): a", "fix(runtime-core): b", "fix(reactivity): c",
+                "fix(reactivity): d", "feat(types): e", "chore(deps): update vitest to 2.1.0")) {
+            style.learn(Subject.parse(subject), List.of("x"));
+        }
+        Conventions conventions = style.conventions();
+        DiffedCommit d = DiffedCommit.of(io.commitflow.event.TestEvents.commit("r", "a".repeat(40)), List.of(
+                file("packages/runtime-core/__tests__/apiWatch.spec.ts", 3, 1),
+                file("packages/runtime-core/src/apiWatch.ts", 10, 2)), 2, "", "", "mirror", null);
+
+        assertThat(RetrievalGenerator.withPathScope(Subject.parse("fix(reactivity): track watchers"), d, conventions)
+                .render()).isEqualTo("fix(runtime-core): track watchers");
+        assertThat(RetrievalGenerator.withPathScope(Subject.parse("feat(types): type watchers"), d, conventions)
+                .render()).isEqualTo("feat(runtime-core): type watchers");
+        Subject folder = Subject.parse("fix(runtime-core): track watchers");
+        assertThat(RetrievalGenerator.withPathScope(folder, d, conventions)).as("a folder already").isSameAs(folder);
+        Subject bump = Subject.parse("chore(deps): update vitest to 2.1.1");
+        assertThat(RetrievalGenerator.withPathScope(bump, d, conventions)).as("a bump keeps its scope").isSameAs(bump);
+        Subject none = Subject.parse("fix: track watchers");
+        assertThat(RetrievalGenerator.withPathScope(none, d, conventions)).as("no scope voted").isSameAs(none);
+        DiffedCommit docs = DiffedCommit.of(io.commitflow.event.TestEvents.commit("r", "b".repeat(40)),
+                List.of(file("docs/guide/watchers.md", 3, 1)), 1, "", "", "mirror", null);
+        Subject other = Subject.parse("fix(reactivity): document watchers");
+        assertThat(RetrievalGenerator.withPathScope(other, docs, conventions)).as("no folder the history scopes")
+                .isSameAs(other);
+    }
+
+    private static io.commitflow.git.FileChange file(String path, int added, int deleted) {
+        return new io.commitflow.git.FileChange("MODIFY", path, path, false, added, deleted, 0, "100644", "100644");
+    }
+
+    @Test
     void aRepositoryOfFiftyCommitsNoLongerUsesItsFleet() {
         try (CpuEngine engine = new CpuEngine(FeatureSpace.DEFAULT_DIMENSION)) {
             RepoKnowledge grown = RepoKnowledge.fresh(engine, 0, 100);
