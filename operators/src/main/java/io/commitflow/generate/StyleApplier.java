@@ -27,6 +27,10 @@ public final class StyleApplier {
 
     private StyleApplier() {}
 
+    /** A description that is a release's version and nothing else: {@code v3.5.20}, {@code vue-router@4.1.0}. */
+    private static final java.util.regex.Pattern RELEASE =
+            java.util.regex.Pattern.compile("(?:[\\w@/.-]+@)?v?\\d+(?:\\.\\d+)+[\\w.+-]*");
+
     /** A description that starts with an area of its own, spaces allowed ({@code Apache MINA sshd client: …}). */
     private static final java.util.regex.Pattern OWN_AREA = java.util.regex.Pattern.compile("[^:\\s][^:]{0,40}:\\s");
 
@@ -40,9 +44,11 @@ public final class StyleApplier {
         String type = "";
         String scope = "";
         String area = "";
-        if (conventions.usesConventional() && !s.type().isEmpty() && Faithfulness.bumpName(s.description()) != null) {
+        if (conventions.usesConventional() && !s.type().isEmpty()
+                && (Faithfulness.bumpName(s.description()) != null || RELEASE.matcher(s.description()).matches())) {
             // a dependency update keeps the exemplar's own form, "chore(deps): update vitest to ^2.1.1": the fixes
-            // whose diffs touch the same files say nothing of how this history files its updates
+            // whose diffs touch the same files say nothing of how this history files its updates; nor of its
+            // releases, "release: v3.5.20" (a young history's neighbours had made it "fix(compiler-sfc): v3.5.20")
             type = s.type();
             scope = s.scope();
         } else if (conventions.usesConventional()) {

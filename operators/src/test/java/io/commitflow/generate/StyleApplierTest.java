@@ -158,6 +158,10 @@ class StyleApplierTest {
                 .isEqualTo("chore(deps): update vitest to 2.1.1");
         assertThat(styled("chore(deps): retry walks", nn, conventions, List.of("Walk")))
                 .as("anything else: the neighbours' vote").isEqualTo("fix(teleport): retry walks");
+        assertThat(styled("release: v3.5.20", nn, conventions, List.of("CHANGELOG")))
+                .as("nor a release").isEqualTo("release: v3.5.20");
+        assertThat(styled("release: vue-router@4.1.0", nn, conventions, List.of("CHANGELOG")))
+                .isEqualTo("release: vue-router@4.1.0");
     }
 
     @Test
