@@ -134,7 +134,7 @@ public final class Faithfulness {
 
     /** A version bump's subject: the library it names, then its new version. */
     private static final Pattern BUMP = Pattern.compile(
-            "(?i)\\b(?:update|bump|upgrade)\\s+(?:dependency\\s+)?((?-i:[A-Z][\\w.-]*\\s+){0,2}?)([\\w.@:/-]*[A-Za-z][\\w.@:/-]*)"
+            "(?i)\\b(?:update|bump|upgrade|pin)\\s+(?:dependency\\s+)?((?-i:[A-Z][\\w.-]*\\s+){0,2}?)([\\w.@:/-]*[A-Za-z][\\w.@:/-]*)"
                     + "(?:\\s+(?:action|plugin|module|package|version))?\\s+(?:from\\s+\\S+\\s+)?to\\s+v?\\d");
     /** How far above a changed {@code <version>} a pom's {@code <artifactId>} may stand. */
     static final int BUMP_REACH = 3;

@@ -79,5 +79,10 @@ class BumpedArtifactTest {
         assertThat(BumpedArtifact.named(plain, p, List.of("1.14.8"))).isSameAs(plain);
         assertThat(BumpedArtifact.named(Subject.parse("Update commons-codec to 1.14.8"), p, List.of("1.14.8", "2.0")))
                 .as("which library, when the diff moves to two versions, is not known").isNull();
+        // pinning is bumping: "[hotfix] Pin Flink version to 1.11.4" named flink for an avro update
+        String avro = patch("pom.xml", "     <flink.version>1.20.0</flink.version>",
+                "-    <avro.version>1.11.3</avro.version>", "+    <avro.version>1.11.4</avro.version>");
+        assertThat(BumpedArtifact.named(Subject.parse("[hotfix] Pin Flink version to 1.11.4"), avro, List.of("1.11.4"))
+                .render()).isEqualTo("[hotfix] Pin avro version to 1.11.4");
     }
 }
