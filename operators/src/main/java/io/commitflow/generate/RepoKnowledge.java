@@ -399,10 +399,18 @@ public final class RepoKnowledge {
 
     /** Changed files' names without extension, most lines changed first, at most eight. */
     public static List<String> fileNames(DiffedCommit d) {
+        return fileNames(d, f -> true);
+    }
+
+    /** {@link #fileNames(DiffedCommit)} of the changed files that {@code keep} accepts. */
+    static List<String> fileNames(DiffedCommit d, java.util.function.Predicate<FileChange> keep) {
         List<FileChange> files = new ArrayList<>(d.files());
         files.sort(Comparator.comparingInt((FileChange f) -> -(f.added() + f.deleted())).thenComparing(FileChange::path));
         List<String> out = new ArrayList<>();
         for (FileChange f : files) {
+            if (!keep.test(f)) {
+                continue;
+            }
             String p = f.path();
             String name = p.substring(p.lastIndexOf('/') + 1);
             int dot = name.lastIndexOf('.');

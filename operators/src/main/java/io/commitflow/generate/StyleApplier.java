@@ -200,25 +200,10 @@ public final class StyleApplier {
         if (!mainIsSource(d)) {
             return List.of();
         }
-        List<FileChange> files = new ArrayList<>(d.files());
-        files.sort(Comparator.comparingInt((FileChange f) -> -(f.added() + f.deleted())).thenComparing(FileChange::path));
-        List<String> out = new ArrayList<>();
-        for (FileChange f : files) {
+        return RepoKnowledge.fileNames(d, f -> {
             PathKind k = PathKind.of(f.path());
-            if (k != PathKind.SOURCE && k != PathKind.TEST) {
-                continue;
-            }
-            String name = f.path().substring(f.path().lastIndexOf('/') + 1);
-            int dot = name.lastIndexOf('.');
-            String base = dot > 0 ? name.substring(0, dot) : name;
-            if (!base.isEmpty() && !out.contains(base)) {
-                out.add(base);
-            }
-            if (out.size() == 8) {
-                break;
-            }
-        }
-        return out;
+            return k == PathKind.SOURCE || k == PathKind.TEST;
+        });
     }
 
     /** Is the diff's most-changed file source code (not a build file, a manifest or docs)? */
