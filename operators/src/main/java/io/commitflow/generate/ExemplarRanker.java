@@ -167,7 +167,8 @@ public final class ExemplarRanker {
 
     /**
      * How well a description fits this diff: +1 for each of its words that this diff contains, -1 for each that its
-     * own diff contained and this one does not (it names something this change does not touch), over its words.
+     * own diff contained and this one does not (it names something this change does not touch), over its words; an
+     * id ({@link #isId}) is not counted.
      */
     static double fit(List<String> description, WordSet ourWords, int[] theirSignature) {
         int words = 0;
@@ -175,6 +176,9 @@ public final class ExemplarRanker {
         for (String w : description) {
             if (w.length() < 3 || !Character.isLetterOrDigit(w.charAt(0))) {
                 continue;
+            }
+            if (isId(w)) {
+                continue; // a build id the exemplar moved to becomes this diff's (SubjectEditor.replaceCarried)
             }
             words++;
             int h = DiffTokens.wordHash(w);
@@ -185,6 +189,17 @@ public final class ExemplarRanker {
             }
         }
         return words == 0 ? 0 : score / words;
+    }
+
+    /**
+     * An id: five letters and digits or more, with both ({@code s20220215213605}, {@code i20220502200629},
+     * {@code jdk18on}). Neither fits nor misfits: an exemplar's "Update Orbit to S20211108222137" counted its old
+     * build id against it, though the editor writes this diff's own (eclipse-jgit/jgit: 32.77 -> 33.02 B-Norm; every
+     * word with a digit, years and version stamps too: 33.34, but vuejs/core -0.05 and flink-connector-kafka -0.09).
+     */
+    static boolean isId(String word) {
+        return word.length() >= 5 && word.chars().anyMatch(Character::isDigit)
+                && word.chars().anyMatch(Character::isLetter);
     }
 
     /** A scan: a description has a few words, a signature a few hundred, so this beats building a set of them. */

@@ -41,6 +41,15 @@ class ExemplarRankerTest {
         assertThat(ExemplarRanker.fit(List.of("retry", "packs"), ours, theirs)).isEqualTo(0.5);
         assertThat(ExemplarRanker.fit(List.of("retry", "walker"), ours, theirs)).isZero();
         assertThat(ExemplarRanker.fit(List.of("in", "(", "of"), ours, theirs)).as("no word of three letters").isZero();
+        // "Update Orbit to S20211108222137": its old build id is edited to this diff's, so it counts neither way
+        int[] orbit = {DiffTokens.wordHash("s20211108222137"), DiffTokens.wordHash("walker")};
+        assertThat(ExemplarRanker.fit(List.of("retry", "s20211108222137"), ours, orbit)).isEqualTo(1.0);
+        assertThat(ExemplarRanker.fit(List.of("retry", "2024"), ours, new int[] {DiffTokens.wordHash("2024")}))
+                .as("a year is no id").isZero();
+        assertThat(ExemplarRanker.isId("jdk18on")).isTrue();
+        assertThat(ExemplarRanker.isId("log4j")).isTrue();
+        assertThat(ExemplarRanker.isId("sha1")).isFalse();
+        assertThat(ExemplarRanker.isId("20240101")).isFalse();
     }
 
     @Test
