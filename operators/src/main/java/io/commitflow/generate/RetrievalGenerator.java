@@ -247,6 +247,8 @@ public final class RetrievalGenerator implements java.io.Serializable {
                         features.newVersions());
                 // a copyright notice's year is the one this diff writes
                 edited = edited.withDescription(SubjectEditor.editYear(edited.description(), diff.patch()));
+                // and a release train's year and month, the one this diff points at
+                edited = edited.withDescription(SubjectEditor.editYearMonth(edited.description(), diff.patch()));
                 // a build id the exemplar moved to ("Update Orbit to R20220830213456") becomes the one this diff adds
                 edited = edited.withDescription(SubjectEditor.replaceCarried(edited.description(),
                         candidate.commit().signature(), features.signature(), diff.patch()));
@@ -268,6 +270,7 @@ public final class RetrievalGenerator implements java.io.Serializable {
                         && Faithfulness.faithful(styled.render(), diff.patch())
                         && Faithfulness.movesAsStated(styled.description(), diff.patch())
                         && Faithfulness.numbers(edited.description()).isEmpty()
+                        && SubjectEditor.yearMonthsAdded(styled.description(), diff.patch())
                         && SubjectEditor.carriedName(styled.description(), candidate.commit().signature(),
                                 features.signature(), diff.patch()) == null) {
                     s = styled;

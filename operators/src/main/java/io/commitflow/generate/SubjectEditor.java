@@ -317,6 +317,61 @@ public final class SubjectEditor {
         return added.size() == 1 ? description.replace(old, added.iterator().next()) : description;
     }
 
+    /** A year and month, {@code 2025-03}: an Eclipse release train's, a dated milestone's. */
+    static final Pattern YEAR_MONTH = Pattern.compile("(?<![\\w.-])((?:19|20)\\d\\d-(?:0[1-9]|1[0-2]))(?![\\w.]|-\\d)");
+
+    /**
+     * The description's one year and month ({@code Add 4.35 target platform for Eclipse 2024-12}) becomes the one this
+     * diff's added lines write and its removed lines do not ({@code 2025-03}, the release train the new target
+     * platform points at); unchanged when the description names none or several, or the diff adds none or several.
+     */
+    static String editYearMonth(String description, String patch) {
+        Matcher m = YEAR_MONTH.matcher(description);
+        if (!m.find()) {
+            return description;
+        }
+        String old = m.group(1);
+        if (m.find()) {
+            return description;
+        }
+        java.util.Set<String> added = new java.util.LinkedHashSet<>();
+        java.util.Set<String> removed = new java.util.HashSet<>();
+        for (String l : patch.split("\n", -1)) {
+            boolean plus = l.startsWith("+") && !l.startsWith("+++");
+            if (!plus && !(l.startsWith("-") && !l.startsWith("---"))) {
+                continue;
+            }
+            Matcher y = YEAR_MONTH.matcher(l);
+            while (y.find()) {
+                (plus ? added : removed).add(y.group(1));
+            }
+        }
+        added.removeAll(removed);
+        return added.size() == 1 ? description.replace(old, added.iterator().next()) : description;
+    }
+
+    /**
+     * Whether every year and month the description names ({@link #YEAR_MONTH}) is on a line this diff adds: "for
+     * Eclipse 2024-12" claims the release train this change moves to, and a patch that names 2024-12 only on the
+     * lines it keeps or removes does not move to it.
+     */
+    static boolean yearMonthsAdded(String description, String patch) {
+        Matcher m = YEAR_MONTH.matcher(description);
+        while (m.find()) {
+            boolean found = false;
+            for (String l : patch.split("\n", -1)) {
+                if (l.startsWith("+") && !l.startsWith("+++") && l.contains(m.group(1))) {
+                    found = true;
+                    break;
+                }
+            }
+            if (!found) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /**
      * The description's one version, when it is the version in the name of a file the exemplar changed
      * ({@code Add 4.31 target platform} for {@code jgit-4.31.target}), becomes the version in the name of this diff's

@@ -83,6 +83,25 @@ class SubjectEditorTest {
     }
 
     @Test
+    void aReleaseTrainsYearAndMonthIsTheOneThisDiffPointsAt() {
+        String target = "--- /dev/null\n+++ b/org.eclipse.jgit.target/jgit-4.35.target\n"
+                + "+  <repository location=\"https://download.eclipse.org/releases/2025-03/\"/>\n"
+                + "--- a/org.eclipse.jgit.target/jgit-4.34.target\n+++ b/org.eclipse.jgit.target/jgit-4.34.target\n"
+                + "   <!-- Eclipse 2024-12 -->\n";
+        assertThat(SubjectEditor.editYearMonth("Add 4.35 target platform for Eclipse 2024-12", target))
+                .isEqualTo("Add 4.35 target platform for Eclipse 2025-03");
+        assertThat(SubjectEditor.yearMonthsAdded("Add 4.35 target platform for Eclipse 2025-03", target)).isTrue();
+        assertThat(SubjectEditor.yearMonthsAdded("Add 4.35 target platform for Eclipse 2024-12", target))
+                .as("only on a line the diff keeps").isFalse();
+        assertThat(SubjectEditor.yearMonthsAdded("Add 4.35 target platform", target)).isTrue();
+        assertThat(SubjectEditor.editYearMonth("Release 2024-12-05 notes", target)).as("a date is no year and month")
+                .isEqualTo("Release 2024-12-05 notes");
+        String two = target + "+  <repository location=\"https://download.eclipse.org/releases/2025-06/\"/>\n";
+        assertThat(SubjectEditor.editYearMonth("Add 4.35 target platform for Eclipse 2024-12", two))
+                .as("which of two is not known").isEqualTo("Add 4.35 target platform for Eclipse 2024-12");
+    }
+
+    @Test
     void writesTheImperativeMood() {
         assertThat(SubjectEditor.imperative("Fixed the parser")).isEqualTo("Fix the parser");
         assertThat(SubjectEditor.imperative("adds a test")).isEqualTo("add a test");
