@@ -271,6 +271,7 @@ public final class RetrievalGenerator implements java.io.Serializable {
                         && Faithfulness.movesAsStated(styled.description(), diff.patch())
                         && Faithfulness.numbers(edited.description()).isEmpty()
                         && SubjectEditor.yearMonthsAdded(styled.description(), diff.patch())
+                        && SubjectEditor.nameVersionsAdded(styled.description(), diff.patch())
                         && SubjectEditor.carriedName(styled.description(), candidate.commit().signature(),
                                 features.signature(), diff.patch()) == null) {
                     s = styled;

@@ -372,6 +372,31 @@ public final class SubjectEditor {
         return true;
     }
 
+    /** A name with a version in it, {@code jgit-4.35}, {@code orbit-4.39}: a versioned file's or module's. */
+    static final Pattern NAME_VERSION = Pattern.compile("(?<![\\w.-])([A-Za-z][\\w.]*-\\d+(?:\\.\\d+)+)(?![\\w.]*\\w)");
+
+    /**
+     * Whether every versioned name the description names ({@link #NAME_VERSION}) is on a line this diff adds, its
+     * file headers included: "Add target platform jgit-4.35" for a diff that adds {@code jgit-4.37.target} names the
+     * module its exemplar added, which this diff's pom lists only on a line it keeps.
+     */
+    static boolean nameVersionsAdded(String description, String patch) {
+        Matcher m = NAME_VERSION.matcher(description);
+        while (m.find()) {
+            boolean found = false;
+            for (String l : patch.split("\n", -1)) {
+                if (l.startsWith("+") && l.contains(m.group(1))) {
+                    found = true;
+                    break;
+                }
+            }
+            if (!found) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /**
      * The description's one version, when it is the version in the name of a file the exemplar changed
      * ({@code Add 4.31 target platform} for {@code jgit-4.31.target}), becomes the version in the name of this diff's

@@ -96,6 +96,12 @@ class SubjectEditorTest {
         assertThat(SubjectEditor.yearMonthsAdded("Add 4.35 target platform", target)).isTrue();
         assertThat(SubjectEditor.editYearMonth("Release 2024-12-05 notes", target)).as("a date is no year and month")
                 .isEqualTo("Release 2024-12-05 notes");
+        assertThat(SubjectEditor.nameVersionsAdded("Add target platform jgit-4.35 for Eclipse 2025-03", target))
+                .isTrue();
+        String pom = "--- a/pom.xml\n+++ b/pom.xml\n     <module>jgit-4.34</module>\n+    <module>jgit-4.35</module>\n";
+        assertThat(SubjectEditor.nameVersionsAdded("Add target platform jgit-4.34 for Eclipse 2025-03", pom))
+                .as("a module the diff only keeps").isFalse();
+        assertThat(SubjectEditor.nameVersionsAdded("Add jgit-4.35 target platform", pom)).isTrue();
         String two = target + "+  <repository location=\"https://download.eclipse.org/releases/2025-06/\"/>\n";
         assertThat(SubjectEditor.editYearMonth("Add 4.35 target platform for Eclipse 2024-12", two))
                 .as("which of two is not known").isEqualTo("Add 4.35 target platform for Eclipse 2024-12");
