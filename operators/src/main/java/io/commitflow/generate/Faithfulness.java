@@ -108,12 +108,12 @@ public final class Faithfulness {
      * Whether a subject's "from A to B" is this diff's move: A on a removed line and B on an added one. A bare number
      * is no name {@link #unsupported} would judge, so commons-lang's "Bump commons.text from 84 to 85" (the
      * parent pom's numbers, carried from an exemplar) was suggested for a move from 1.13.1 to 1.14.0. True when the
-     * subject states no such pair.
+     * subject states no such pair and, for a bump's "to B" alone, B is on an added line ({@link #bumpsToAdded}).
      */
     public static boolean movesAsStated(String subject, String patch) {
         Matcher m = FROM_TO.matcher(subject == null ? "" : subject);
         if (!m.find()) {
-            return true;
+            return bumpsToAdded(subject, patch);
         }
         Pattern from = Pattern.compile("(?<![\\w.])v?" + Pattern.quote(m.group(1)) + "(?![\\w]|\\.\\d)");
         Pattern to = Pattern.compile("(?<![\\w.])v?" + Pattern.quote(m.group(2)) + "(?![\\w]|\\.\\d)");
@@ -126,6 +126,29 @@ public final class Faithfulness {
                 added |= to.matcher(l).find();
             }
             if (removed && added) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Whether a bump's new version ({@code Update httpcore to 4.4.15}) is on a line this diff adds: a diff that only
+     * keeps 4.4.15 beside the lines it changes (a checksum fixed for it) moves nothing to it. True for any other
+     * subject, and for a bare major ({@code to v8}), which {@link #bumpNamesChanged} reads.
+     */
+    static boolean bumpsToAdded(String subject, String patch) {
+        Matcher b = bump(subject);
+        if (b == null) {
+            return true;
+        }
+        Matcher v = BUMP_VERSION.matcher(subject.substring(b.end() - 1));
+        if (!v.lookingAt() || !v.group(1).contains(".")) {
+            return true;
+        }
+        Pattern to = Pattern.compile("(?<![\\w.])" + Pattern.quote(v.group(1)) + "(?!\\w|\\.\\d)");
+        for (String l : patch.split("\n", -1)) {
+            if (l.startsWith("+") && !l.startsWith("+++") && to.matcher(l).find()) {
                 return true;
             }
         }

@@ -183,6 +183,14 @@ class FaithfulnessTest {
         assertThat(Faithfulness.movesAsStated("Bump commons.text from 1.13 to 1.14", pom))
                 .as("a prefix of a version is not that version").isFalse();
         assertThat(Faithfulness.movesAsStated("Update commons.text to 1.14.0", pom)).as("no pair stated").isTrue();
+        assertThat(Faithfulness.movesAsStated("Update commons.text to 1.14", pom))
+                .as("a bump's new version alone is on an added line too").isFalse();
+        String sha = "--- a/WORKSPACE\n+++ b/WORKSPACE\n     artifact = \"org.apache.httpcomponents:httpcore:4.4.15\",\n"
+                + "-    sha1 = \"aa\",\n+    sha1 = \"bb\",\n";
+        assertThat(Faithfulness.movesAsStated("Update org.apache.httpcomponents:httpcore to 4.4.15", sha))
+                .as("a checksum fixed beside a version moves nothing to it").isFalse();
+        assertThat(Faithfulness.movesAsStated("Bump jest to v8", pom)).as("a bare major: bumpNamesChanged reads it")
+                .isTrue();
     }
 
     @Test
