@@ -57,6 +57,14 @@ public final class SubjectEditor {
                 ourFiles);
         String pair = editVersionPair(d, oldVersions, newVersions);
         String edited = pair != null ? pair : fileVersion(d, theirFiles, ourFiles);
+        if (edited == null && namesFileVersion(d, theirFiles)) {
+            // "Add 4.38 target platform" names the exemplar's jgit-4.38.target: the version this diff moves to is
+            // written only where one of its files is named with it (jgit-4.23.target beside jgit-4.24.target), not
+            // hamcrest's 3.0 ("Add 3.0 target platform")
+            String fresh = editVersion(d, newVersions);
+            String version = soleVersion(fresh);
+            edited = version != null && ourFiles.stream().anyMatch(f -> f.contains(version)) ? fresh : d;
+        }
         return exemplar.withDescription(imperative(edited != null ? edited : editVersion(d, newVersions)));
     }
 
@@ -403,6 +411,20 @@ public final class SubjectEditor {
      * file of that name ({@code jgit-4.32.target}): {@code Add 4.32 target platform}. Null when the version names no
      * file of the exemplar's, or this diff has no such file, or several versions of one.
      */
+    /** Whether the description's one version is the version in the name of a file the exemplar changed. */
+    static boolean namesFileVersion(String description, List<String> theirFiles) {
+        String old = soleVersion(description);
+        if (old == null) {
+            return false;
+        }
+        for (String theirs : theirFiles) {
+            if (theirs.contains(old)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     static String fileVersion(String description, List<String> theirFiles, List<String> ourFiles) {
         String old = soleVersion(description);
         if (old == null) {

@@ -66,6 +66,13 @@ class SubjectEditorTest {
                 .as("a version of no file").isNull();
         assertThat(SubjectEditor.adapt(Subject.parse("Add 4.31 target platform"), List.of("jgit-4.31"),
                 List.of("jgit-4.32"), List.of("1.0", "0.1.55")).render()).isEqualTo("Add 4.32 target platform");
+        // hamcrest 3.0 moved in the platforms' files: its version is no platform's
+        assertThat(SubjectEditor.adapt(Subject.parse("Add 4.38 target platform"), List.of("jgit-4.38"),
+                List.of("jgit-4.34", "jgit-4.35", "MANIFEST"), List.of("3.0")).render())
+                .isEqualTo("Add 4.38 target platform");
+        assertThat(SubjectEditor.adapt(Subject.parse("Add 4.22 target platform"), List.of("jgit-4.22"),
+                List.of("jgit-4.23", "jgit-4.24"), List.of("4.23")).render())
+                .as("a version one of this diff's files is named with").isEqualTo("Add 4.23 target platform");
     }
 
     @Test
