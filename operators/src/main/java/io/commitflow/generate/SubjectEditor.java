@@ -306,22 +306,8 @@ public final class SubjectEditor {
         if (m.find()) {
             return description;
         }
-        java.util.Set<String> added = new java.util.LinkedHashSet<>();
-        java.util.Set<String> removed = new java.util.HashSet<>();
-        for (String l : patch.split("\n", -1)) {
-            boolean plus = l.startsWith("+") && !l.startsWith("+++");
-            if (!plus && !(l.startsWith("-") && !l.startsWith("---"))) {
-                continue;
-            }
-            Matcher y = YEAR.matcher(l);
-            while (y.find()) {
-                if (range && y.group(2) == null) {
-                    continue;
-                }
-                (plus ? added : removed).add(range ? y.group() : y.group(2) != null ? y.group(2) : y.group(1));
-            }
-        }
-        added.removeAll(removed);
+        java.util.Set<String> added = movedTo(patch, YEAR, y -> range && y.group(2) == null ? null
+                : range ? y.group() : y.group(2) != null ? y.group(2) : y.group(1));
         return added.size() == 1 ? description.replace(old, added.iterator().next()) : description;
     }
 
@@ -342,6 +328,16 @@ public final class SubjectEditor {
         if (m.find()) {
             return description;
         }
+        java.util.Set<String> added = movedTo(patch, YEAR_MONTH, y -> y.group(1));
+        return added.size() == 1 ? description.replace(old, added.iterator().next()) : description;
+    }
+
+    /**
+     * What {@code pattern} finds on the patch's added lines and not on its removed ones, each match read by
+     * {@code read} (null: not counted), in the order first added.
+     */
+    private static java.util.Set<String> movedTo(String patch, Pattern pattern,
+                                                 java.util.function.Function<Matcher, String> read) {
         java.util.Set<String> added = new java.util.LinkedHashSet<>();
         java.util.Set<String> removed = new java.util.HashSet<>();
         for (String l : patch.split("\n", -1)) {
@@ -349,13 +345,16 @@ public final class SubjectEditor {
             if (!plus && !(l.startsWith("-") && !l.startsWith("---"))) {
                 continue;
             }
-            Matcher y = YEAR_MONTH.matcher(l);
+            Matcher y = pattern.matcher(l);
             while (y.find()) {
-                (plus ? added : removed).add(y.group(1));
+                String v = read.apply(y);
+                if (v != null) {
+                    (plus ? added : removed).add(v);
+                }
             }
         }
         added.removeAll(removed);
-        return added.size() == 1 ? description.replace(old, added.iterator().next()) : description;
+        return added;
     }
 
     /**
