@@ -75,20 +75,15 @@ public record Conventions(boolean hasHistory, boolean usesConventional, boolean 
      * spelt as it writes it; null when it writes none of them.
      */
     String pathScope(List<String> directories) {
-        String best = null;
-        int bestRank = Integer.MAX_VALUE;
         if (scopes == null || scopes.isEmpty()) {
             return null;
         }
-        List<String> listed = List.of(scopes.split(","));
-        for (String d : directories) {
-            String known = known(d);
-            if (known != null && listed.indexOf(known) < bestRank) {
-                best = known;
-                bestRank = listed.indexOf(known);
+        for (String scope : scopes.split(",")) {
+            if (names(scope, directories)) {
+                return scope;
             }
         }
-        return best;
+        return null;
     }
 
     /** Whether {@code scope} is, by its key, one of {@code directories}. */

@@ -319,19 +319,14 @@ public final class RetrievalGenerator implements java.io.Serializable {
             return s;
         }
         java.util.Set<String> folders = new java.util.HashSet<>();
-        FileChange main = null;
         for (FileChange f : diff.files()) {
             String[] parts = f.path().split("/");
             folders.addAll(List.of(parts).subList(0, parts.length - 1));
-            if (main == null || f.added() + f.deleted() > main.added() + main.deleted()
-                    || (f.added() + f.deleted() == main.added() + main.deleted() && f.path().compareTo(main.path()) < 0)) {
-                main = f;
-            }
         }
         if (Conventions.names(s.scope(), folders)) {
             return s;
         }
-        String[] parts = main.path().split("/");
+        String[] parts = StyleApplier.mainFile(diff).path().split("/");
         String scope = conventions.pathScope(List.of(parts).subList(0, parts.length - 1));
         return scope == null ? s : new Subject(s.tags(), s.ticket(), s.plainTicket(), s.type(), scope, s.breaking(),
                 s.area(), s.description(), s.pullRequest());

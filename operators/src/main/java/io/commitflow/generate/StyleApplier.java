@@ -200,22 +200,27 @@ public final class StyleApplier {
         if (!mainIsSource(d)) {
             return List.of();
         }
-        return RepoKnowledge.fileNames(d, f -> {
-            PathKind k = PathKind.of(f.path());
-            return k == PathKind.SOURCE || k == PathKind.TEST;
-        });
+        return RepoKnowledge.fileNames(d, StyleApplier::isCode);
     }
 
     /** Is the diff's most-changed file source code (not a build file, a manifest or docs)? */
     static boolean mainIsSource(DiffedCommit d) {
+        FileChange main = mainFile(d);
+        return main != null && isCode(main);
+    }
+
+    /** The diff's most-changed file (added and deleted lines), the first by path of equals; null when none. */
+    static FileChange mainFile(DiffedCommit d) {
         return d.files().stream()
                 .max(Comparator.comparingInt((FileChange f) -> f.added() + f.deleted())
                         .thenComparing(FileChange::path, Comparator.reverseOrder()))
-                .map(f -> {
-                    PathKind k = PathKind.of(f.path());
-                    return k == PathKind.SOURCE || k == PathKind.TEST;
-                })
-                .orElse(false);
+                .orElse(null);
+    }
+
+    /** A source or test file. */
+    private static boolean isCode(FileChange f) {
+        PathKind k = PathKind.of(f.path());
+        return k == PathKind.SOURCE || k == PathKind.TEST;
     }
 
     /**

@@ -363,20 +363,7 @@ public final class SubjectEditor {
      * lines it keeps or removes does not move to it.
      */
     static boolean yearMonthsAdded(String description, String patch) {
-        Matcher m = YEAR_MONTH.matcher(description);
-        while (m.find()) {
-            boolean found = false;
-            for (String l : patch.split("\n", -1)) {
-                if (l.startsWith("+") && !l.startsWith("+++") && l.contains(m.group(1))) {
-                    found = true;
-                    break;
-                }
-            }
-            if (!found) {
-                return false;
-            }
-        }
-        return true;
+        return onAddedLines(description, YEAR_MONTH, patch, false);
     }
 
     /** A name with a version in it, {@code jgit-4.35}, {@code orbit-4.39}: a versioned file's or module's. */
@@ -388,11 +375,23 @@ public final class SubjectEditor {
      * module its exemplar added, which this diff's pom lists only on a line it keeps.
      */
     static boolean nameVersionsAdded(String description, String patch) {
-        Matcher m = NAME_VERSION.matcher(description);
+        return onAddedLines(description, NAME_VERSION, patch, true);
+    }
+
+    /**
+     * Whether every match of {@code names} in the description (its first group) is on a line the patch adds, its
+     * {@code +++} file headers too where {@code headers}.
+     */
+    private static boolean onAddedLines(String description, Pattern names, String patch, boolean headers) {
+        Matcher m = names.matcher(description);
+        String[] lines = null; // split only when the description names one
         while (m.find()) {
+            if (lines == null) {
+                lines = patch.split("\n", -1);
+            }
             boolean found = false;
-            for (String l : patch.split("\n", -1)) {
-                if (l.startsWith("+") && l.contains(m.group(1))) {
+            for (String l : lines) {
+                if (l.startsWith("+") && (headers || !l.startsWith("+++")) && l.contains(m.group(1))) {
                     found = true;
                     break;
                 }
@@ -404,12 +403,6 @@ public final class SubjectEditor {
         return true;
     }
 
-    /**
-     * The description's one version, when it is the version in the name of a file the exemplar changed
-     * ({@code Add 4.31 target platform} for {@code jgit-4.31.target}), becomes the version in the name of this diff's
-     * file of that name ({@code jgit-4.32.target}): {@code Add 4.32 target platform}. Null when the version names no
-     * file of the exemplar's, or this diff has no such file, or several versions of one.
-     */
     /** Whether the description's one version is the version in the name of a file the exemplar changed. */
     static boolean namesFileVersion(String description, List<String> theirFiles) {
         String old = soleVersion(description);
@@ -424,6 +417,12 @@ public final class SubjectEditor {
         return false;
     }
 
+    /**
+     * The description's one version, when it is the version in the name of a file the exemplar changed
+     * ({@code Add 4.31 target platform} for {@code jgit-4.31.target}), becomes the version in the name of this diff's
+     * file of that name ({@code jgit-4.32.target}): {@code Add 4.32 target platform}. Null when the version names no
+     * file of the exemplar's, or this diff has no such file, or several versions of one.
+     */
     static String fileVersion(String description, List<String> theirFiles, List<String> ourFiles) {
         String old = soleVersion(description);
         if (old == null) {

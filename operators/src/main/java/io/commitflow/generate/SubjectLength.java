@@ -3,7 +3,6 @@ package io.commitflow.generate;
 import io.commitflow.git.DiffedCommit;
 import io.commitflow.git.FileChange;
 
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -247,10 +246,7 @@ public final class SubjectLength {
 
     private static Subject lengthen(Subject s, DiffedCommit diff) {
         String d = s.description().strip();
-        FileChange main = diff.files().stream()
-                .max(Comparator.comparingInt((FileChange f) -> f.added() + f.deleted())
-                        .thenComparing(FileChange::path, Comparator.reverseOrder()))
-                .orElse(null);
+        FileChange main = StyleApplier.mainFile(diff);
         if (d.isEmpty()) {
             // nothing to say from the exemplar: the template's description of the paths
             d = !diff.files().isEmpty() ? TemplateGenerator.subject(diff.files(), diff.totalFiles())
