@@ -29,6 +29,11 @@ enum PathKind {
         return kind;
     }
 
+    /** A test class's name, as a subject or a file's stem gives it: {@code FooTest}, {@code FooTests}, {@code FooIT}, {@code FooITCase}. */
+    static boolean testClass(String name) {
+        return name.endsWith("Test") || name.endsWith("Tests") || name.endsWith("IT") || name.endsWith("ITCase");
+    }
+
     static PathKind of(String path) {
         String p = path.toLowerCase(Locale.ROOT);
         String name = p.substring(p.lastIndexOf('/') + 1);

@@ -231,6 +231,8 @@ public final class RetrievalGenerator implements java.io.Serializable {
             // only a diff that moves to one new version can rewrite a bump's "from A to B": scan its patch for the old
             // one then, not for every suggestion
             List<String> oldVersions = features.newVersions().size() == 1 ? DiffTokens.oldVersions(diff.patch()) : List.of();
+            // a diff of a test is about the class it tests: an exemplar's class becomes that one
+            String underTest = SubjectEditor.classUnderTest(files, diff.patch());
             SubjectEditor.Member member = null;
             boolean memberRead = false;
             s = null;
@@ -243,8 +245,8 @@ public final class RetrievalGenerator implements java.io.Serializable {
                 if (!SubjectEditor.startsAsProse(subjects.get(i).description())) {
                     continue; // "+=codecov => notifications": a history's oddity, no suggestion
                 }
-                Subject edited = SubjectEditor.adapt(subjects.get(i), candidate.commit().files(), files, oldVersions,
-                        features.newVersions());
+                Subject edited = SubjectEditor.adapt(subjects.get(i), candidate.commit().files(), files, underTest,
+                        oldVersions, features.newVersions());
                 // a copyright notice's year is the one this diff writes
                 edited = edited.withDescription(SubjectEditor.editYear(edited.description(), diff.patch()));
                 // and a release train's year and month, the one this diff points at

@@ -166,7 +166,7 @@ public final class StyleApplier {
      */
     static String mainCodeFile(List<String> files) {
         for (String f : files) {
-            if (!f.endsWith("Test") && !f.endsWith("Tests") && !f.endsWith("IT") && !f.endsWith("ITCase")) {
+            if (!PathKind.testClass(f)) {
                 return family(f, files);
             }
         }

@@ -47,14 +47,17 @@ public final class SubjectEditor {
      * without the exemplar's pull-request references {@code (#123)}, which this change is not.
      */
     static Subject adapt(Subject exemplar, List<String> theirFiles, List<String> ourFiles, List<String> newVersions) {
-        return adapt(exemplar, theirFiles, ourFiles, List.of(), newVersions);
+        return adapt(exemplar, theirFiles, ourFiles, null, List.of(), newVersions);
     }
 
-    /** {@link #adapt}, with the versions this diff moves away from, for a bump's {@code from 1.2 to 1.3}. */
-    static Subject adapt(Subject exemplar, List<String> theirFiles, List<String> ourFiles, List<String> oldVersions,
-                         List<String> newVersions) {
+    /**
+     * {@link #adapt}, with the class under test when this diff's main file is its test ({@link #classUnderTest}), and
+     * the versions this diff moves away from, for a bump's {@code from 1.2 to 1.3}.
+     */
+    static Subject adapt(Subject exemplar, List<String> theirFiles, List<String> ourFiles, String underTest,
+                         List<String> oldVersions, List<String> newVersions) {
         String d = edit(withoutDoubledWords(Faithfulness.withoutPullRequests(exemplar.description())), theirFiles,
-                ourFiles);
+                ourFiles, underTest);
         String pair = editVersionPair(d, oldVersions, newVersions);
         String edited = pair != null ? pair : fileVersion(d, theirFiles, ourFiles);
         if (edited == null && namesFileVersion(d, theirFiles)) {
@@ -93,13 +96,27 @@ public final class SubjectEditor {
      * {@link #namesOtherFiles}.
      */
     static String edit(String description, List<String> theirFiles, List<String> ourFiles) {
+        return edit(description, theirFiles, ourFiles, null);
+    }
+
+    /**
+     * {@link #edit(String, List, List)}, where a test class stands only for a test class: when this diff's main file
+     * is a test, an exemplar's test class becomes it and an exemplar's other class becomes {@code underTest} (the
+     * class it tests, {@link #classUnderTest}; none when null), and a test class never replaces a class that is not
+     * one. "Fix collision in CharRange.hashCode()" for a change to CharRangeTest stays about CharRange; "[pgm] Ensure
+     * RevWalk is closed" does not become "Ensure UploadPackTest is closed", nor "Add the ability to override parents"
+     * "Add BlameGeneratorTest that can overwrite its parents".
+     */
+    static String edit(String description, List<String> theirFiles, List<String> ourFiles, String underTest) {
         if (ourFiles.isEmpty()) {
             return description;
         }
-        String main = ourFiles.get(0);
+        String ourMain = ourFiles.get(0);
+        boolean testMain = PathKind.testClass(ourMain);
         // one name stands for one file: "Remove TopoSortGenerator and move Commit Graph info to TopoInDegreePhase"
         // must not say TopoInDegreePhase twice, nor two of the exemplar's files both become this diff's one
-        boolean named = SubjectLength.mentions(description, main);
+        boolean named = SubjectLength.mentions(description, ourMain)
+                || (underTest != null && SubjectLength.mentions(description, underTest));
         String replaced = null;
         StringBuilder out = new StringBuilder();
         int i = 0;
@@ -113,9 +130,11 @@ public final class SubjectEditor {
                 }
                 String word = description.substring(i, j);
                 boolean theirs = RepoStyle.matchesFile(word, theirFiles) && !RepoStyle.matchesFile(word, ourFiles);
+                // a test class for a test class, the class under test for another class
+                String main = PathKind.testClass(word) == testMain ? ourMain : testMain ? underTest : null;
                 // a file named by an id (orbit/S20220726152247.tpd) stands for that id: only a file named by an id of
                 // the same form replaces it ("Update Orbit to WORKSPACE" is no subject)
-                boolean replace = theirs && word.length() > 3 && shape(word).equals(shape(main))
+                boolean replace = theirs && main != null && word.length() > 3 && shape(word).equals(shape(main))
                         && (word.chars().noneMatch(Character::isDigit) || idShape(word).equals(idShape(main)))
                         && !named && (replaced == null || replaced.equals(word));
                 if (replace) {
@@ -129,6 +148,22 @@ public final class SubjectEditor {
             }
         }
         return out.toString();
+    }
+
+    /**
+     * The class a diff whose main file is a test ({@code CharRangeTest}, {@code KafkaSinkITCase}) tests, when its
+     * patch names it as a word of its own ({@code CharRange}); null for any other diff.
+     */
+    static String classUnderTest(List<String> ourFiles, String patch) {
+        if (ourFiles.isEmpty() || !PathKind.testClass(ourFiles.get(0))) {
+            return null;
+        }
+        String name = ourFiles.get(0).replaceFirst("(?:Tests?|ITCase|IT)$", "");
+        if (name.length() <= 3) {
+            return null;
+        }
+        Pattern word = Pattern.compile("(?<![\\w$])" + Pattern.quote(name) + "(?![\\w$])");
+        return word.matcher(patch).find() ? name : null;
     }
 
     /**

@@ -143,6 +143,32 @@ class SubjectEditorTest {
     }
 
     @Test
+    void aTestClassStandsOnlyForATestClass() {
+        // jgit with 30 candidates: "[pgm] Ensure UploadPackTest is closed to fix resource leak", "BlameGenerator: Add
+        // BlameGeneratorTest that can overwrites its parents"
+        assertThat(SubjectEditor.edit("Ensure RevWalk is closed to fix resource leak", List.of("RevWalk"),
+                List.of("UploadPackTest"), null)).isEqualTo("Ensure RevWalk is closed to fix resource leak");
+        assertThat(SubjectEditor.edit("Add missing test in BlameGeneratorTest", List.of("BlameGeneratorTest"),
+                List.of("RevWalkTest"), null)).isEqualTo("Add missing test in RevWalkTest");
+        assertThat(SubjectEditor.edit("Add missing test in BlameGeneratorTest", List.of("BlameGeneratorTest"),
+                List.of("RevWalk", "RevWalkTest"), null)).as("nor does a class replace a test")
+                .isEqualTo("Add missing test in BlameGeneratorTest");
+        // commons-lang: a diff of CharRangeTest is about CharRange, the class it tests
+        assertThat(SubjectEditor.edit("Fix collision in Range.hashCode()", List.of("Range"), List.of("CharRangeTest"),
+                "CharRange")).isEqualTo("Fix collision in CharRange.hashCode()");
+    }
+
+    @Test
+    void theClassUnderTestIsOneThePatchNames() {
+        String patch = "+++ b/src/test/java/CharRangeTest.java\n+        assertNotEquals(CharRange.is('a').hashCode(), x);\n";
+        assertThat(SubjectEditor.classUnderTest(List.of("CharRangeTest"), patch)).isEqualTo("CharRange");
+        assertThat(SubjectEditor.classUnderTest(List.of("KafkaSinkITCase"), patch)).as("not in the patch").isNull();
+        assertThat(SubjectEditor.classUnderTest(List.of("CharRangeTest"), "+ CharRangeTest.run();\n"))
+                .as("the test's own name is no mention").isNull();
+        assertThat(SubjectEditor.classUnderTest(List.of("CharRange"), patch)).as("no test").isNull();
+    }
+
+    @Test
     void oneNameStandsForOneFile() {
         // jgit: "Remove TopoInDegreePhase and move Commit Graph info to TopoInDegreePhase"
         assertThat(SubjectEditor.edit("Remove TopoSortGenerator and move Commit Graph info to TopoInDegreePhase",
@@ -159,7 +185,7 @@ class SubjectEditorTest {
     @Test
     void aWordSaidTwiceIsSaidOnce() {
         assertThat(SubjectEditor.adapt(Subject.parse("Bump Bump actions/cache from 5.0.3 to 5.0.4"), List.of(),
-                List.of("maven.yml"), List.of("5.0.4"), List.of("5.0.5")).render())
+                List.of("maven.yml"), null, List.of("5.0.4"), List.of("5.0.5")).render())
                 .as("commons-lang's history holds the typo").isEqualTo("Bump actions/cache from 5.0.4 to 5.0.5");
         assertThat(SubjectEditor.withoutDoubledWords("Fix the the typo")).isEqualTo("Fix the typo");
         assertThat(SubjectEditor.withoutDoubledWords("Add x.x support and 1 1 test")).isEqualTo("Add x.x support and 1 1 test");
@@ -176,7 +202,7 @@ class SubjectEditorTest {
     @Test
     void rewritesABumpsVersionPairWhenTheDiffMovesFromOneVersionToAnother() {
         Subject adapted = SubjectEditor.adapt(Subject.parse("Bump github/codeql-action from 3.29.2 to 3.29.4 (#1421)"),
-                List.of(), List.of("codeql"), List.of("3.29.8"), List.of("3.29.9"));
+                List.of(), List.of("codeql"), null, List.of("3.29.8"), List.of("3.29.9"));
         assertThat(adapted.render()).isEqualTo("Bump github/codeql-action from 3.29.8 to 3.29.9");
         assertThat(SubjectEditor.editVersionPair("update vite from v5.4.1 to v5.4.2", List.of("5.4.2"), List.of("5.4.3")))
                 .isEqualTo("update vite from v5.4.2 to v5.4.3");
