@@ -274,6 +274,7 @@ public final class RetrievalGenerator implements java.io.Serializable {
                         && Faithfulness.numbers(edited.description()).isEmpty()
                         && SubjectEditor.yearMonthsAdded(styled.description(), diff.patch())
                         && SubjectEditor.nameVersionsAdded(styled.description(), diff.patch())
+                        && SubjectLength.keepsPhrase(styled, diff)
                         && SubjectEditor.carriedName(styled.description(), candidate.commit().signature(),
                                 features.signature(), diff.patch()) == null) {
                     s = styled;

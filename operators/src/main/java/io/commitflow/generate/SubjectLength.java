@@ -56,6 +56,18 @@ public final class SubjectLength {
         return fitted;
     }
 
+    /**
+     * Whether {@code s}, made to fit, still says something: a description of three words or more that the cut would
+     * leave as one word ({@code org.apache.commons.lang3.reflect.MethodUtils.getMethodObject}, the rest of "… now
+     * returns null instead of throwing …" cut away) does not.
+     */
+    static boolean keepsPhrase(Subject s, DiffedCommit diff) {
+        if (s.render().length() <= MAX || words(s.description()) < 3) {
+            return true;
+        }
+        return words(fit(s, diff).description()) >= 2;
+    }
+
     /** A plain subject (no parts to keep: a revert's, a template's) made to fit. */
     public static String fit(String subject, DiffedCommit diff) {
         String s = subject == null ? "" : subject.strip();

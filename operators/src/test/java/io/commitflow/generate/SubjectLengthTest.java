@@ -123,6 +123,19 @@ class SubjectLengthTest {
     }
 
     @Test
+    void aCutThatLeavesOneWordSaysNothing() {
+        DiffedCommit d = diff(modify("src/main/java/org/apache/commons/lang3/reflect/MethodUtils.java", 3, 1));
+        // commons-lang's change-log style: the member's argument list would be left open, and closing it leaves the name
+        Subject entry = Subject.parse("org.apache.commons.lang3.reflect.MethodUtils.getMethodObject(Class<?>, String, "
+                + "Class<?>...) now returns null instead of throwing a NullPointerException");
+        assertThat(SubjectLength.fit(entry, d).description()).isEqualTo("org.apache.commons.lang3.reflect.MethodUtils.getMethodObject");
+        assertThat(SubjectLength.keepsPhrase(entry, d)).isFalse();
+        assertThat(SubjectLength.keepsPhrase(Subject.parse("RecursiveToStringStyle for nested objects prints their "
+                + "fields and their fields too"), d)).as("a cut that keeps a phrase").isTrue();
+        assertThat(SubjectLength.keepsPhrase(Subject.parse("Javadoc"), d)).as("short is lengthened, not cut").isTrue();
+    }
+
+    @Test
     void aLongNameThatDoesNotFitBesideTheScopeCostsTheScopeNotTheName() {
         DiffedCommit d = diff(modify("a/B.java", 1, 1));
 
