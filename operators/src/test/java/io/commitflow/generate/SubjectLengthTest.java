@@ -104,6 +104,10 @@ class SubjectLengthTest {
         assertThat(SubjectLength.fit(Subject.parse(
                 "[FLINK-1] Add KafkaRecordSerializationSchemaBuilder to cover common serialization scenarios"), d)
                 .render()).isEqualTo("[FLINK-1] Add KafkaRecordSerializationSchemaBuilder");
+        // vuejs/core: a time clause is one too ("handle switching away" was left when "from" was the last boundary)
+        assertThat(SubjectLength.fit(Subject.parse(
+                "fix(runtime-core): handle switching away from kept-alive component before resolve"), d).render())
+                .isEqualTo("fix(runtime-core): handle switching away from kept-alive component");
         // a clause that would leave fewer than 20 characters is not where it ends: the word cut is
         assertThat(SubjectLength.fit("Fix it when " + "the writer has gone away ".repeat(4), d))
                 .hasSizeBetween(50, 72).startsWith("Fix it when the writer has gone away the writer");
