@@ -29,7 +29,10 @@ enum PathKind {
         return kind;
     }
 
-    /** A test class's name, as a subject or a file's stem gives it: {@code FooTest}, {@code FooTests}, {@code FooIT}, {@code FooITCase}. */
+    /**
+     * A test class's name, as a subject or a file's stem gives it: {@code FooTest}, {@code FooTests}, {@code FooIT},
+     * {@code FooITCase}.
+     */
     static boolean testClass(String name) {
         return name.endsWith("Test") || name.endsWith("Tests") || name.endsWith("IT") || name.endsWith("ITCase");
     }
