@@ -117,6 +117,12 @@ public final class SubjectLength {
             ",? (?:in favou?r of|instead of|as of|so that|because|when|if|which|where|while|and|but|to|for|with|from|by|via|since|unless|before|after|until|once) ");
 
     /**
+     * A cut before " and " that would end on an infinitive ({@code Show usage of helper to forward}, of "… to forward
+     * and merge options") ends before the clause before it instead ({@code Show usage of helper}).
+     */
+    private static final java.util.regex.Pattern INFINITIVE_END = java.util.regex.Pattern.compile(" to [a-z]+$");
+
+    /**
      * {@code text} cut to at most {@code max} characters: before the last clause that fits, when that leaves at least
      * {@link #MIN} characters and two words ({@code … now throws IllegalArgumentException if a class name length is
      * too long} ends after {@code IllegalArgumentException}; {@code Add KafkaRecordSerializationSchemaBuilder to cover
@@ -131,8 +137,17 @@ public final class SubjectLength {
         }
         java.util.regex.Matcher clause = CLAUSE.matcher(text);
         int end = -1;
+        int before = -1;
+        boolean joined = false;
         while (clause.find() && clause.start() <= max) {
+            before = end;
             end = clause.start();
+            joined = clause.group().endsWith(" and ");
+        }
+        if (joined && before >= MIN && words(text.substring(0, before)) >= 2
+                && INFINITIVE_END.matcher(text.substring(0, end)).find()) {
+            // "… helper to forward and merge options": the verbs share the object, so "to forward" would hang
+            end = before;
         }
         if (end >= MIN && words(text.substring(0, end)) >= 2) {
             return closed(TRAILING.matcher(text.substring(0, end)).replaceAll(""));

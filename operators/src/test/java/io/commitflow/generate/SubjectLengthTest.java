@@ -108,6 +108,13 @@ class SubjectLengthTest {
         assertThat(SubjectLength.fit(Subject.parse(
                 "fix(runtime-core): handle switching away from kept-alive component before resolve"), d).render())
                 .isEqualTo("fix(runtime-core): handle switching away from kept-alive component");
+        // flink-connector-kafka: two verbs share the object, and "to forward" would hang
+        assertThat(SubjectLength.fit(Subject.parse(
+                "[FLINK-1][connector-kafka][json] Show usage of helper to forward and merge options"), d).render())
+                .isEqualTo("[FLINK-1][connector-kafka][json] Show usage of helper");
+        assertThat(SubjectLength.fit("Move the pack writer statistics to the new module and drop the old writer statistics", d))
+                .as("not an infinitive: the cut stays before \"and\"")
+                .isEqualTo("Move the pack writer statistics to the new module");
         // a clause that would leave fewer than 20 characters is not where it ends: the word cut is
         assertThat(SubjectLength.fit("Fix it when " + "the writer has gone away ".repeat(4), d))
                 .hasSizeBetween(50, 72).startsWith("Fix it when the writer has gone away the writer");
