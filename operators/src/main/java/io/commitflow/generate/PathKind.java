@@ -29,12 +29,28 @@ enum PathKind {
         return kind;
     }
 
+    /** A test class's name ends with one of these; the longer of two that both fit comes first ("Tests", "Test"). */
+    private static final String[] TEST_SUFFIXES = {"ITCase", "Tests", "Test", "IT"};
+
     /**
      * A test class's name, as a subject or a file's stem gives it: {@code FooTest}, {@code FooTests}, {@code FooIT},
      * {@code FooITCase}.
      */
     static boolean testClass(String name) {
-        return name.endsWith("Test") || name.endsWith("Tests") || name.endsWith("IT") || name.endsWith("ITCase");
+        return testedName(name) != null;
+    }
+
+    /**
+     * A test class's name without its suffix ({@code CharRangeTest}: {@code CharRange}, the class it tests); null
+     * for a name that is no test class's.
+     */
+    static String testedName(String name) {
+        for (String suffix : TEST_SUFFIXES) {
+            if (name.endsWith(suffix)) {
+                return name.substring(0, name.length() - suffix.length());
+            }
+        }
+        return null;
     }
 
     static PathKind of(String path) {

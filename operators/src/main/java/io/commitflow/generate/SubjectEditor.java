@@ -155,11 +155,8 @@ public final class SubjectEditor {
      * patch names it as a word of its own ({@code CharRange}); null for any other diff.
      */
     static String classUnderTest(List<String> ourFiles, String patch) {
-        if (ourFiles.isEmpty() || !PathKind.testClass(ourFiles.get(0))) {
-            return null;
-        }
-        String name = ourFiles.get(0).replaceFirst("(?:Tests?|ITCase|IT)$", "");
-        if (name.length() <= 3) {
+        String name = ourFiles.isEmpty() ? null : PathKind.testedName(ourFiles.get(0));
+        if (name == null || name.length() <= 3) {
             return null;
         }
         Pattern word = Pattern.compile("(?<![\\w$])" + Pattern.quote(name) + "(?![\\w$])");
