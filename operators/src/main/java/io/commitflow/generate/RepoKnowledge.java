@@ -66,8 +66,13 @@ public final class RepoKnowledge {
     private final Map<Long, Integer> bagSlotOf = new HashMap<>();
     private final Map<Integer, IndexedCommit> bySlot = new HashMap<>();
     private final Map<Integer, IndexedCommit> byBagSlot = new HashMap<>();
-    /** Rows by their (added, removed) line fingerprints, oldest first: how a revert finds what it reverts. */
-    private final Map<List<Long>, List<IndexedCommit>> byLines = new HashMap<>();
+    /**
+     * Rows by their net line fingerprint ({@link #net}), oldest first: how a revert finds what it reverts. The net
+     * change, not the added and removed lines apart: a diff algorithm aligns a change and its revert differently (JGit's
+     * histogram diff matched a closing brace in vuejs/core's "cleanup component effect scopes after SSR render" that
+     * it left changed in the revert), but what the two do to the files is exactly opposite whatever the alignment.
+     */
+    private final Map<Long, List<IndexedCommit>> byLines = new HashMap<>();
     /**
      * False once the engine had no room for a row, or from the start without an engine: lookups are then answered by
      * {@link #scan}.
@@ -311,7 +316,7 @@ public final class RepoKnowledge {
                 removeFromEngine(oldest);
             }
             IndexedCommit gone = rows.remove(oldest);
-            List<Long> key = List.of(gone.added(), gone.removed());
+            Long key = net(gone.added(), gone.removed());
             List<IndexedCommit> same = byLines.get(key);
             same.remove(gone);
             if (same.isEmpty()) {
@@ -327,10 +332,11 @@ public final class RepoKnowledge {
      * fingerprints reverts.
      */
     public IndexedCommit reverted(long[] lines, long notAfter, Window window) {
-        if (lines[0] == 0 && lines[1] == 0) {
-            return null;
+        long net = net(lines[0], lines[1]);
+        if (net == 0) {
+            return null; // no change to the files' lines, or lines only moved: nothing a revert could be told by
         }
-        List<IndexedCommit> same = byLines.getOrDefault(List.of(lines[1], lines[0]), List.of());
+        List<IndexedCommit> same = byLines.getOrDefault(-net, List.of());
         for (int i = same.size() - 1; i >= 0; i--) {
             IndexedCommit r = same.get(i);
             if (window.contains(r.seq()) && r.ts() <= notAfter) {
@@ -361,7 +367,16 @@ public final class RepoKnowledge {
             }
         }
         rows.put(row.seq(), row);
-        byLines.computeIfAbsent(List.of(row.added(), row.removed()), x -> new ArrayList<>()).add(row);
+        byLines.computeIfAbsent(net(row.added(), row.removed()), x -> new ArrayList<>()).add(row);
+    }
+
+    /**
+     * What a diff does to its files' lines, whatever lines its alignment calls changed: the sum of the added lines'
+     * hashes less the removed lines' (a line the diff keeps as context, or removes and adds back, counts for nothing).
+     * A revert's is exactly the negative of the reverted commit's.
+     */
+    static long net(long added, long removed) {
+        return added - removed;
     }
 
     /** Both of the row's vectors into the engine, or neither. */

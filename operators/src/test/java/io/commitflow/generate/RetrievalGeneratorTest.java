@@ -38,6 +38,24 @@ class RetrievalGeneratorTest {
         }
     }
 
+    @Test
+    void findsTheRevertedCommitHoweverTheDiffAlignsTheUndo() {
+        try (CpuEngine engine = new CpuEngine(FeatureSpace.DEFAULT_DIMENSION)) {
+            RepoKnowledge memory = RepoKnowledge.fresh(engine, 0, 100);
+            // "a b" became "b c": one alignment keeps b as context; the revert's diff, as JGit's histogram diff may
+            // align it, changes b too (vuejs/core's revert of "cleanup component effect scopes after SSR render")
+            String header = "diff --git a/src/W.java b/src/W.java\n--- a/src/W.java\n+++ b/src/W.java\n";
+            DiffedCommit c = StageHarness.change("r", "a".repeat(40), "W", "x", "Widget: Retry runs\n", null);
+            learn(memory, DiffedCommit.of(c.commit(), c.files(), 1,
+                    header + "@@ -1,2 +1,2 @@\n-    retry(a);\n     retry(b);\n+    retry(c);\n", "", "mirror", null));
+            DiffedCommit u = StageHarness.change("r", "b".repeat(40), "W", "x", null, null);
+            DiffedCommit undo = DiffedCommit.of(u.commit(), u.files(), 1,
+                    header + "@@ -1,2 +1,2 @@\n-    retry(b);\n-    retry(c);\n+    retry(a);\n+    retry(b);\n", "", "mirror", null);
+
+            assertThat(run(memory, undo).subject()).isEqualTo("Revert \"Widget: Retry runs\"");
+        }
+    }
+
     private static DiffedCommit undo(DiffedCommit original, String sha, String message) {
         String reversed = original.patch().replace("\n-    void", "\nTMP").replace("\n+    void", "\n-    void")
                 .replace("\nTMP", "\n+    void");
