@@ -335,13 +335,22 @@ public final class RetrievalGenerator implements java.io.Serializable {
                 s.area(), s.description(), s.pullRequest());
     }
 
-    /** A revert's subject as git writes it: {@code Revert "X"}, and since git 2.43 {@code Reapply "X"} for a revert's revert. */
+    /**
+     * A revert's subject as git writes it: {@code Revert "X"}, and since git 2.43 {@code Reapply "X"} for a revert's
+     * revert. A squash-merged commit's pull-request number is left out of the quotation, as GitHub's revert quotes the
+     * pull request's title ({@code Revert "Pin to Node.js 21 on CI"}, not "… CI (#16451)"; babel's five and two of
+     * vuejs/core's three such reverts): an old number is never carried into a new subject.
+     */
     static String revertSubject(String reverted) {
-        if (reverted.startsWith("Revert \"") && reverted.endsWith("\"") && reverted.length() > 9) {
-            return "Reapply \"" + reverted.substring(8, reverted.length() - 1) + "\"";
+        String quoted = PR_SUFFIX.matcher(reverted).replaceFirst("");
+        if (quoted.startsWith("Revert \"") && quoted.endsWith("\"") && quoted.length() > 9) {
+            return "Reapply \"" + quoted.substring(8, quoted.length() - 1) + "\"";
         }
-        return "Revert \"" + reverted + "\"";
+        return "Revert \"" + quoted + "\"";
     }
+
+    /** GitHub's squash-merge suffix at a subject's end: {@code (#16451)}. */
+    private static final java.util.regex.Pattern PR_SUFFIX = java.util.regex.Pattern.compile("\\s*\\(#\\d+\\)$");
 
     /** How many of the nearest neighbours are asked how this repository titles a commit that undoes another. */
     static final int UNDO_WITNESSES = 5;

@@ -76,9 +76,24 @@ public final class SubjectLength {
         }
         if (s.length() > MAX && s.startsWith("Revert \"") && s.endsWith("\"")) {
             // git's revert message: keep it recognisable, the reverted subject cut inside the quotes
-            return "Revert \"" + cut(s.substring(8, s.length() - 1), MAX - 9) + "\"";
+            return "Revert \"" + ellipsised(s.substring(8, s.length() - 1), MAX - 9) + "\"";
         }
         return fit(new Subject(List.of(), "", false, "", "", false, "", s, false), diff).render();
+    }
+
+    /**
+     * A quoted subject cut after its last whole word that fits, "…" marking the cut, as GitHub shortens a revert's
+     * title ({@code Revert "fix(compiler-sfc): add error handling for defineModel() without…"}): every word of it is
+     * the reverted commit's own, so as many as fit are kept; the clause cut of {@link #cut} left "Revert
+     * "fix(compiler-sfc): add error handling"".
+     */
+    static String ellipsised(String text, int max) {
+        if (text.length() <= max) {
+            return text;
+        }
+        int space = text.lastIndexOf(' ', max - 1);
+        String kept = TRAILING.matcher(space > 0 ? text.substring(0, space) : text.substring(0, max - 1)).replaceAll("");
+        return kept + "\u2026";
     }
 
     private static Subject shorten(Subject s) {

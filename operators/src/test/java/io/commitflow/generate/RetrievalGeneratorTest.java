@@ -91,6 +91,11 @@ class RetrievalGeneratorTest {
         assertThat(RetrievalGenerator.revertSubject("Improve footer parsing")).isEqualTo("Revert \"Improve footer parsing\"");
         assertThat(RetrievalGenerator.revertSubject("Revert \"Improve footer parsing\""))
                 .isEqualTo("Reapply \"Improve footer parsing\"");
+        // GitHub's revert quotes the pull request's title: the squash suffix's old number is not carried
+        assertThat(RetrievalGenerator.revertSubject("Pin to Node.js 21 on CI (#16451)"))
+                .isEqualTo("Revert \"Pin to Node.js 21 on CI\"");
+        assertThat(RetrievalGenerator.revertSubject("Revert \"Pin to Node.js 21 on CI\" (#16452)"))
+                .isEqualTo("Reapply \"Pin to Node.js 21 on CI\"");
     }
 
     @Test

@@ -198,6 +198,9 @@ class SubjectLengthTest {
         String s = SubjectLength.fit("Revert \"" + reverted + "\"", diff(modify("a/B.java", 1, 1)));
 
         assertThat(s).hasSizeBetween(20, 72).startsWith("Revert \"Make the Kafka sink").endsWith("\"");
+        // every word is the reverted commit's own: as many as fit, the cut marked (the clause cut left "… sink retry
+        // transactions")
+        assertThat(s).isEqualTo("Revert \"Make the Kafka sink retry transactions that timed out on the\u2026\"");
     }
 
     @Test
