@@ -26,18 +26,30 @@ import java.util.List;
  * @param scopes             the conventional scopes the history writes, most written first, comma-separated (at
  *                           most {@value RepoStyle#MAX_KEYS}): how it spells each ({@link #spelling}) and which a
  *                           path names ({@link #pathScope}); empty when none, null as {@code kindTypes}
+ * @param folderScopes       of those, the ones that name a folder of their commit's diff at least half the time
+ *                           ({@code runtime-core}, not {@code types}), comma-separated: such a scope suits only a
+ *                           diff in that folder ({@link #namesAFolder}); empty when none, null as {@code kindTypes}
  */
 public record Conventions(boolean hasHistory, boolean usesConventional, boolean scopeIsUsuallyFile, boolean usesArea,
                           boolean areaIsUsuallyFile, boolean mostlyTagged, boolean writesTags, boolean writesTickets,
                           boolean capitalizes, boolean endsWithPeriod, boolean subjectIsChangelogEntry,
-                          String kindTypes, String scopes) {
+                          String kindTypes, String scopes, String folderScopes) {
+
+    /** Conventions without {@code folderScopes}, as a request of a version before they were kept reads. */
+    public Conventions(boolean hasHistory, boolean usesConventional, boolean scopeIsUsuallyFile, boolean usesArea,
+                       boolean areaIsUsuallyFile, boolean mostlyTagged, boolean writesTags, boolean writesTickets,
+                       boolean capitalizes, boolean endsWithPeriod, boolean subjectIsChangelogEntry, String kindTypes,
+                       String scopes) {
+        this(hasHistory, usesConventional, scopeIsUsuallyFile, usesArea, areaIsUsuallyFile, mostlyTagged, writesTags,
+                writesTickets, capitalizes, endsWithPeriod, subjectIsChangelogEntry, kindTypes, scopes, "");
+    }
 
     /** Conventions without {@code scopes}, as a request of a version before they were kept reads. */
     public Conventions(boolean hasHistory, boolean usesConventional, boolean scopeIsUsuallyFile, boolean usesArea,
                        boolean areaIsUsuallyFile, boolean mostlyTagged, boolean writesTags, boolean writesTickets,
                        boolean capitalizes, boolean endsWithPeriod, boolean subjectIsChangelogEntry, String kindTypes) {
         this(hasHistory, usesConventional, scopeIsUsuallyFile, usesArea, areaIsUsuallyFile, mostlyTagged, writesTags,
-                writesTickets, capitalizes, endsWithPeriod, subjectIsChangelogEntry, kindTypes, "");
+                writesTickets, capitalizes, endsWithPeriod, subjectIsChangelogEntry, kindTypes, "", "");
     }
 
     /** What spellings of one scope share: lower case, without {@code -} and {@code _}, without a plural {@code s}. */
@@ -84,6 +96,14 @@ public record Conventions(boolean hasHistory, boolean usesConventional, boolean 
             }
         }
         return null;
+    }
+
+    /** Whether the history writes {@code scope} as the name of a folder its diffs change ({@link #folderScopes}). */
+    boolean namesAFolder(String scope) {
+        if (scope.isEmpty() || folderScopes == null || folderScopes.isEmpty()) {
+            return false;
+        }
+        return names(scope, List.of(folderScopes.split(",")));
     }
 
     /** Whether {@code scope} is, by its key, one of {@code directories}. */

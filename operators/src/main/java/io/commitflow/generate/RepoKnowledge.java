@@ -307,7 +307,7 @@ public final class RepoKnowledge {
         model.features.learn(features.terms());
         // a bot's type for a diff of one kind ("ci(deps)" for a workflow bump) is no habit of the repository's people
         PathKind kind = Authors.isBot(d.commit().author()) ? null : PathKind.only(d.files());
-        model.style.learn(Subject.parse(subject), files, kind);
+        model.style.learn(Subject.parse(subject), files, kind, folders(d));
         model.style.learnChangelog(Changelog.entry(d.patch()), subject);
         List<Long> evicted = new ArrayList<>();
         while (rows.size() > maxRows + retainExtra) {
@@ -368,6 +368,16 @@ public final class RepoKnowledge {
         }
         rows.put(row.seq(), row);
         byLines.computeIfAbsent(net(row.added(), row.removed()), x -> new ArrayList<>()).add(row);
+    }
+
+    /** Every folder name of {@code d}'s changed paths ({@code packages}, {@code runtime-core}, {@code src}). */
+    static java.util.Set<String> folders(DiffedCommit d) {
+        java.util.Set<String> folders = new java.util.HashSet<>();
+        for (FileChange f : d.files()) {
+            String[] parts = f.path().split("/");
+            folders.addAll(List.of(parts).subList(0, parts.length - 1));
+        }
+        return folders;
     }
 
     /**

@@ -32,6 +32,11 @@ public final class RepoStyle {
     /** Conventional scopes by how often the history writes them, each spelling its own key ({@link Conventions#scopes}). */
     private Map<String, Integer> scopes = new HashMap<>();
     /**
+     * Per conventional scope, the commits in which it was the name of a folder of the commit's own diff
+     * ({@code runtime-core} for a change under {@code packages/runtime-core/}, not {@code types} or {@code hmr}).
+     */
+    private Map<String, Integer> folderScopes = new HashMap<>();
+    /**
      * Per kind of a diff whose files are all of one kind ({@link PathKind#only}), its commits by conventional type:
      * {@code TEST:test}, {@code TEST:} for a subject without a type.
      */
@@ -46,11 +51,19 @@ public final class RepoStyle {
     public RepoStyle() {}
 
     public void learn(Subject s, List<String> fileNames) {
-        learn(s, fileNames, null);
+        learn(s, fileNames, null, List.of());
     }
 
     /** Counts a subject whose diff changed {@code fileNames}, all of them of {@code kind} when it is not null. */
     public void learn(Subject s, List<String> fileNames, PathKind kind) {
+        learn(s, fileNames, kind, List.of());
+    }
+
+    /**
+     * Counts a subject whose diff changed {@code fileNames}, all of them of {@code kind} when it is not null, in
+     * {@code folders} (every folder name of the changed paths).
+     */
+    public void learn(Subject s, List<String> fileNames, PathKind kind, java.util.Collection<String> folders) {
         total++;
         if (kind != null) {
             if (kindTypes == null) {
@@ -69,6 +82,12 @@ public final class RepoStyle {
                     scopes = new HashMap<>(); // restored from a savepoint of a version before it was kept
                 }
                 bump(scopes, s.scope());
+                if (Conventions.names(s.scope(), folders)) {
+                    if (folderScopes == null) {
+                        folderScopes = new HashMap<>(); // restored from a savepoint of a version before it was kept
+                    }
+                    bump(folderScopes, s.scope());
+                }
             }
         } else if (!s.area().isEmpty()) {
             area++;
@@ -132,7 +151,7 @@ public final class RepoStyle {
                 share(area) >= 0.3, area > 0 && 2 * areaIsFile >= area,
                 share(tagged) >= 0.5, share(tagged) >= 0.3, share(ticketed) >= 0.3,
                 capitalized * 2 >= Math.max(1, total), period * 2 > total,
-                changelogEntries >= 3 && 2 * changelogMirrors > changelogEntries, habits(), scopesByCount());
+                changelogEntries >= 3 && 2 * changelogMirrors > changelogEntries, habits(), scopesByCount(), scopesOfFolders());
     }
 
     /** {@link Conventions#scopes}: the scopes counted, most written first (then by name). */
@@ -143,6 +162,16 @@ public final class RepoStyle {
         return String.join(",", scopes.entrySet().stream()
                 .sorted(Map.Entry.<String, Integer>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
                 .map(Map.Entry::getKey).filter(k -> k.indexOf(',') < 0).toList());
+    }
+
+    /** {@link Conventions#folderScopes}: the scopes that named a folder of their diff in at least half their commits. */
+    private String scopesOfFolders() {
+        if (folderScopes == null || scopes == null) {
+            return "";
+        }
+        return String.join(",", folderScopes.entrySet().stream()
+                .filter(e -> e.getKey().indexOf(',') < 0 && 2 * e.getValue() >= scopes.getOrDefault(e.getKey(), 0))
+                .map(Map.Entry::getKey).sorted().toList());
     }
 
     /** {@link Conventions#kindTypes}: per kind, the type given at least half of its commits, once there are enough. */
@@ -274,4 +303,7 @@ public final class RepoStyle {
 
     public Map<String, Integer> getScopes() { return scopes; }
     public void setScopes(Map<String, Integer> scopes) { this.scopes = scopes; }
+
+    public Map<String, Integer> getFolderScopes() { return folderScopes; }
+    public void setFolderScopes(Map<String, Integer> folderScopes) { this.folderScopes = folderScopes; }
 }

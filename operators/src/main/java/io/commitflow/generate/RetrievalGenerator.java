@@ -1,7 +1,6 @@
 package io.commitflow.generate;
 
 import io.commitflow.git.DiffedCommit;
-import io.commitflow.git.FileChange;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -292,7 +291,7 @@ public final class RetrievalGenerator implements java.io.Serializable {
                 exemplars = exemplars(nn.get(chosen), nn);
             }
         }
-        if (window.to() - window.from() < SCOPE_BY_PATH_ROWS) {
+        if (window.to() - window.from() < SCOPE_BY_PATH_ROWS || conventions.namesAFolder(s.scope())) {
             s = withPathScope(s, diff, conventions);
         }
         s = SubjectLength.fit(s, diff);
@@ -306,7 +305,9 @@ public final class RetrievalGenerator implements java.io.Serializable {
      * is replaced by the scope the main file's folder names ({@link #withPathScope}): a short history's few
      * neighbours vote for scopes of other packages. vuejs/core, 300 suggestions: with 20 rows B-Norm +3.6, 50 +2.6,
      * 200 +1.0, 1,000 +0.6; with 3,000 the neighbours' vote is the better (-0.4: they know the scopes no folder
-     * names, "types", "ssr", "hydration").
+     * names, "types", "ssr", "hydration"). A scope the history writes as a folder's name ({@link
+     * Conventions#namesAFolder}) is replaced at any size: "fix(compiler-sfc)" for a diff only in
+     * packages/compiler-core names a package the diff does not touch.
      */
     static final int SCOPE_BY_PATH_ROWS = 2000;
 
@@ -321,12 +322,7 @@ public final class RetrievalGenerator implements java.io.Serializable {
                 || Faithfulness.bumpNameWords(s.description()) != null) {
             return s;
         }
-        java.util.Set<String> folders = new java.util.HashSet<>();
-        for (FileChange f : diff.files()) {
-            String[] parts = f.path().split("/");
-            folders.addAll(List.of(parts).subList(0, parts.length - 1));
-        }
-        if (Conventions.names(s.scope(), folders)) {
+        if (Conventions.names(s.scope(), RepoKnowledge.folders(diff))) {
             return s;
         }
         String[] parts = StyleApplier.mainFile(diff).path().split("/");

@@ -56,6 +56,23 @@ class ConventionsTest {
     }
 
     @Test
+    void aScopeNamesAFolderWhereItWasTheNameOfOneOfItsDiffsFoldersHalfTheTime() {
+        RepoStyle style = new RepoStyle();
+        List<String> runtime = List.of("packages", "runtime-core", "src");
+        style.learn(Subject.parse("fix(runtime-core): handle null"), List.of("renderer"), null, runtime);
+        style.learn(Subject.parse("fix(runtime-core): bump"), List.of("package"), null, List.of());
+        style.learn(Subject.parse("fix(types): infer props"), List.of("apiDefineComponent"), null, runtime);
+        style.learn(Subject.parse("fix(types): infer emits"), List.of("apiDefineComponent"), null, runtime);
+        Conventions c = style.conventions();
+        assertThat(c.namesAFolder("runtime-core")).as("one of two").isTrue();
+        assertThat(c.namesAFolder("runtime-cores")).as("by its key").isTrue();
+        assertThat(c.namesAFolder("types")).as("no folder: a scope of its own").isFalse();
+        assertThat(c.namesAFolder("")).isFalse();
+        style.learn(Subject.parse("fix(runtime-core): tidy"), List.of("Walk"), null, List.of("scripts"));
+        assertThat(style.conventions().namesAFolder("runtime-core")).as("one of three").isFalse();
+    }
+
+    @Test
     void capitalizesFromHalfAndEndsWithAPeriodFromMoreThanHalf() {
         assertThat(of(5, "fix it").capitalizes()).as("five of ten in capitals").isTrue();
         assertThat(of(6, "fix it").capitalizes()).as("four of ten").isFalse();

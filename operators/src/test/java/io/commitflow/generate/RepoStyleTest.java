@@ -36,7 +36,9 @@ class RepoStyleTest {
                 // added later still: restored empty (or null, which the style reads as empty)
                 "kindTypes",
                 // and the scopes' spellings: restored empty or null as kindTypes
-                "scopes");
+                "scopes",
+                // and which scopes are folders' names: restored empty or null likewise
+                "folderScopes");
         assertThat(TypeInformation.of(RepoModel.class)).isInstanceOf(PojoTypeInfo.class);
     }
 
@@ -44,9 +46,10 @@ class RepoStyleTest {
     void roundTripsWithItsCountsInsideTheModel() throws Exception {
         RepoModel model = new RepoModel(8);
         model.style = learned();
+        model.style.learn(Subject.parse("fix(core): walk less"), List.of("Walk"), null, List.of("core", "src"));
         RepoStyle copy = roundTrip(RepoModel.class, model).style;
         RepoStyle style = model.style;
-        assertThat(copy.getTotal()).isEqualTo(3);
+        assertThat(copy.getTotal()).isEqualTo(4);
         assertThat(copy.getTicketed()).isEqualTo(2);
         assertThat(copy.getPlainTicket()).isEqualTo(1);
         assertThat(copy.getPullRequest()).isEqualTo(1);
@@ -54,7 +57,8 @@ class RepoStyleTest {
         assertThat(copy.getTypes()).isEqualTo(style.getTypes()).containsOnlyKeys("fix", "feat");
         assertThat(copy.getTags()).isEqualTo(style.getTags()).containsOnlyKeys("runtime");
         assertThat(copy.getTicketKeys()).isEqualTo(style.getTicketKeys()).containsOnlyKeys("FLINK", "KAFKA");
-        assertThat(copy.getScopes()).isEqualTo(style.getScopes()).containsOnlyKeys("Pack");
+        assertThat(copy.getScopes()).isEqualTo(style.getScopes()).containsOnlyKeys("Pack", "core");
+        assertThat(copy.getFolderScopes()).isEqualTo(style.getFolderScopes()).containsOnlyKeys("core");
         assertThat(copy.conventions()).isEqualTo(style.conventions());
         assertThat(copy.describe()).isEqualTo(style.describe());
     }
