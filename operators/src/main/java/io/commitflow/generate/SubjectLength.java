@@ -24,7 +24,14 @@ public final class SubjectLength {
     public static final int MIN = 20;
     public static final int MAX = 72;
     private static final Set<String> DANGLING = Set.of("and", "or", "to", "the", "a", "an", "for", "in", "of", "with",
-            "from", "on", "by", "at", "into", "as", "via", "when", "if", "that", "than", "but", "is", "are", "be");
+            "from", "on", "by", "at", "into", "as", "via", "when", "if", "that", "than", "but", "is", "are", "be",
+            // a verb still waiting for its own: "… toggling branches with in-out mode should" (of "… should be
+            // transitioned correctly"), "AtomicSafeInitializer.get() can" (not "using": "… not null before using"
+            // is whole, and commons-lang's own history ends four subjects "… test using")
+            "should", "must", "will", "would", "can", "could", "may", "might", "shall", "does", "do");
+    /** Words before which a trailing "not" waits for a verb too: "SpecifiedOffsetsInitializer should not". */
+    private static final Set<String> AUXILIARY = Set.of("should", "must", "will", "would", "can", "could", "may",
+            "might", "shall", "does", "do", "did", "is", "are", "was", "were");
 
     private SubjectLength() {}
 
@@ -225,6 +232,12 @@ public final class SubjectLength {
             int last = c.lastIndexOf(' ');
             if (last > 0 && DANGLING.contains(c.substring(last + 1).toLowerCase(Locale.ROOT))) {
                 c = c.substring(0, last);
+                continue;
+            }
+            int before = last > 0 ? c.lastIndexOf(' ', last - 1) : -1;
+            if (before > 0 && c.substring(last + 1).equalsIgnoreCase("not")
+                    && AUXILIARY.contains(c.substring(before + 1, last).toLowerCase(Locale.ROOT))) {
+                c = c.substring(0, before);
                 continue;
             }
             return c.isEmpty() ? text : c;

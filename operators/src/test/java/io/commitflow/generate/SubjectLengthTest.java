@@ -128,6 +128,16 @@ class SubjectLengthTest {
                 .isEqualTo("Add missing test coverage");
         assertThat(SubjectLength.fit(Subject.parse("ArrayUtils: tries to set visibility on"), d).render())
                 .isEqualTo("ArrayUtils: tries to set visibility");
+        // nor on a verb that waits for its own: of "… mode should be transitioned correctly"
+        assertThat(SubjectLength.fit(Subject.parse(
+                "fix(transition): toggling branches with in-out mode should be transitioned correctly"), d).render())
+                .isEqualTo("fix(transition): toggling branches with in-out mode");
+        assertThat(SubjectLength.withoutDanglingEnd("SpecifiedOffsetsInitializer should not"))
+                .isEqualTo("SpecifiedOffsetsInitializer");
+        assertThat(SubjectLength.withoutDanglingEnd("AtomicSafeInitializer.get() can"))
+                .isEqualTo("AtomicSafeInitializer.get()");
+        assertThat(SubjectLength.withoutDanglingEnd("Check whether a key is set or not")).as("no auxiliary before it")
+                .isEqualTo("Check whether a key is set or not");
         // "RecursiveToStringStyle" alone would be 22 characters but one word: the cut keeps a phrase
         assertThat(SubjectLength.fit("RecursiveToStringStyle for nested objects prints their fields and their fields too", d))
                 .hasSizeBetween(20, 72).startsWith("RecursiveToStringStyle for nested objects");
