@@ -203,11 +203,27 @@ public final class RetrievalGenerator implements java.io.Serializable {
         Subject s;
         List<String> exemplars;
         String entry = conventions.subjectIsChangelogEntry() && !merge ? Changelog.entry(diff.patch()) : null;
+        java.util.Set<String> typos;
         if (entry != null) {
             // the history writes the change log's entry as the subject, and this diff adds one: its own words
             s = StyleApplier.styled(Subject.parse(entry), voters, voterSubjects, conventions, files, codeFiles,
                     template.type(), habit);
             exemplars = nn.isEmpty() ? List.of() : exemplars(nn.get(0), nn);
+        } else if (!merge && !(typos = Typos.corrections(diff.patch())).isEmpty()) {
+            // the diff only corrects misspelt words: "Fix typo", in the repository's form; its neighbours by content
+            // are whatever else touched those files
+            String place = Typos.place(diff.patch());
+            String fix = typos.size() > 1 ? "Fix typos" : "Fix typo";
+            s = StyleApplier.styled(Subject.parse(fix), voters, voterSubjects, conventions, files, codeFiles,
+                    template.type(), habit);
+            if (place != null) {
+                // "DiffTools: Fix typo in Javadoc"; where that is still too short to stand ("Fix typo in Javadoc"),
+                // the length rule names the file instead: "Fix typo in ConcurrentUtils"
+                Subject placed = s.withDescription(s.description() + " in "
+                        + (place.equals("comment") && typos.size() > 1 ? "comments" : place));
+                s = placed.render().length() >= SubjectLength.MIN ? placed : s;
+            }
+            exemplars = List.of();
         } else if (nn.isEmpty()) {
             s = styledTemplate(template, voters, voterSubjects, conventions, files, codeFiles, habit,
                         diff.patch());

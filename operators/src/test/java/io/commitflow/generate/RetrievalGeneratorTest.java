@@ -56,6 +56,23 @@ class RetrievalGeneratorTest {
         }
     }
 
+    @Test
+    void aDiffThatOnlyCorrectsSpellingIsTitledAsATypoFixInTheHistorysForm() {
+        try (CpuEngine engine = new CpuEngine(FeatureSpace.DEFAULT_DIMENSION)) {
+            RepoKnowledge memory = RepoKnowledge.fresh(engine, 0, 100);
+            learn(memory, StageHarness.change("r", "a".repeat(40), "Widget", "run", "Widget: Retry runs\n", null));
+            learn(memory, StageHarness.change("r", "b".repeat(40), "Widget", "walk", "Widget: Walk less\n", null));
+            DiffedCommit c = StageHarness.change("r", "c".repeat(40), "Widget", "run", null, null);
+            String path = "src/main/java/org/example/Widget.java";
+            DiffedCommit typo = DiffedCommit.of(c.commit(), c.files(), 1, "diff --git a/" + path + " b/" + path
+                    + "\n--- a/" + path + "\n+++ b/" + path + "\n@@ -1,3 +1,3 @@\n /**\n-  * Runs the widget, optioanl retries\n"
+                    + "+  * Runs the widget, optional retries\n   */\n", "", "mirror", null);
+
+            // its neighbours by content retried runs; the diff corrects a spelling in a documentation comment
+            assertThat(run(memory, typo).subject()).isEqualTo("Widget: Fix typo in Javadoc");
+        }
+    }
+
     private static DiffedCommit undo(DiffedCommit original, String sha, String message) {
         String reversed = original.patch().replace("\n-    void", "\nTMP").replace("\n+    void", "\n-    void")
                 .replace("\nTMP", "\n+    void");
