@@ -346,6 +346,28 @@ public final class RepoKnowledge {
         return null;
     }
 
+    /**
+     * The newest {@code n} commits in {@code window}, of events not later than {@code notAfter}, whose diffs only
+     * moved lines ({@link #onlyMoves}), newest first: how this history titles such a diff ("Sort members", 80 times in
+     * commons-lang).
+     */
+    public List<IndexedCommit> moves(int n, long notAfter, Window window) {
+        List<IndexedCommit> same = byLines.getOrDefault(0L, List.of());
+        List<IndexedCommit> out = new ArrayList<>();
+        for (int i = same.size() - 1; i >= 0 && out.size() < n; i--) {
+            IndexedCommit r = same.get(i);
+            if (window.contains(r.seq()) && r.ts() <= notAfter && r.added() != 0 && !r.merge()) {
+                out.add(r);
+            }
+        }
+        return out;
+    }
+
+    /** A diff with these line fingerprints only moves lines: it changes some, and removes each line it adds. */
+    public static boolean onlyMoves(long[] lines) {
+        return lines[0] != 0 && net(lines[0], lines[1]) == 0;
+    }
+
     /** The newest {@code n} rows in {@code window}, oldest first. */
     public List<IndexedCommit> newest(int n, Window window) {
         List<IndexedCommit> out = new ArrayList<>();

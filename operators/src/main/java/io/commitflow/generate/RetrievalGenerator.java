@@ -197,6 +197,17 @@ public final class RetrievalGenerator implements java.io.Serializable {
         Draft template = fallback.generate(diff);
         List<Subject> subjects = RepoKnowledge.subjects(nn);
         List<Subject> voterSubjects = voters == nn ? subjects : RepoKnowledge.subjects(voters);
+        List<IndexedCommit> moves = merge || !RepoKnowledge.onlyMoves(features.lines()) ? List.of()
+                : titledAlike(memory.moves(MOVE_WITNESSES, notAfter, window));
+        if (!moves.isEmpty()) {
+            // the diff only moves lines, as the history's "Sort members" do: those are the exemplars, not the
+            // commits that last changed these files
+            nn = new ArrayList<>();
+            for (IndexedCommit m : moves) {
+                nn.add(new RepoKnowledge.Neighbor(m, 1f));
+            }
+            subjects = RepoKnowledge.subjects(nn);
+        }
         List<String> codeFiles = StyleApplier.codeFiles(diff);
         // the type the history gives a diff of only tests (docs, CI…), read once for every candidate
         String habit = conventions.habitualType(PathKind.only(diff.files()));
@@ -345,6 +356,49 @@ public final class RetrievalGenerator implements java.io.Serializable {
         String scope = conventions.pathScope(List.of(parts).subList(0, parts.length - 1));
         return scope == null ? s : new Subject(s.tags(), s.ticket(), s.plainTicket(), s.type(), scope, s.breaking(),
                 s.area(), s.description(), s.pullRequest());
+    }
+
+    /** How many of a history's newest commits that only moved lines are asked how it titles one. */
+    static final int MOVE_WITNESSES = 10;
+
+    /**
+     * The verbs that say lines were moved. jgit titles its moves "Format tools/BUILD with buildifier", which an
+     * edited file name made into "Documentation: Format config-options file with buildifier" for a Markdown file
+     * sorted by hand: a verb that says how, not what, is no title for another move.
+     */
+    static final java.util.Set<String> MOVE_VERBS = java.util.Set.of("sort", "sorted", "reorder", "reordered",
+            "order", "move", "moved", "rearrange", "reorganize", "reorganise", "organize", "organise", "group");
+
+    /**
+     * Of {@code moves} (newest first), the ones whose description starts with the verb of moving ({@link
+     * #MOVE_VERBS}) at least half of them start with ("Sort"), when there are three or more; none otherwise: a history
+     * that titles its moves every which way has no title for them.
+     */
+    static List<IndexedCommit> titledAlike(List<IndexedCommit> moves) {
+        if (moves.size() < 3) {
+            return List.of();
+        }
+        java.util.Map<String, Integer> verbs = new java.util.HashMap<>();
+        List<String> firsts = new ArrayList<>();
+        for (IndexedCommit m : moves) {
+            String d = Subject.parse(m.subject()).description().strip();
+            int space = d.indexOf(' ');
+            String verb = (space < 0 ? d : d.substring(0, space)).toLowerCase(java.util.Locale.ROOT);
+            firsts.add(verb);
+            verbs.merge(verb, 1, Integer::sum);
+        }
+        for (String verb : firsts) { // the newest's verb first, where two are written by half each
+            if (MOVE_VERBS.contains(verb) && 2 * verbs.get(verb) >= moves.size()) {
+                List<IndexedCommit> alike = new ArrayList<>();
+                for (int i = 0; i < moves.size(); i++) {
+                    if (firsts.get(i).equals(verb)) {
+                        alike.add(moves.get(i));
+                    }
+                }
+                return alike;
+            }
+        }
+        return List.of();
     }
 
     /**

@@ -73,6 +73,34 @@ class RetrievalGeneratorTest {
         }
     }
 
+    /** A commit of {@code cls} that moves method {@code b} before {@code a}: it only moves lines. */
+    private static DiffedCommit move(String sha, String cls, String a, String b, String message) {
+        DiffedCommit c = StageHarness.change("r", sha, cls, a, message, null);
+        String path = "src/main/java/org/example/" + cls + ".java";
+        return DiffedCommit.of(c.commit(), c.files(), 1, "diff --git a/" + path + " b/" + path + "\n--- a/" + path
+                + "\n+++ b/" + path + "\n@@ -1,3 +1,3 @@\n+    void " + b + "() { }\n     void " + a + "() { }\n-    void "
+                + b + "() { }\n", "", "mirror", null);
+    }
+
+    @Test
+    void aDiffThatOnlyMovesLinesIsTitledAsTheHistoryTitlesItsMoves() {
+        try (CpuEngine engine = new CpuEngine(FeatureSpace.DEFAULT_DIMENSION)) {
+            RepoKnowledge memory = RepoKnowledge.fresh(engine, 0, 100);
+            learn(memory, move("1".repeat(40), "Pack", "alpha", "beta", "Sort members\n"));
+            learn(memory, StageHarness.change("r", "2".repeat(40), "Widget", "run", "Widget: Retry runs\n", null));
+            learn(memory, move("3".repeat(40), "Walk", "gamma", "delta", "Sort members.\n"));
+            DiffedCommit other = StageHarness.change("r", "4".repeat(40), "Widget", "walk", "Widget: Walk less\n", null);
+            learn(memory, other);
+            DiffedCommit next = move("5".repeat(40), "Widget", "run", "walk", null);
+            // two earlier moves say too little: the neighbours by content answer
+            assertThat(run(memory, next).subject()).doesNotContain("Sort");
+
+            learn(memory, move("6".repeat(40), "Tree", "epsilon", "zeta", "Sort methods\n"));
+            // three, all "Sort …": the diff is one more
+            assertThat(run(memory, next).subject()).isEqualTo("Widget: Sort members");
+        }
+    }
+
     private static DiffedCommit undo(DiffedCommit original, String sha, String message) {
         String reversed = original.patch().replace("\n-    void", "\nTMP").replace("\n+    void", "\n-    void")
                 .replace("\nTMP", "\n+    void");
