@@ -265,8 +265,12 @@ public final class RetrievalGenerator implements java.io.Serializable {
             int chosen = -1;
             for (int i : order) {
                 RepoKnowledge.Neighbor candidate = nn.get(i);
-                if (REVERT.matcher(subjects.get(i).description()).lookingAt()) {
-                    continue; // a revert's subject fits only the diff that undoes that commit (found above)
+                if (REVERT.matcher(subjects.get(i).description()).lookingAt()
+                        || subjects.get(i).type().equalsIgnoreCase("revert")) {
+                    // a revert's subject fits only the diff that undoes that commit (found above); also in the
+                    // conventional form, "revert: fix(runtime-dom): ensure v-show respects display value …", whose
+                    // "fix(runtime-dom)" the member edit had made "nextTick()"
+                    continue;
                 }
                 if (!SubjectEditor.startsAsProse(subjects.get(i).description())) {
                     continue; // "+=codecov => notifications": a history's oddity, no suggestion

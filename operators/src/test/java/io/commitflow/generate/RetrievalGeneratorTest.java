@@ -286,6 +286,12 @@ class RetrievalGeneratorTest {
             // the bump names a version this diff lacks, and a revert fits only the diff that undoes its commit
             assertThat(d.subject()).isEqualTo("Update Widget in src/main/java/org/example");
             assertThat(d.exemplars()).isEmpty();
+
+            // nor does a revert in the conventional form ("revert: fix(runtime-dom): ensure v-show respects …")
+            learn(memory, StageHarness.change("r", "4".repeat(40), "Widget", "run", "revert: retry runs in Widget\n",
+                    null));
+            assertThat(run(memory, StageHarness.change("r", "5".repeat(40), "Widget", "run", null, null)).subject())
+                    .doesNotContainIgnoringCase("retry runs");
         }
     }
 
