@@ -105,6 +105,7 @@ public final class SubjectLength {
 
     private static Subject shorten(Subject s) {
         int prefix = s.withDescription("").render().length() + 1;
+
         if (MAX - prefix >= MIN / 2 && words(cut(s.description(), MAX - prefix)) < 3
                 && words(s.description()) >= 3) {
             // a long name does not fit beside the scope and tags ("[FLINK-1][connectors/kafka] Add" would be left):
@@ -172,7 +173,8 @@ public final class SubjectLength {
             end = before;
         }
         if (end >= MIN && words(text.substring(0, end)) >= 2) {
-            return closed(TRAILING.matcher(text.substring(0, end)).replaceAll(""));
+            // nor on a joiner of its own: "Introduce a new Kafka connect or with new property keys" (its history's typo)
+            return closed(withoutDanglingEnd(text.substring(0, end)));
         }
         // never in the middle of a word ("Add KafkaRecordSerializationSchemaBuilde" is no subject): at a space, or
         // before a member or an argument list (ITCase.testWriteException, compare(int, int))

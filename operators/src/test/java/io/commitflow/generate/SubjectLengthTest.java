@@ -134,6 +134,8 @@ class SubjectLengthTest {
                 .isEqualTo("fix(transition): toggling branches with in-out mode");
         assertThat(SubjectLength.withoutDanglingEnd("SpecifiedOffsetsInitializer should not"))
                 .isEqualTo("SpecifiedOffsetsInitializer");
+        assertThat(SubjectLength.cut("Introduce a new Kafka connect or with new property keys for the table factory", 40))
+                .as("before a clause too").isEqualTo("Introduce a new Kafka connect");
         assertThat(SubjectLength.withoutDanglingEnd("AtomicSafeInitializer.get() can"))
                 .isEqualTo("AtomicSafeInitializer.get()");
         assertThat(SubjectLength.withoutDanglingEnd("Check whether a key is set or not")).as("no auxiliary before it")
