@@ -293,6 +293,14 @@ public final class RetrievalGenerator implements java.io.Serializable {
                 }
                 Subject styled = withoutUnsupportedArea(StyleApplier.styled(edited, voters, voterSubjects, conventions,
                         files, codeFiles, template.type(), habit), diff.patch());
+                if (styled.render().length() > SubjectLength.MAX && !edited.scope().isEmpty()
+                        && !edited.scope().equals(styled.scope())
+                        && styled.withScope(edited.scope()).render().length() <= SubjectLength.MAX) {
+                    // the voted scope would cut a description that fits whole under the exemplar's own: "fix(types):
+                    // calling readonly() with ref() should return Readonly<Ref<T>>" had become "fix(reactivity): …
+                    // should return"
+                    styled = styled.withScope(edited.scope());
+                }
                 // a bump names the library this diff bumps, not another one near it
                 Subject bump = BumpedArtifact.named(styled, diff.patch(), features.newVersions());
                 if (bump != null) {

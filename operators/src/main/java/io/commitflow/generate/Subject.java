@@ -132,6 +132,11 @@ public record Subject(List<String> tags, String ticket, boolean plainTicket, Str
         return b.append(description).toString().strip();
     }
 
+    /** This subject with {@code scope} as its conventional scope. */
+    public Subject withScope(String scope) {
+        return new Subject(tags, ticket, plainTicket, type, scope, breaking, area, description, pullRequest);
+    }
+
     public Subject withDescription(String d) {
         return new Subject(tags, ticket, plainTicket, type, scope, breaking, area, d, pullRequest);
     }

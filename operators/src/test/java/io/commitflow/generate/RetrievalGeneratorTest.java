@@ -101,6 +101,23 @@ class RetrievalGeneratorTest {
         }
     }
 
+    @Test
+    void theExemplarsOwnScopeStaysWhereTheVotedOneWouldCutItsDescription() {
+        try (CpuEngine engine = new CpuEngine(FeatureSpace.DEFAULT_DIMENSION)) {
+            RepoKnowledge memory = RepoKnowledge.fresh(engine, 0, 100);
+            // vuejs/core's "fix(types): calling readonly() with ref() should return Readonly<Ref<T>>", in plain words
+            String whole = "keep every retry of the widget run when all its runners stop";
+            learn(memory, StageHarness.change("r", "1".repeat(40), "Widget", "run", "fix(types): " + whole + "\n", null));
+            learn(memory, StageHarness.change("r", "2".repeat(40), "Widget", "walk", "fix(reactivity): walk less\n", null));
+            learn(memory, StageHarness.change("r", "3".repeat(40), "Widget", "jump", "fix(reactivity): jump more\n", null));
+
+            Draft d = run(memory, StageHarness.change("r", "4".repeat(40), "Widget", "run", null, null));
+
+            // the neighbours vote "reactivity", which would leave "… should return": the exemplar's scope keeps it whole
+            assertThat(d.subject()).isEqualTo("fix(types): " + whole);
+        }
+    }
+
     private static DiffedCommit undo(DiffedCommit original, String sha, String message) {
         String reversed = original.patch().replace("\n-    void", "\nTMP").replace("\n+    void", "\n-    void")
                 .replace("\nTMP", "\n+    void");
