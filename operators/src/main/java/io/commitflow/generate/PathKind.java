@@ -3,9 +3,12 @@ package io.commitflow.generate;
 import java.util.Locale;
 import java.util.regex.Pattern;
 
-/** What a path is for, judged from its name alone. */
+/**
+ * What a path is for, judged from its name alone; and {@link #COMMENTS}, which no path is: a diff of code that changes
+ * only comments.
+ */
 enum PathKind {
-    TEST, DOCS, BUILD, CI, CONFIG, SOURCE, OTHER;
+    TEST, DOCS, BUILD, CI, CONFIG, SOURCE, OTHER, COMMENTS;
 
     // compiled once: String.matches compiles its pattern on every call, which made this method a hot spot
     private static final Pattern TEST_NAME =
@@ -27,6 +30,49 @@ enum PathKind {
             kind = k;
         }
         return kind;
+    }
+
+    /**
+     * The kind of a diff for the history's habits: {@link #only} its files' kind, else {@link #COMMENTS} where it
+     * changes only comments of code (vuejs/core titles such diffs "chore: …" 23 times in 31, where the neighbours'
+     * vote said "fix"), else null.
+     */
+    static PathKind of(io.commitflow.git.DiffedCommit d) {
+        PathKind kind = only(d.files());
+        return kind != null ? kind : commentsOnly(d.patch()) ? COMMENTS : null;
+    }
+
+    /** Every changed line of {@code patch} that is not blank is a comment, in a file of code. */
+    static boolean commentsOnly(String patch) {
+        boolean any = false;
+        boolean code = false;
+        for (int from = 0, to; from < patch.length(); from = to + 1) {
+            to = DiffTokens.lineEnd(patch, from);
+            if (patch.startsWith("+++ ", from)) {
+                String file = patch.substring(from + 4, to);
+                PathKind kind = of(file.startsWith("b/") ? file.substring(2) : file);
+                code = kind == SOURCE || kind == TEST;
+                continue;
+            }
+            if (!DiffTokens.isChange(patch, from, to)) {
+                continue;
+            }
+            String line = patch.substring(from + 1, to).strip();
+            if (line.isEmpty()) {
+                continue;
+            }
+            if (!code || !comment(line)) {
+                return false;
+            }
+            any = true;
+        }
+        return any;
+    }
+
+    /** A line of code that is a comment: {@code // …}, {@code /* …}, {@code * …}, {@code * /}, {@code # …}. */
+    static boolean comment(String stripped) {
+        return stripped.startsWith("//") || stripped.startsWith("/*") || stripped.startsWith("*")
+                || stripped.startsWith("#");
     }
 
     /** A test class's name ends with one of these; the longer of two that both fit comes first ("Tests", "Test"). */

@@ -210,7 +210,7 @@ public final class RetrievalGenerator implements java.io.Serializable {
         }
         List<String> codeFiles = StyleApplier.codeFiles(diff);
         // the type the history gives a diff of only tests (docs, CI…), read once for every candidate
-        String habit = conventions.habitualType(PathKind.only(diff.files()));
+        String habit = conventions.habitualType(PathKind.of(diff));
         Subject s;
         List<String> exemplars;
         String entry = conventions.subjectIsChangelogEntry() && !merge ? Changelog.entry(diff.patch()) : null;
