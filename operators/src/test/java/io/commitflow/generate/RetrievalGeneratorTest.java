@@ -149,15 +149,16 @@ class RetrievalGeneratorTest {
     }
 
     @Test
-    void aRevertOfARevertIsAReapplyAsGitWritesIt() {
+    void aRevertOfARevertIsTitledAsTheChangeItPutsBack() {
         assertThat(RetrievalGenerator.revertSubject("Improve footer parsing")).isEqualTo("Revert \"Improve footer parsing\"");
+        // a revert's revert puts the change back, titled as the change was (13 of 16 re-applications read)
         assertThat(RetrievalGenerator.revertSubject("Revert \"Improve footer parsing\""))
-                .isEqualTo("Reapply \"Improve footer parsing\"");
+                .isEqualTo("Improve footer parsing");
         // GitHub's revert quotes the pull request's title: the squash suffix's old number is not carried
         assertThat(RetrievalGenerator.revertSubject("Pin to Node.js 21 on CI (#16451)"))
                 .isEqualTo("Revert \"Pin to Node.js 21 on CI\"");
         assertThat(RetrievalGenerator.revertSubject("Revert \"Pin to Node.js 21 on CI\" (#16452)"))
-                .isEqualTo("Reapply \"Pin to Node.js 21 on CI\"");
+                .isEqualTo("Pin to Node.js 21 on CI");
     }
 
     @Test
