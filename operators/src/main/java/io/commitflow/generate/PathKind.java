@@ -44,14 +44,27 @@ enum PathKind {
 
     /** Every changed line of {@code patch} that is not blank is a comment, in a file of code. */
     static boolean commentsOnly(String patch) {
+        return comments(patch) != null;
+    }
+
+    /**
+     * What the changed lines of {@code patch} are when every one that is not blank is a comment in a file of code:
+     * {@code Javadoc} when one of them is a Java file's documentation comment ({@code * …}, {@code /** …}), else
+     * {@code comment}; null when any is code, lies in a file of no code (a change log's "* item" is its text), or
+     * nothing changed.
+     */
+    static String comments(String patch) {
         boolean any = false;
         boolean code = false;
+        boolean java = false;
+        boolean javadoc = false;
         for (int from = 0, to; from < patch.length(); from = to + 1) {
             to = DiffTokens.lineEnd(patch, from);
             if (patch.startsWith("+++ ", from)) {
                 String file = patch.substring(from + 4, to);
                 PathKind kind = of(file.startsWith("b/") ? file.substring(2) : file);
                 code = kind == SOURCE || kind == TEST;
+                java = file.endsWith(".java");
                 continue;
             }
             if (!DiffTokens.isChange(patch, from, to)) {
@@ -62,11 +75,12 @@ enum PathKind {
                 continue;
             }
             if (!code || !comment(line)) {
-                return false;
+                return null;
             }
+            javadoc |= java && (line.startsWith("/**") || (line.startsWith("*") && !line.startsWith("*/")));
             any = true;
         }
-        return any;
+        return !any ? null : javadoc ? "Javadoc" : "comment";
     }
 
     /** A line of code that is a comment: {@code // …}, {@code /* …}, {@code * …}, {@code * /}, {@code # …}. */

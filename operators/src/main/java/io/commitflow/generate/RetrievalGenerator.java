@@ -423,15 +423,13 @@ public final class RetrievalGenerator implements java.io.Serializable {
      * "Reapply" and two "Revert "Revert …"".
      */
     static String revertSubject(String reverted) {
-        String quoted = PR_SUFFIX.matcher(reverted).replaceFirst("");
+        String quoted = Faithfulness.withoutSquashSuffix(reverted);
         if (quoted.startsWith("Revert \"") && quoted.endsWith("\"") && quoted.length() > 9) {
             return quoted.substring(8, quoted.length() - 1);
         }
         return "Revert \"" + quoted + "\"";
     }
 
-    /** GitHub's squash-merge suffix at a subject's end: {@code (#16451)}. */
-    private static final java.util.regex.Pattern PR_SUFFIX = java.util.regex.Pattern.compile("\\s*\\(#\\d+\\)$");
 
     /** How many of the nearest neighbours are asked how this repository titles a commit that undoes another. */
     static final int UNDO_WITNESSES = 5;

@@ -71,36 +71,13 @@ public final class Typos {
     }
 
     /**
-     * Where the corrections of {@code patch} lie when every changed line is a comment: {@code Javadoc} in a Java
-     * file's documentation comment ({@code * …}, {@code /** …}), else {@code comment}; null when any is code, or in
-     * a file of no source code (a change log's "* item" is its text)
-     * ("Fix typo in Javadoc" and "fix typo in comment" are how jgit, commons-lang and vuejs/core say it; a document's
-     * name is said by the length rule, "fix typo in CHANGELOG").
+     * Where the corrections of {@code patch} lie when every changed line is a comment ({@link PathKind#comments}):
+     * {@code Javadoc} or {@code comment}; null when any is code or text ("Fix typo in Javadoc" and "fix typo in
+     * comment" are how jgit, commons-lang and vuejs/core say it; a document's name is said by the length rule, "fix
+     * typo in CHANGELOG").
      */
     public static String place(String patch) {
-        boolean javadoc = false;
-        String file = "";
-        for (int from = 0, to; from < patch.length(); from = to + 1) {
-            to = DiffTokens.lineEnd(patch, from);
-            if (patch.startsWith("+++ ", from)) {
-                file = patch.substring(from + 4, to);
-                file = file.startsWith("b/") ? file.substring(2) : file;
-            }
-            if (!DiffTokens.isChange(patch, from, to)) {
-                continue;
-            }
-            PathKind kind = PathKind.of(file);
-            if (kind != PathKind.SOURCE && kind != PathKind.TEST) {
-                return null; // a document's "# heading" and "* item" are its text, not comments
-            }
-            String line = patch.substring(from + 1, to).strip();
-            if (line.startsWith("/**") || (line.startsWith("*") && !line.startsWith("*/"))) {
-                javadoc |= file.endsWith(".java");
-            } else if (!line.startsWith("//") && !line.startsWith("/*") && !line.startsWith("#")) {
-                return null;
-            }
-        }
-        return javadoc ? "Javadoc" : "comment";
+        return PathKind.comments(patch);
     }
 
     /** A run of removed lines then added ones: pairwise corrections, added to {@code fixes}; cleared after. */
