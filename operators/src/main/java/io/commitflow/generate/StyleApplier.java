@@ -31,6 +31,17 @@ public final class StyleApplier {
     private static final java.util.regex.Pattern RELEASE =
             java.util.regex.Pattern.compile("(?:[\\w@/.-]+@)?v?\\d+(?:\\.\\d+)+[\\w.+-]*");
 
+    /**
+     * A description that moves the project to its next version, {@code Update version to 1.16-SNAPSHOT}: a tagged
+     * history may write it untagged, as its release tool does, and the tags of neighbours that are no version update
+     * ("[FLINK-XXXXX][table-runtime]", voted by whatever last touched the poms of a young history) do not fit it.
+     */
+    private static final java.util.regex.Pattern VERSION_UPDATE = java.util.regex.Pattern.compile(
+            "(?i)\\bversion\\b.*\\d+\\.\\d+|\\d+(?:\\.\\d+)+-SNAPSHOT\\b");
+
+    /** A ticket tag, {@code FLINK-23044}: its project's key, then its number (voted as {@code FLINK-0}). */
+    private static final java.util.regex.Pattern TICKET = java.util.regex.Pattern.compile("^(?<key>[A-Z][A-Z0-9_]+-)\\d+$");
+
     /** A description that starts with an area of its own, spaces allowed ({@code Apache MINA sshd client: …}). */
     private static final java.util.regex.Pattern OWN_AREA = java.util.regex.Pattern.compile("[^:\\s][^:]{0,40}:\\s");
 
@@ -84,8 +95,20 @@ public final class StyleApplier {
         boolean plain = false;
         Subject form = s;
         if (conventions.mostlyTagged() && s.tags().isEmpty() && !s.plainTicket() && !nn.isEmpty()) {
-            // the exemplar lacks the tags nearly every subject here has: take the form the neighbours vote for
-            String voted = vote(nn, subjects, x -> String.join("][", x.tags()), "");
+            // the exemplar lacks the tags nearly every subject here has: take the form the neighbours vote for,
+            // each ticket's number aside ("[FLINK-23044][docs]" and "[FLINK-22740][docs]" are one form, which had
+            // lost to a single "[hotfix][docs]")
+            Function<Subject, String> tagsOf = x -> String.join("][", x.tags().stream()
+                    .map(t -> TICKET.matcher(t).replaceFirst("${key}0")).toList());
+            String voted;
+            if (VERSION_UPDATE.matcher(s.description()).find()) {
+                // a version update takes the form of the neighbours that are version updates too, and none when no
+                // neighbour is one: flink-connector-kafka wrote "Update version to 1.16-SNAPSHOT" bare until its
+                // externalised repository tagged them "[FLINK-37144][Connectors/Kafka]"
+                voted = voteAmong(nn, subjects, x -> VERSION_UPDATE.matcher(x.description()).find(), tagsOf);
+            } else {
+                voted = vote(nn, subjects, tagsOf, "");
+            }
             form = voted.isEmpty() ? s : Subject.parse("[" + voted + "] x");
         }
         if (conventions.writesTickets()) {
@@ -227,6 +250,20 @@ public final class StyleApplier {
      * The value the neighbours whose subject has {@code property} vote for ({@link #vote}); all of them vote when
      * none has it.
      */
+    /** The value voted by the neighbours whose subject has {@code property}; "" when none has. */
+    private static String voteAmong(List<RepoKnowledge.Neighbor> nn, List<Subject> subjects, Predicate<Subject> property,
+                                    Function<Subject, String> field) {
+        List<RepoKnowledge.Neighbor> some = new ArrayList<>();
+        List<Subject> theirs = new ArrayList<>();
+        for (int i = 0; i < nn.size(); i++) {
+            if (property.test(subjects.get(i))) {
+                some.add(nn.get(i));
+                theirs.add(subjects.get(i));
+            }
+        }
+        return vote(some, theirs, field, "");
+    }
+
     private static String voteWhere(List<RepoKnowledge.Neighbor> nn, List<Subject> subjects, Predicate<Subject> property,
                                     Function<Subject, String> field, String fallback) {
         List<RepoKnowledge.Neighbor> some = new ArrayList<>();

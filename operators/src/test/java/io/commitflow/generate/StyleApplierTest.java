@@ -205,6 +205,33 @@ class StyleApplierTest {
     }
 
     @Test
+    void aVersionUpdateStaysUntaggedInATaggedHistory() {
+        Conventions conventions = conventionsOf(List.of("pom.xml"), "[FLINK-100][runtime] Plan slots lazily",
+                "[FLINK-200][table] Take it", "[FLINK-300][build] Bump Jackson to 2.12.1", "Update version to 1.15-SNAPSHOT");
+        List<RepoKnowledge.Neighbor> nn = List.of(neighbour("[FLINK-100][table-runtime] Move the runtime", 0.5f));
+        assertThat(styled("Update version to 1.16-SNAPSHOT", nn, conventions, List.of("pom.xml")))
+                .as("the release tool's form, not the neighbours' tags").isEqualTo("Update version to 1.16-SNAPSHOT");
+        assertThat(styled("Add a lexer", nn, conventions, List.of("pom.xml")))
+                .as("any other untagged exemplar takes the voted form")
+                .isEqualTo("[FLINK-XXXXX][table-runtime] Add a lexer");
+        List<RepoKnowledge.Neighbor> tagged = List.of(neighbour("[FLINK-100][table-runtime] Move the runtime", 0.9f),
+                neighbour("[FLINK-37144][Connectors/Kafka] Update version to 4.0-SNAPSHOT", 0.3f));
+        assertThat(styled("Update version to 4.1-SNAPSHOT", tagged, conventions, List.of("pom.xml")))
+                .as("a history that tags its version updates: the form of the neighbour that is one")
+                .isEqualTo("[FLINK-XXXXX][Connectors/Kafka] Update version to 4.1-SNAPSHOT");
+    }
+
+    @Test
+    void votesTheTagsWhateverTheTicketsNumbers() {
+        Conventions conventions = conventionsOf(List.of("Docs"), "[FLINK-100][docs] Fix links", "[hotfix][docs] Typo",
+                "[FLINK-300][build] Bump Jackson to 2.12.1");
+        List<RepoKnowledge.Neighbor> nn = List.of(neighbour("[hotfix][docs] Fix a typo", 0.6f),
+                neighbour("[FLINK-23044][docs] Fix typos", 0.5f), neighbour("[FLINK-22740][docs] Drop links", 0.5f));
+        assertThat(styled("Fix typo", nn, conventions, List.of("Docs")))
+                .as("two tickets' [docs] outvote one [hotfix][docs]").isEqualTo("[FLINK-XXXXX][docs] Fix typo");
+    }
+
+    @Test
     void writesTheRepositorysCaseAndPeriod() {
         Conventions conventions = conventionsOf(List.of("Parser"), "fix the parser.", "add a lexer.",
                 "Drop the old one");
