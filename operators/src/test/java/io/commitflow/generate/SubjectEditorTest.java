@@ -252,7 +252,7 @@ class SubjectEditorTest {
         assertThat(SubjectEditor.carriedName(subject, signature, ours)).isEqualTo("tukaani");
         assertThat(SubjectEditor.carriedName(subject, signature, theirs)).as("this diff names it too").isNull();
         assertThat(SubjectEditor.carriedName("Use tukaani directly from Maven Central", signature, ours))
-                .as("a plain word may say the same of another diff: not judged").isNull();
+                .as("a plain word said twice may say the same of another diff: not judged").isNull();
         assertThat(SubjectEditor.carriedName("Use net.bytebuddy directly from Maven Central", signature, ours))
                 .as("a name the exemplar's diff did not contain is this edit's own").isNull();
         assertThat(SubjectEditor.carriedName("Update Orbit to R20220830213456",
@@ -262,6 +262,23 @@ class SubjectEditorTest {
                 .as("this diff's signature read first: the same answer").isEqualTo("tukaani");
         assertThat(SubjectEditor.carriedName(subject, signature, signature, ours))
                 .as("a word this diff's signature holds is this diff's").isNull();
+    }
+
+    @Test
+    void aPlainWordTheExemplarsDiffSaysAgainAndAgainIsItsName() {
+        StringBuilder theirs = new StringBuilder();
+        for (String target : List.of("jgit-4.26", "jgit-4.27", "jgit-4.28")) {
+            theirs.append("diff --git a/").append(target).append(".target b/").append(target).append(".target\n")
+                    .append("+    <location type=\"Maven\" label=\"gson\">\n");
+        }
+        String ours = "diff --git a/jgit-4.28.target b/jgit-4.28.target\n"
+                + "+    <location type=\"Maven\" label=\"xz\">\n+      <artifactId>xz</artifactId>\n";
+        int[] signature = DiffTokens.signature(theirs.toString());
+        assertThat(SubjectEditor.carriedName("Use gson directly from Maven Central", signature, ours))
+                .as("gson, in every file the exemplar changed, is not this diff's").isEqualTo("gson");
+        assertThat(SubjectEditor.carriedName("Use xz directly from Maven Central", signature, ours)).isNull();
+        assertThat(SubjectEditor.carriedName("Use gson directly from Maven Central", signature,
+                ours + "     <artifactId>gson</artifactId>\n")).as("this diff says it too").isNull();
     }
 
     @Test
