@@ -333,6 +333,12 @@ public final class SubjectLength {
                     places.add(document); // "in CHANGELOG": the document by its name, as people write it
                 }
                 places.add(name);
+                String base = path.substring(path.lastIndexOf('/') + 1);
+                if (!base.equals(name)) {
+                    // "Javadoc in Strings.java", where "Javadoc in Strings" is too short to stand: the file by its
+                    // whole name before its whole path
+                    places.add(base);
+                }
                 places.add(path);
             }
             if (path.contains("/")) {

@@ -26,6 +26,9 @@ class SubjectLengthTest {
 
         assertThat(SubjectLength.fit("Javadoc", d)).isEqualTo("Javadoc in StringUtils");
         assertThat(SubjectLength.fit("Fix typo", d)).isEqualTo("Fix typo in StringUtils");
+        DiffedCommit pair = diff(modify("src/main/java/org/apache/commons/lang3/tuple/Pair.java", 2, 2));
+        assertThat(SubjectLength.fit("Javadoc", pair)).as("'Javadoc in Pair' is too short: the file's whole name, "
+                + "not its path").isEqualTo("Javadoc in Pair.java");
     }
 
     @Test
