@@ -106,6 +106,28 @@ public record Conventions(boolean hasHistory, boolean usesConventional, boolean 
         return names(scope, List.of(folderScopes.split(",")));
     }
 
+    /**
+     * Whether {@code scope} names one of {@code files} by its key ({@link #scopeKey}): the file's name, without its
+     * extension and a test's {@code .spec}/{@code .test}, is the scope ({@code hydration.ts}: hydration, {@code
+     * Teleport.ts}: teleport) or ends with it ({@code apiCustomElement.ts}: custom-element, {@code vModel.ts}:
+     * v-model). A feature's scope, which names no folder, for a diff of that feature's file. Scopes of fewer than
+     * four letters ({@code dom}, {@code sfc}) name no file.
+     */
+    static boolean namesAFile(String scope, java.util.Collection<io.commitflow.git.FileChange> files) {
+        String key = scopeKey(scope);
+        if (key.length() < 4) {
+            return false;
+        }
+        for (io.commitflow.git.FileChange f : files) {
+            String name = f.path().substring(f.path().lastIndexOf('/') + 1).replaceFirst("(\\.(spec|test|d))?\\.\\w+$", "");
+            String fileKey = scopeKey(name);
+            if (fileKey.endsWith(key)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Whether {@code scope} is, by its key, one of {@code directories}. */
     static boolean names(String scope, java.util.Collection<String> directories) {
         String key = scopeKey(scope);

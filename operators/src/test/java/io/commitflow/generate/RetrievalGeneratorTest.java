@@ -247,6 +247,27 @@ class RetrievalGeneratorTest {
                 .isSameAs(other);
     }
 
+    @Test
+    void aFeaturesScopeNamedAfterAChangedFileStays() {
+        RepoStyle style = new RepoStyle();
+        for (String subject : List.of("fix(runtime-dom): a", "fix(runtime-dom): b", "fix(custom-element): c",
+                "fix(hydration): d")) {
+            style.learn(Subject.parse(subject), List.of("x"));
+        }
+        Conventions conventions = style.conventions();
+        DiffedCommit d = DiffedCommit.of(io.commitflow.event.TestEvents.commit("r", "a".repeat(40)), List.of(
+                file("packages/runtime-dom/__tests__/customElement.spec.ts", 3, 1),
+                file("packages/runtime-dom/src/apiCustomElement.ts", 10, 2)), 2, "", "", "mirror", null);
+
+        Subject feature = Subject.parse("fix(custom-element): batch prop patching");
+        assertThat(RetrievalGenerator.withPathScope(feature, d, conventions)).as("apiCustomElement.ts")
+                .isSameAs(feature);
+        assertThat(RetrievalGenerator.withPathScope(Subject.parse("fix(hydration): batch prop patching"), d,
+                conventions).render()).as("a feature whose file this diff does not change")
+                .isEqualTo("fix(runtime-dom): batch prop patching");
+        assertThat(Conventions.namesAFile("dom", d.files())).as("too short to name a file").isFalse();
+    }
+
     private static io.commitflow.git.FileChange file(String path, int added, int deleted) {
         return new io.commitflow.git.FileChange("MODIFY", path, path, false, added, deleted, 0, "100644", "100644");
     }
