@@ -158,21 +158,13 @@ public final class ExemplarRanker {
 
     /** The index of the best neighbour under {@code terms}: a later one must beat an earlier, more similar one by more than rounding. */
     static int best(double[][] f, double[] terms) {
-        double[] scores = new double[f.length];
-        for (int i = 0; i < f.length; i++) {
-            scores[i] = score(f[i], terms);
-        }
-        return best(scores);
-    }
-
-    /** The index of the best of {@code scores}, each a neighbour's: a later one must beat an earlier by more than rounding. */
-    static int best(double[] scores) {
         int best = 0;
-        double top = scores[0];
-        for (int i = 1; i < scores.length; i++) {
-            if (scores[i] > top + 1e-12) {
+        double top = score(f[0], terms);
+        for (int i = 1; i < f.length; i++) {
+            double s = score(f[i], terms);
+            if (s > top + 1e-12) {
                 best = i;
-                top = scores[i];
+                top = s;
             }
         }
         return best;
@@ -196,7 +188,7 @@ public final class ExemplarRanker {
         return order;
     }
 
-    static double score(double[] f, double[] terms) {
+    private static double score(double[] f, double[] terms) {
         double s = 0;
         for (int i = 0; i < terms.length; i++) {
             s += terms[i] * f[i];

@@ -113,17 +113,8 @@ public final class RankerChoice {
             earned = new float[GRID.size()];
         }
         observed++;
-        // a weighting of the second half is its twin of the first with the length's term added last: each
-        // neighbour's score is computed once for both (the same sums, in the same order, as ExemplarRanker.best's)
-        double[] without = new double[f.length];
-        double[] with = new double[f.length];
-        for (int g = 0; g < UNMEASURED; g++) {
-            for (int i = 0; i < f.length; i++) {
-                without[i] = ExemplarRanker.score(f[i], TERMS[g]);
-                with[i] = without[i] + LENGTH * f[i][ExemplarRanker.FEATURES - 1];
-            }
-            earned[g] = (float) (earned[g] * DECAY + score[ExemplarRanker.best(without)]);
-            earned[g + UNMEASURED] = (float) (earned[g + UNMEASURED] * DECAY + score[ExemplarRanker.best(with)]);
+        for (int g = 0; g < earned.length; g++) {
+            earned[g] = (float) (earned[g] * DECAY + score[ExemplarRanker.best(f, TERMS[g])]);
         }
     }
 }
