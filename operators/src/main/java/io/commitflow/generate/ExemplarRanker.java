@@ -10,8 +10,8 @@ import java.util.List;
  * between the diffs, NNGen's re-ranking), plus how much its description agrees with the other neighbours' (expected
  * B-Norm, weighted by similarity: a minimum-Bayes-risk choice), plus how well its description's words fit this diff,
  * plus whether both diffs move to the same kind of version, plus whether the same person wrote it, plus how recent it
- * is, plus how long its description is. Ties go to the more similar neighbour. Which weights a repository's history
- * rewards is learned online ({@link RankerChoice}).
+ * is. Ties go to the more similar neighbour. Which weights a repository's history rewards is learned online
+ * ({@link RankerChoice}).
  */
 public final class ExemplarRanker {
     /**
@@ -30,25 +30,14 @@ public final class ExemplarRanker {
 
     /**
      * How the exemplar is chosen: how many neighbours by TF-IDF ({@code k}) and by bag of words ({@code kBag}), and
-     * the weights of the diff's word-by-word match, of agreement, of fit, of version shape, of the same author, of
-     * recency and of the description's length (the similarity's weight is 1).
+     * the weights of the diff's word-by-word match, of agreement, of fit, of version shape, of the same author and of
+     * recency (the similarity's weight is 1).
      */
     public record Weights(int k, int kBag, double diff, double consensus, double fit, double shape, double author,
-                          double recency, double length) implements java.io.Serializable {
-        /** Weights that do not count a description's length. */
-        public Weights(int k, int kBag, double diff, double consensus, double fit, double shape, double author,
-                       double recency) {
-            this(k, kBag, diff, consensus, fit, shape, author, recency, 0);
-        }
-
-        /** The same weights, counting a description's length by {@code length}. */
-        Weights withLength(double length) {
-            return new Weights(k, kBag, diff, consensus, fit, shape, author, recency, length);
-        }
-
+                          double recency) implements java.io.Serializable {
         /** The weight of each of {@link #features}' terms, the similarity's first. */
         double[] terms() {
-            return new double[] {1, diff, consensus, fit, shape, author, recency, length};
+            return new double[] {1, diff, consensus, fit, shape, author, recency};
         }
     }
 
@@ -56,17 +45,7 @@ public final class ExemplarRanker {
     public static final Weights DEFAULT_WEIGHTS = new Weights(K, 10, 1.0, 0.5, 0.5, 0.3, 0, 0);
 
     /** How many terms {@link #features} gives each neighbour. */
-    static final int FEATURES = 8;
-    /** The index of recency among {@link #features}' terms. */
-    static final int RECENCY = 6;
-
-    /**
-     * A description's length counts up to this many tokens ({@link MessageTokens}): a real subject is seldom shorter,
-     * and B-Norm's brevity penalty costs a short pick against a longer real subject (vuejs/core's real subjects are
-     * 12.3 tokens long without the pull-request suffix, the picks were 11.4, and half of them shorter than the real
-     * one).
-     */
-    static final int LENGTH_CAP = 16;
+    static final int FEATURES = 7;
 
     private ExemplarRanker() {}
 
@@ -93,7 +72,7 @@ public final class ExemplarRanker {
         double[][] f = features(nn, subjects, signature, versionShape, author, nextSeq);
         for (int i = 0; i < f.length; i++) {
             if (foreign.contains(nn.get(i).commit())) {
-                f[i][RECENCY] = 0;
+                f[i][FEATURES - 1] = 0;
             }
         }
         return order(f, weights.terms());
@@ -102,8 +81,7 @@ public final class ExemplarRanker {
     /**
      * Each neighbour's terms, in {@link Weights#terms()}' order: cosine similarity, BLEU between the diffs, agreement
      * with the other neighbours, fit of its words to this diff, version shape (+1, 0, -1), the same author (1 or 0;
-     * never for an empty author), recency ({@code exp(-age / }{@value #RECENCY_ROWS}{@code )}, age in learned rows)
-     * and the description's length (its tokens up to {@value #LENGTH_CAP}, over {@value #LENGTH_CAP}).
+     * never for an empty author) and recency ({@code exp(-age / }{@value #RECENCY_ROWS}{@code )}, age in learned rows).
      */
     static double[][] features(List<RepoKnowledge.Neighbor> nn, List<Subject> subjects, int[] signature,
                                String versionShape, String author, long nextSeq) {
@@ -150,8 +128,7 @@ public final class ExemplarRanker {
             f[i] = new double[] {nn.get(i).score(), diffBleu.against(theirs.signature()), total == 0 ? 0 : agree / total,
                     fit(tokens.get(i), ourWords, theirs.signature()), shapeMatch(versionShape, theirs.versionShape()),
                     known && author.equals(theirs.author()) ? 1 : 0,
-                    Math.exp(-Math.max(0, nextSeq - 1 - theirs.seq()) / RECENCY_ROWS),
-                    Math.min(tokens.get(i).size(), LENGTH_CAP) / (double) LENGTH_CAP};
+                    Math.exp(-Math.max(0, nextSeq - 1 - theirs.seq()) / RECENCY_ROWS)};
         }
         return f;
     }

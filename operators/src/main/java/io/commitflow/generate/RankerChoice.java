@@ -44,40 +44,7 @@ public final class RankerChoice {
                 }
             }
         }
-        // each weighting again, counting the description's length: after all of the others, so a model learned
-        // before the length was counted keeps its leader ({@link #migrated})
-        int unmeasured = g.size();
-        for (int i = 0; i < unmeasured; i++) {
-            g.add(g.get(i).withLength(LENGTH));
-        }
         return List.copyOf(g);
-    }
-
-    /**
-     * The weight a weighting of the grid's second half gives a description's length ({@link ExemplarRanker#LENGTH_CAP}).
-     * Learned beside the first half, on the four tuned histories (1,000 suggestions, flink-connector-kafka 300): vuejs/core
-     * 27.86 -> 28.11 B-Norm, the other three unchanged; 0.5 instead gave vuejs/core 27.92, and 0.25 and 0.5 both
-     * 28.11. A fixed weight for every history instead: 0.25 gave vuejs/core 28.10 but flink-connector-kafka 24.80 ->
-     * 24.50.
-     */
-    static final double LENGTH = 0.25;
-
-    /** How many weightings the grid held before the description's length was counted: its first half. */
-    static final int UNMEASURED = GRID.size() / 2;
-
-    /**
-     * {@code earned} of a model restored from before the description's length was counted (the first half of the grid
-     * only), each weighting's earning copied to its twin that counts the length, so the leader stays the one it was
-     * (ties go to the first); {@code earned} itself otherwise.
-     */
-    static float[] migrated(float[] earned) {
-        if (earned == null || earned.length != UNMEASURED) {
-            return earned;
-        }
-        float[] both = new float[2 * UNMEASURED];
-        System.arraycopy(earned, 0, both, 0, UNMEASURED);
-        System.arraycopy(earned, 0, both, UNMEASURED, UNMEASURED);
-        return both;
     }
 
     private static double[][] terms() {
@@ -90,13 +57,12 @@ public final class RankerChoice {
 
     /** The index in {@link #GRID} of the weighting that has earned most; the first of equals. */
     public int leader() {
-        float[] e = migrated(earned); // read only: a request may ask while another reads too
-        if (e == null || e.length != GRID.size()) {
+        if (earned == null || earned.length != GRID.size()) {
             return 0; // a model restored from before the choice was kept, or from another grid
         }
         int best = 0;
-        for (int i = 1; i < e.length; i++) {
-            if (e[i] > e[best]) {
+        for (int i = 1; i < earned.length; i++) {
+            if (earned[i] > earned[best]) {
                 best = i;
             }
         }
@@ -108,7 +74,6 @@ public final class RankerChoice {
      * {@code score} against the commit's real one.
      */
     void observe(double[][] f, double[] score) {
-        earned = migrated(earned);
         if (earned == null || earned.length != GRID.size()) {
             earned = new float[GRID.size()];
         }

@@ -18,7 +18,7 @@ class RankerChoiceTest {
         assertThat(choice.leader()).isZero();
 
         // the default's pick (the most similar) is as good as any other pick: nobody earns more than it
-        double[][] f = {{0.9, 0, 0, 0, 0, 0, 1, 0.5}, {0.8, 0, 0, 0, 0, 1, 0.5, 0.5}};
+        double[][] f = {{0.9, 0, 0, 0, 0, 0, 1}, {0.8, 0, 0, 0, 0, 1, 0.5}};
         choice.observe(f, new double[] {0.4, 0.4});
         assertThat(choice.leader()).isZero();
         assertThat(choice.observed).isEqualTo(1);
@@ -28,40 +28,13 @@ class RankerChoiceTest {
     void followsTheWeightingWhosePicksMatchedTheRealSubjects() {
         RankerChoice choice = new RankerChoice();
         // the less similar neighbour is the author's own, and it is the one whose subject the author wrote again
-        double[][] f = {{0.9, 0, 0, 0, 0, 0, 1, 0.5}, {0.8, 0, 0, 0, 0, 1, 0.9, 0.5}};
+        double[][] f = {{0.9, 0, 0, 0, 0, 0, 1}, {0.8, 0, 0, 0, 0, 1, 0.9}};
         for (int i = 0; i < 20; i++) {
             choice.observe(f, new double[] {0.1, 0.7});
         }
         ExemplarRanker.Weights leader = RankerChoice.GRID.get(choice.leader());
         assertThat(leader.author()).isPositive();
         assertThat(ExemplarRanker.best(f, leader.terms())).isEqualTo(1);
-    }
-
-    @Test
-    void followsAWeightingThatCountsTheLengthWhereTheLongerDescriptionsMatched() {
-        RankerChoice choice = new RankerChoice();
-        // as alike as can be but for their length: the longer one, a little less similar, is what the authors wrote
-        double[][] f = {{0.9, 0, 0, 0, 0, 0, 0, 0.25}, {0.85, 0, 0, 0, 0, 0, 0, 1}};
-        for (int i = 0; i < 20; i++) {
-            choice.observe(f, new double[] {0.2, 0.6});
-        }
-        ExemplarRanker.Weights leader = RankerChoice.GRID.get(choice.leader());
-        assertThat(leader.length()).isEqualTo(RankerChoice.LENGTH);
-        assertThat(ExemplarRanker.best(f, leader.terms())).isEqualTo(1);
-    }
-
-    @Test
-    void aModelLearnedBeforeTheLengthCountedKeepsItsLeader() {
-        RankerChoice old = new RankerChoice();
-        old.earned = new float[RankerChoice.UNMEASURED]; // saved when the grid was its first half
-        old.earned[17] = 3f;
-        old.earned[5] = 2f;
-        assertThat(old.leader()).isEqualTo(17);
-        assertThat(RankerChoice.GRID.get(17 + RankerChoice.UNMEASURED))
-                .isEqualTo(RankerChoice.GRID.get(17).withLength(RankerChoice.LENGTH));
-        old.observe(new double[][] {{1, 0, 0, 0, 0, 0, 1, 1}}, new double[] {0});
-        assertThat(old.earned).hasSize(RankerChoice.GRID.size());
-        assertThat(old.leader()).as("its twin that counts the length earned as much: the first of equals").isEqualTo(17);
     }
 
     @Test
@@ -77,7 +50,7 @@ class RankerChoiceTest {
         RankerChoice old = new RankerChoice();
         old.earned = null; // a model saved before the choice was kept
         assertThat(old.leader()).isZero();
-        old.observe(new double[][] {{1, 0, 0, 0, 0, 0, 1, 1}}, new double[] {1});
+        old.observe(new double[][] {{1, 0, 0, 0, 0, 0, 1}}, new double[] {1});
         assertThat(old.earned).hasSize(RankerChoice.GRID.size());
     }
 
