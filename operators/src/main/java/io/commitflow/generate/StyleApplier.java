@@ -105,7 +105,8 @@ public final class StyleApplier {
                 // a version update takes the form of the neighbours that are version updates too, and none when no
                 // neighbour is one: flink-connector-kafka wrote "Update version to 1.16-SNAPSHOT" bare until its
                 // externalised repository tagged them "[FLINK-37144][Connectors/Kafka]"
-                voted = voteAmong(nn, subjects, x -> VERSION_UPDATE.matcher(x.description()).find(), tagsOf);
+                voted = voteAmong(nn, subjects, x -> VERSION_UPDATE.matcher(x.description()).find(), tagsOf, "");
+                voted = voted == null ? "" : voted;
             } else {
                 voted = vote(nn, subjects, tagsOf, "");
             }
@@ -250,21 +251,17 @@ public final class StyleApplier {
      * The value the neighbours whose subject has {@code property} vote for ({@link #vote}); all of them vote when
      * none has it.
      */
-    /** The value voted by the neighbours whose subject has {@code property}; "" when none has. */
-    private static String voteAmong(List<RepoKnowledge.Neighbor> nn, List<Subject> subjects, Predicate<Subject> property,
-                                    Function<Subject, String> field) {
-        List<RepoKnowledge.Neighbor> some = new ArrayList<>();
-        List<Subject> theirs = new ArrayList<>();
-        for (int i = 0; i < nn.size(); i++) {
-            if (property.test(subjects.get(i))) {
-                some.add(nn.get(i));
-                theirs.add(subjects.get(i));
-            }
-        }
-        return vote(some, theirs, field, "");
+    private static String voteWhere(List<RepoKnowledge.Neighbor> nn, List<Subject> subjects, Predicate<Subject> property,
+                                    Function<Subject, String> field, String fallback) {
+        String voted = voteAmong(nn, subjects, property, field, fallback);
+        return voted == null ? vote(nn, subjects, field, fallback) : voted;
     }
 
-    private static String voteWhere(List<RepoKnowledge.Neighbor> nn, List<Subject> subjects, Predicate<Subject> property,
+    /**
+     * The value the neighbours whose subject has {@code property} vote for ({@code fallback} when none of them has any
+     * weight); null when none has it.
+     */
+    private static String voteAmong(List<RepoKnowledge.Neighbor> nn, List<Subject> subjects, Predicate<Subject> property,
                                     Function<Subject, String> field, String fallback) {
         List<RepoKnowledge.Neighbor> some = new ArrayList<>();
         List<Subject> theirs = new ArrayList<>();
@@ -274,7 +271,7 @@ public final class StyleApplier {
                 theirs.add(subjects.get(i));
             }
         }
-        return some.isEmpty() ? vote(nn, subjects, field, fallback) : vote(some, theirs, field, fallback);
+        return some.isEmpty() ? null : vote(some, theirs, field, fallback);
     }
 
     /**
