@@ -16,7 +16,8 @@ import java.util.concurrent.TimeUnit;
  * resets) with exponential backoff and full jitter, all within the request's deadline; a circuit breaker per
  * endpoint; and at most {@code perTenant} requests in flight per tenant — more wait their turn (back-pressure, not
  * failure). A failure that cannot be retried, or the deadline, completes the future with the last
- * {@link LlmException}: the caller falls back to the built-in generator and records why.
+ * {@link LlmException} (where that is a connection's failure after the endpoint had answered 5xx or 429, with that
+ * answer): the caller falls back to the built-in generator and records why.
  */
 public final class ResilientBackend implements AutoCloseable {
     private final LlmBackend backend;
@@ -65,7 +66,7 @@ public final class ResilientBackend implements AutoCloseable {
         CompletableFuture<LlmReply> out = new CompletableFuture<>();
         long end = System.nanoTime() + deadline.toNanos();
         Tenant t = tenants.computeIfAbsent(tenant, x -> new Tenant());
-        Runnable start = () -> attempt(request, end, 0, out, null);
+        Runnable start = () -> attempt(request, end, 0, out, null, null);
         synchronized (t) {
             if (t.inFlight < perTenant) {
                 t.inFlight++;
@@ -91,10 +92,15 @@ public final class ResilientBackend implements AutoCloseable {
         }
     }
 
-    private void attempt(LlmRequest request, long end, int tries, CompletableFuture<LlmReply> out, LlmException last) {
+    /**
+     * One try of {@code request}; {@code last} is the fault that made us try again, {@code answered} the last fault the
+     * endpoint itself answered with (a 5xx or a 429; null when none).
+     */
+    private void attempt(LlmRequest request, long end, int tries, CompletableFuture<LlmReply> out, LlmException last,
+                         LlmException answered) {
         long left = end - System.nanoTime();
         if (left <= 0) {
-            out.completeExceptionally(last != null ? last
+            out.completeExceptionally(last != null ? reported(last, answered)
                     : new LlmException(LlmException.Kind.TIMEOUT, backend.name() + ": the deadline passed"));
             return;
         }
@@ -117,21 +123,38 @@ public final class ResilientBackend implements AutoCloseable {
             if (e.kind() == LlmException.Kind.TIMEOUT && last != null) {
                 // each try is given the rest of the deadline, so its timeout is the deadline's: the fault worth
                 // reporting is the one that made us retry
-                last.addSuppressed(e);
-                out.completeExceptionally(last);
+                LlmException worth = reported(last, answered);
+                worth.addSuppressed(e);
+                out.completeExceptionally(worth);
                 return;
             }
             if (!e.kind().retryable) {
                 out.completeExceptionally(e);
                 return;
             }
+            LlmException endpoints = e.kind() == LlmException.Kind.SERVER || e.kind() == LlmException.Kind.RATE_LIMITED
+                    ? e : answered;
             long wait = backoff(tries, e);
             if (System.nanoTime() + wait >= end) {
-                out.completeExceptionally(e); // no time left for another try
+                out.completeExceptionally(reported(e, endpoints)); // no time left for another try
                 return;
             }
-            timer.schedule(() -> attempt(request, end, tries + 1, out, e), wait, TimeUnit.NANOSECONDS);
+            timer.schedule(() -> attempt(request, end, tries + 1, out, e, endpoints), wait, TimeUnit.NANOSECONDS);
         });
+    }
+
+    /**
+     * The fault to report when the retries end on {@code e}: a connection's failure gives way to the last answer the
+     * endpoint gave ({@code answered}, null: none), which it keeps as suppressed — an endpoint that answered 503 for
+     * the whole deadline is failing, whatever happened to the connection of the last try (the JDK's client can lose
+     * a pooled connection to a race, JDK-8336655).
+     */
+    private static LlmException reported(LlmException e, LlmException answered) {
+        if (e.kind() != LlmException.Kind.CONNECTION || answered == null || answered == e) {
+            return e;
+        }
+        answered.addSuppressed(e);
+        return answered;
     }
 
     /** Retry-After when the server gave one, else full jitter over an exponential ceiling. */

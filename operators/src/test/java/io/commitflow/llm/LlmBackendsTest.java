@@ -116,6 +116,26 @@ class LlmBackendsTest {
     }
 
     @Test
+    void aConnectionLostOnTheLastTryReportsWhatTheEndpointAnswered() throws Exception {
+        // one 503, then every connection reset until the deadline: the endpoint's own answer is the fault to report
+        try (FakeLlmServer s = new FakeLlmServer().then(FakeLlmServer.Step.status(503), FakeLlmServer.Step.reset());
+             ResilientBackend r = new ResilientBackend(new OpenAiBackend(HTTP, s.base(), "m", "k"),
+                     new CircuitBreaker(1000, Duration.ofSeconds(30)), 4, Duration.ofMillis(20), Duration.ofMillis(50), 1)) {
+            LlmException e = failure(r.complete("acme", REQUEST, Duration.ofMillis(800)));
+            assertThat(e.kind()).isEqualTo(LlmException.Kind.SERVER);
+            assertThat(e.getSuppressed()).as("the lost connection kept beside it")
+                    .anyMatch(x -> x instanceof LlmException l && l.kind() == LlmException.Kind.CONNECTION);
+            assertThat(s.seen.size()).isGreaterThan(2);
+        }
+        try (FakeLlmServer s = new FakeLlmServer().then(FakeLlmServer.Step.reset());
+             ResilientBackend r = new ResilientBackend(new OpenAiBackend(HTTP, s.base(), "m", "k"),
+                     new CircuitBreaker(1000, Duration.ofSeconds(30)), 4, Duration.ofMillis(20), Duration.ofMillis(50), 1)) {
+            assertThat(failure(r.complete("acme", REQUEST, Duration.ofMillis(500))).kind())
+                    .as("no answer at all: the connection's fault").isEqualTo(LlmException.Kind.CONNECTION);
+        }
+    }
+
+    @Test
     void givesUpAtTheDeadlineAndOnFaultsThatRetriesCannotFix() throws Exception {
         try (FakeLlmServer s = new FakeLlmServer().then(FakeLlmServer.Step.status(503));
              ResilientBackend r = new ResilientBackend(new OpenAiBackend(HTTP, s.base(), "m", "k"),
