@@ -370,8 +370,7 @@ public final class RetrievalGenerator implements java.io.Serializable {
         }
         String[] parts = StyleApplier.mainFile(diff).path().split("/");
         String scope = conventions.pathScope(List.of(parts).subList(0, parts.length - 1));
-        return scope == null ? s : new Subject(s.tags(), s.ticket(), s.plainTicket(), s.type(), scope, s.breaking(),
-                s.area(), s.description(), s.pullRequest());
+        return scope == null ? s : s.withScope(scope);
     }
 
     /** How many of a history's newest commits that only moved lines are asked how it titles one. */
@@ -433,7 +432,6 @@ public final class RetrievalGenerator implements java.io.Serializable {
         }
         return "Revert \"" + quoted + "\"";
     }
-
 
     /** How many of the nearest neighbours are asked how this repository titles a commit that undoes another. */
     static final int UNDO_WITNESSES = 5;

@@ -105,7 +105,6 @@ public final class SubjectLength {
 
     private static Subject shorten(Subject s) {
         int prefix = s.withDescription("").render().length() + 1;
-
         if (MAX - prefix >= MIN / 2 && words(cut(s.description(), MAX - prefix)) < 3
                 && words(s.description()) >= 3) {
             // a long name does not fit beside the scope and tags ("[FLINK-1][connectors/kafka] Add" would be left):

@@ -32,7 +32,6 @@ public final class Typos {
         Set<String> fixes = new HashSet<>();
         List<String> removed = new ArrayList<>();
         List<String> added = new ArrayList<>();
-        boolean any = false;
         for (int from = 0, to; from < patch.length(); from = to + 1) {
             to = DiffTokens.lineEnd(patch, from);
             if (to == from) {
@@ -41,33 +40,19 @@ public final class Typos {
             char c = patch.charAt(from);
             boolean change = DiffTokens.isChange(patch, from, to);
             if (change && c == '-') {
-                if (!added.isEmpty()) {
-                    if (!paired(removed, added, fixes)) {
-                        return Set.of();
-                    }
-                    any = true;
+                // a removed line after added ones starts the next run
+                if (!added.isEmpty() && !paired(removed, added, fixes)) {
+                    return Set.of();
                 }
                 removed.add(patch.substring(from + 1, to));
             } else if (change) {
                 added.add(patch.substring(from + 1, to));
-            } else if (c == '\\') {
-                continue; // "\ No newline at end of file"
-            } else {
-                if (!removed.isEmpty() || !added.isEmpty()) {
-                    if (!paired(removed, added, fixes)) {
-                        return Set.of();
-                    }
-                    any = true;
-                }
-            }
-        }
-        if (!removed.isEmpty() || !added.isEmpty()) {
-            if (!paired(removed, added, fixes)) {
+            } else if (c != '\\' && !paired(removed, added, fixes)) { // "\ No newline at end of file" ends no run
                 return Set.of();
             }
-            any = true;
         }
-        return any ? fixes : Set.of();
+        // every run that paired added its corrections: none at all means nothing was corrected
+        return paired(removed, added, fixes) && !fixes.isEmpty() ? fixes : Set.of();
     }
 
     /**
@@ -80,7 +65,10 @@ public final class Typos {
         return PathKind.comments(patch);
     }
 
-    /** A run of removed lines then added ones: pairwise corrections, added to {@code fixes}; cleared after. */
+    /**
+     * A run of removed lines then added ones: pairwise corrections, added to {@code fixes}; cleared after. An empty
+     * run pairs trivially.
+     */
     private static boolean paired(List<String> removed, List<String> added, Set<String> fixes) {
         try {
             if (removed.size() != added.size()) {

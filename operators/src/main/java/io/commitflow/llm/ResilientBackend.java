@@ -150,7 +150,7 @@ public final class ResilientBackend implements AutoCloseable {
      * a pooled connection to a race, JDK-8336655).
      */
     private static LlmException reported(LlmException e, LlmException answered) {
-        if (e.kind() != LlmException.Kind.CONNECTION || answered == null || answered == e) {
+        if (e.kind() != LlmException.Kind.CONNECTION || answered == null) {
             return e;
         }
         answered.addSuppressed(e);
