@@ -101,8 +101,9 @@ class SubjectLengthTest {
 
         assertThat(SubjectLength.fit("ClassUtils now throws IllegalArgumentException if a class name length is too long", d))
                 .isEqualTo("ClassUtils now throws IllegalArgumentException");
+        // unless the words that fit end on a name (aCutEndsOnANameRatherThanBeforeTheClauseThatHoldsIt)
         assertThat(SubjectLength.fit("Deprecate NumberUtils.compare(byte, byte) in favor of Byte.compare(byte, byte)", d))
-                .isEqualTo("Deprecate NumberUtils.compare(byte, byte)");
+                .isEqualTo("Deprecate NumberUtils.compare(byte, byte) in favor of Byte.compare");
         // a verb and a long name are a phrase: not "… to cover common", cut mid-phrase where the line ran out
         assertThat(SubjectLength.fit(Subject.parse(
                 "[FLINK-1] Add KafkaRecordSerializationSchemaBuilder to cover common serialization scenarios"), d)
@@ -146,6 +147,30 @@ class SubjectLengthTest {
         // "RecursiveToStringStyle" alone would be 22 characters but one word: the cut keeps a phrase
         assertThat(SubjectLength.fit("RecursiveToStringStyle for nested objects prints their fields and their fields too", d))
                 .hasSizeBetween(20, 72).startsWith("RecursiveToStringStyle for nested objects");
+    }
+
+    @Test
+    void aCutEndsOnANameRatherThanBeforeTheClauseThatHoldsIt() {
+        // the words that fit end on a name: a phrase's end, kept (the clause cut left "Deprecate NumberUtils.compare(int, int)")
+        assertThat(SubjectLength.cut("Deprecate NumberUtils.compare(int, int) in favor of Integer.compare(int, int) everywhere", 70))
+                .isEqualTo("Deprecate NumberUtils.compare(int, int) in favor of Integer.compare");
+        assertThat(SubjectLength.cut("handle initial selected state for select with v-model + v-for option value", 62))
+                .isEqualTo("handle initial selected state for select with v-model + v-for");
+        assertThat(SubjectLength.cut("Support abbreviation TIMESTAMP_LTZ for TIMESTAMP WITH LOCAL TIME ZONE", 51))
+                .as("a dangling joiner goes first").isEqualTo("Support abbreviation TIMESTAMP_LTZ for TIMESTAMP");
+        // English words are no names: the clause cut stands
+        assertThat(SubjectLength.cut("improve ref performance by using class-based implementation", 55))
+                .isEqualTo("improve ref performance");
+        assertThat(SubjectLength.cut("fix ssr compile error for select with non-option children", 50))
+                .isEqualTo("fix ssr compile error for select");
+        // nor after a clause that waits for its verb
+        assertThat(SubjectLength.cut("Unregister ShutdownHook when GC#PidLock is closed and released", 45))
+                .isEqualTo("Unregister ShutdownHook");
+        assertThat(SubjectLength.isName("beforeUpdate")).isTrue();
+        assertThat(SubjectLength.isName("API")).isTrue();
+        assertThat(SubjectLength.isName("`ref`")).isTrue();
+        assertThat(SubjectLength.isName("A")).isFalse();
+        assertThat(SubjectLength.isName("out-in")).isFalse();
     }
 
     @Test
