@@ -20,6 +20,9 @@ public final class Changelog {
     private static final Pattern BULLET = Pattern.compile("^\\s*[-*]\\s+(.+)$");
     private static final Pattern LINK = Pattern.compile("\\[([^\\]]*)]\\([^)]*\\)");
     private static final Pattern TAG = Pattern.compile("<[^>]+>");
+    private static final Pattern NUMBERLESS_TICKET = Pattern.compile("\\[[A-Z][A-Z0-9_]*-]\\s*");
+    /** Bracket tags that open an entry, as they open a subject: {@code [javadoc] }, {@code [LANG-1819][test] }. */
+    private static final Pattern LEADING_TAGS = Pattern.compile("^(?:\\[[^\\]\\s][^\\]]{0,40}]\\s*)+");
     /** Trailing references and credits: " (#12)", " #12", " by @someone in …", " (thanks @x)". */
     private static final Pattern TRAILER = Pattern.compile(
             "(?:\\s*\\((?:#\\d+(?:,\\s*#\\d+)*|thanks[^)]*)\\)|\\s+#\\d+|\\s+by @\\S+.*|\\s+\\(@\\S+\\))+\\s*$");
@@ -29,24 +32,39 @@ public final class Changelog {
 
     /**
      * The one entry the patch adds to a change log, as a sentence without markup, trailing references or final
-     * period; null when it adds none, or more than one (which one the subject is would be a guess).
+     * period, its opening tags kept ({@code [javadoc] Fix typo in Javadoc of Strings instances}); null when it adds
+     * none, or more than one (which one the subject is would be a guess). An entry the patch removes and adds again,
+     * reworded, re-tagged or given an issue, is no new entry.
      */
     public static String entry(String patch) {
         if (patch == null || patch.isEmpty() || !touchesLog(patch)) {
             return null;
         }
-        String found = null;
+        java.util.List<String> added = new java.util.ArrayList<>();
+        java.util.Set<String> removed = new java.util.HashSet<>();
         boolean inLog = false;
         for (String line : patch.split("\n")) {
             if (line.startsWith("+++ ")) {
                 inLog = isLog(line.substring(4));
                 continue;
             }
-            if (!inLog || !line.startsWith("+") || line.startsWith("+++")) {
+            if (!inLog || line.startsWith("---") || !(line.startsWith("+") || line.startsWith("-"))) {
                 continue;
             }
             String text = text(line.substring(1));
-            if (text == null) {
+            if (text != null) {
+                if (line.charAt(0) == '+') {
+                    added.add(text);
+                } else {
+                    removed.add(said(text));
+                }
+            }
+        }
+        String found = null;
+        for (String text : added) {
+            if (removed.contains(said(text))) {
+                // an entry reworded or re-tagged, not a new one: "[javadoc] Fix Javadocs in ClassUtils" for "Fix
+                // Javadocs in ClassUtils" was the commit "Better action description"
                 continue;
             }
             if (found != null) {
@@ -55,6 +73,11 @@ public final class Changelog {
             found = text;
         }
         return found;
+    }
+
+    /** What an entry says, its tags aside: an entry re-tagged or given an issue still says it. */
+    private static String said(String text) {
+        return normal(Subject.parse(text).description());
     }
 
     /** Whether a file header of the patch names a change log: a scan of the headers only, no split. */
@@ -92,8 +115,13 @@ public final class Changelog {
         t = t.replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", "\"").replace("&apos;", "'")
                 .replace("&amp;", "&").replace("`", "").trim();
         t = withoutPeriod(TRAILER.matcher(withoutPeriod(t)).replaceFirst("").trim());
-        // a heading, a version line or a single word is no sentence
-        return t.isEmpty() || t.split("\\s+").length < 2 || !Character.isLetter(t.charAt(0)) ? null : t;
+        // a ticket tag left without its number ("[LANG-] Javadoc ArrayUtils.removeAll() …") says no ticket
+        t = NUMBERLESS_TICKET.matcher(t).replaceAll("").trim();
+        // a heading, a version line or a single word is no sentence; tags before it are the subject's form
+        // ("[javadoc] Fix typo in Javadoc of Strings instances", "[test] Bump … from 1.14.0 to 1.15.0")
+        String sentence = LEADING_TAGS.matcher(t).replaceFirst("");
+        return sentence.isEmpty() || sentence.split("\\s+").length < 2 || !Character.isLetter(sentence.charAt(0))
+                ? null : t;
     }
 
     /**
@@ -102,7 +130,7 @@ public final class Changelog {
      */
     static boolean mirrors(String entry, String subject) {
         return entry != null && subject != null
-                && normal(entry).equals(normal(Subject.parse(withoutPeriod(subject.trim())).description()));
+                && said(entry).equals(normal(Subject.parse(withoutPeriod(subject.trim())).description()));
     }
 
     private static String normal(String s) {

@@ -39,6 +39,31 @@ class ChangelogTest {
     }
 
     @Test
+    void anEntryKeepsTheTagsItOpensWithAndDropsANumberlessTicket() {
+        // commons-lang writes "[javadoc] …" and "[test] Bump …" in changes.xml as in the subject
+        assertThat(Changelog.entry(patch("src/changes/changes.xml", "<action type=\"fix\" dev=\"ggregory\">[javadoc] Fix "
+                + "typo in Javadoc of Strings instances #1406.</action>")))
+                .isEqualTo("[javadoc] Fix typo in Javadoc of Strings instances");
+        assertThat(Changelog.entry(patch("src/changes/changes.xml", "<action issue=\"LANG-1819\" type=\"fix\">[LANG-] "
+                + "Javadoc ArrayUtils.removeAll() null input behavior #1614.</action>")))
+                .as("a ticket without its number says none").isEqualTo("Javadoc ArrayUtils.removeAll() null input behavior");
+        assertThat(Changelog.entry(patch("CHANGELOG.md", "- [x] 1.2.0"))).as("tags before no sentence").isNull();
+    }
+
+    @Test
+    void anEntryRemovedAndAddedAgainIsNoNewEntry() {
+        String retagged = "diff --git a/src/changes/changes.xml b/src/changes/changes.xml\n--- a/src/changes/changes.xml\n"
+                + "+++ b/src/changes/changes.xml\n@@ -1,2 +1,3 @@\n"
+                + "-    <action type=\"fix\" due-to=\"Someone\">[javadoc] Fix incorrect class names in RegExUtils Javadoc #1564.</action>\n"
+                + "+    <action issue=\"LANG-1806\" type=\"fix\" due-to=\"Someone\">[javadoc] Fix incorrect class names in RegExUtils Javadoc #1564.</action>\n"
+                + "+    <action type=\"fix\">NumberUtils.isParsable(\"1.f\") should return true #1560.</action>\n";
+        assertThat(Changelog.entry(retagged)).isEqualTo("NumberUtils.isParsable(\"1.f\") should return true");
+        String reworded = "diff --git a/CHANGES b/CHANGES\n--- a/CHANGES\n+++ b/CHANGES\n@@ -1 +1 @@\n"
+                + "-- Fix Javadocs in ClassUtils #1410.\n+- [javadoc] Fix Javadocs in ClassUtils #1410.\n";
+        assertThat(Changelog.entry(reworded)).as("the commit \"Better action description\"").isNull();
+    }
+
+    @Test
     void aSubjectMirrorsItsEntryCaseAndPeriodAndReferencesAside() {
         assertThat(Changelog.mirrors("Add IntegerRange.fit(int)", "Add IntegerRange.fit(int).")).isTrue();
         assertThat(Changelog.mirrors("Fix the meter", "fix the meter (#12)")).isTrue();
