@@ -29,11 +29,24 @@ import java.util.List;
  * @param folderScopes       of those, the ones that name a folder of their commit's diff at least half the time
  *                           ({@code runtime-core}, not {@code types}), comma-separated: such a scope suits only a
  *                           diff in that folder ({@link #namesAFolder}); empty when none, null as {@code kindTypes}
+ * @param subjectIsTestTitle of the history's commits that added one test case, the test's title scored better against
+ *                           the real subject than the neighbour the ranker chose, over at least
+ *                           {@value RepoStyle#TITLE_LESSONS} of them ({@link TestTitle}, {@link RepoStyle#learnTestTitle})
  */
 public record Conventions(boolean hasHistory, boolean usesConventional, boolean scopeIsUsuallyFile, boolean usesArea,
                           boolean areaIsUsuallyFile, boolean mostlyTagged, boolean writesTags, boolean writesTickets,
                           boolean capitalizes, boolean endsWithPeriod, boolean subjectIsChangelogEntry,
-                          String kindTypes, String scopes, String folderScopes) {
+                          String kindTypes, String scopes, String folderScopes, boolean subjectIsTestTitle) {
+
+    /** Conventions without {@code subjectIsTestTitle}, as a request of a version before it was kept reads. */
+    public Conventions(boolean hasHistory, boolean usesConventional, boolean scopeIsUsuallyFile, boolean usesArea,
+                       boolean areaIsUsuallyFile, boolean mostlyTagged, boolean writesTags, boolean writesTickets,
+                       boolean capitalizes, boolean endsWithPeriod, boolean subjectIsChangelogEntry, String kindTypes,
+                       String scopes, String folderScopes) {
+        this(hasHistory, usesConventional, scopeIsUsuallyFile, usesArea, areaIsUsuallyFile, mostlyTagged, writesTags,
+                writesTickets, capitalizes, endsWithPeriod, subjectIsChangelogEntry, kindTypes, scopes, folderScopes,
+                false);
+    }
 
     /** Conventions without {@code folderScopes}, as a request of a version before they were kept reads. */
     public Conventions(boolean hasHistory, boolean usesConventional, boolean scopeIsUsuallyFile, boolean usesArea,

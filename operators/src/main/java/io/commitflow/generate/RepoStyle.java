@@ -46,6 +46,15 @@ public final class RepoStyle {
     /** Commits that added one change-log entry, and of those, the ones whose subject says the same. */
     private int changelogEntries;
     private int changelogMirrors;
+    /**
+     * Lessons ({@link RetrievalGenerator#lesson}) of commits that added one test case ({@link TestTitle}), and what
+     * the title and the ranker's chosen neighbour scored against the real description (B-Norm, summed).
+     */
+    private int testTitles;
+    private double titleScores;
+    private double pickScores;
+    /** Lessons with a test title it takes before the titles' score decides ({@link Conventions#subjectIsTestTitle}). */
+    static final int TITLE_LESSONS = 10;
 
     /** An empty style, before any commit is learned; also what Flink's POJO serializer restores into. */
     public RepoStyle() {}
@@ -126,6 +135,16 @@ public final class RepoStyle {
     }
 
     /** Counts whether a commit that added one change-log entry ({@link Changelog#entry}) said the same in its subject. */
+    /**
+     * Counts a lesson of a commit that added one test case: how its title ({@code title}) and the neighbour the ranker
+     * chose ({@code pick}) scored against the real description (B-Norm).
+     */
+    public void learnTestTitle(double title, double pick) {
+        testTitles++;
+        titleScores += title;
+        pickScores += pick;
+    }
+
     public void learnChangelog(String entry, String subject) {
         if (entry != null) {
             changelogEntries++;
@@ -151,7 +170,8 @@ public final class RepoStyle {
                 share(area) >= 0.3, area > 0 && 2 * areaIsFile >= area,
                 share(tagged) >= 0.5, share(tagged) >= 0.3, share(ticketed) >= 0.3,
                 capitalized * 2 >= Math.max(1, total), period * 2 > total,
-                changelogEntries >= 3 && 2 * changelogMirrors > changelogEntries, habits(), scopesByCount(), scopesOfFolders());
+                changelogEntries >= 3 && 2 * changelogMirrors > changelogEntries, habits(), scopesByCount(), scopesOfFolders(),
+                testTitles >= TITLE_LESSONS && titleScores > pickScores);
     }
 
     /** {@link Conventions#scopes}: the scopes counted, most written first (then by name). */
@@ -294,6 +314,15 @@ public final class RepoStyle {
 
     public int getChangelogMirrors() { return changelogMirrors; }
     public void setChangelogMirrors(int changelogMirrors) { this.changelogMirrors = changelogMirrors; }
+
+    public int getTestTitles() { return testTitles; }
+    public void setTestTitles(int testTitles) { this.testTitles = testTitles; }
+
+    public double getTitleScores() { return titleScores; }
+    public void setTitleScores(double titleScores) { this.titleScores = titleScores; }
+
+    public double getPickScores() { return pickScores; }
+    public void setPickScores(double pickScores) { this.pickScores = pickScores; }
 
     public Map<String, Integer> getKindTypes() { return kindTypes; }
     public void setKindTypes(Map<String, Integer> kindTypes) { this.kindTypes = kindTypes; }

@@ -127,8 +127,16 @@ public final class RetrievalGenerator implements java.io.Serializable {
         return Math.max(1, rows / LESSON_ROWS);
     }
 
-    /** What the ranker learns from one commit: its neighbours' terms and how each one's description scored. */
-    public record Lesson(double[][] terms, double[] score) {}
+    /**
+     * What the ranker learns from one commit: its neighbours' terms and how each one's description scored; for a
+     * commit that adds one test case, how its title scored and how the neighbour the current ranker picks scored
+     * (NaN and 0 otherwise), which {@link RepoStyle#learnTestTitle} weighs.
+     */
+    public record Lesson(double[][] terms, double[] score, double title, double pick) {
+        public Lesson(double[][] terms, double[] score) {
+            this(terms, score, Double.NaN, 0);
+        }
+    }
 
     /**
      * The lesson of a commit whose real message is {@code message}, read from {@code memory} without changing it (a
@@ -150,7 +158,13 @@ public final class RetrievalGenerator implements java.io.Serializable {
         double[] score = new double[nn.size()];
         double[][] f = ExemplarRanker.features(nn, subjects, features.signature(), features.versionShape(),
                 diff.commit().author(), window.to(), real, score);
-        return new Lesson(f, score);
+        String title = TestTitle.of(diff.patch());
+        if (title == null) {
+            return new Lesson(f, score);
+        }
+        double titled = new PairwiseBleu(List.of(MessageTokens.of(title), MessageTokens.of(real))).sentence(0, 1);
+        double picked = score[ExemplarRanker.best(f, RankerChoice.GRID.get(ranker(memory.model())).terms())];
+        return new Lesson(f, score, titled, picked);
     }
 
     /** Credits {@code model}'s ranking weights with a {@link #lesson} (null: nothing). */
@@ -160,6 +174,9 @@ public final class RetrievalGenerator implements java.io.Serializable {
         }
         if (model.ranker == null) {
             model.ranker = new RankerChoice();
+        }
+        if (!Double.isNaN(lesson.title())) {
+            model.style.learnTestTitle(lesson.title(), lesson.pick());
         }
         model.ranker.observe(lesson.terms(), lesson.score());
     }
@@ -215,10 +232,16 @@ public final class RetrievalGenerator implements java.io.Serializable {
         List<String> exemplars;
         String entry = conventions.subjectIsChangelogEntry() && !merge ? Changelog.entry(diff.patch()) : null;
         java.util.Set<String> typos;
+        String title;
         if (entry != null) {
             // the history writes the change log's entry as the subject, and this diff adds one: its own words
             s = StyleApplier.styled(Subject.parse(entry), voters, voterSubjects, conventions, files, codeFiles,
                     template.type(), habit);
+            exemplars = nn.isEmpty() ? List.of() : exemplars(nn.get(0), nn);
+        } else if (conventions.subjectIsTestTitle() && !merge && (title = TestTitle.of(diff.patch())) != null) {
+            // the history's subjects say what its tests' titles say, and this diff adds one test: its own words
+            s = StyleApplier.styled(new Subject(List.of(), "", false, "", "", false, "", title, false), voters,
+                    voterSubjects, conventions, files, codeFiles, template.type(), habit);
             exemplars = nn.isEmpty() ? List.of() : exemplars(nn.get(0), nn);
         } else if (!merge && !(typos = Typos.corrections(diff.patch())).isEmpty()) {
             // the diff only corrects misspelt words: "Fix typo", in the repository's form; its neighbours by content

@@ -292,6 +292,46 @@ class RetrievalGeneratorTest {
     }
 
     @Test
+    void writesTheTestsTitleWhereTheHistorysSubjectsSayTheirTestsTitles() {
+        String[] behaviours = {"keep the order of slots", "warn on a missing prop", "skip empty fragments",
+                "reuse the cached vnode", "flush watchers in order", "hydrate a teleport target", "merge class bindings",
+                "resolve async components", "unwrap refs in templates", "track map keys", "stop nested effects",
+                "patch keyed children"};
+        for (boolean mirrored : new boolean[] {true, false}) {
+            try (CpuEngine engine = new CpuEngine(FeatureSpace.DEFAULT_DIMENSION)) {
+                RepoKnowledge memory = RepoKnowledge.fresh(engine, 0, 100);
+                RetrievalGenerator g = new RetrievalGenerator();
+                for (int i = 0; i < behaviours.length; i++) {
+                    // a history whose subjects say their tests' titles, or one whose subjects say something else
+                    String subject = mirrored ? "Should " + behaviours[i] : "Rework the renderer, part " + i;
+                    DiffedCommit d = withTest(StageHarness.change("r", String.format("%040d", i), "Renderer", "patch",
+                            subject + "\n", null), "should " + behaviours[i]);
+                    DiffFeatures f = DiffFeatures.of(d);
+                    g.observe(d, f, memory, memory.vector(f.terms()), d.commit().message());
+                    memory.learn(d, f, memory.vector(f.terms()), d.commit().message());
+                }
+                assertThat(memory.model().style.conventions().subjectIsTestTitle()).isEqualTo(mirrored);
+                DiffedCommit d = withTest(StageHarness.change("r", "e".repeat(40), "Renderer", "patch", null, null),
+                        "should not leak the current instance");
+                DiffFeatures f = DiffFeatures.of(d);
+                String subject = g.generate(d, f, memory, memory.vector(f.terms())).subject();
+                if (mirrored) {
+                    assertThat(subject).isEqualTo("Should not leak the current instance");
+                } else {
+                    assertThat(subject).doesNotContain("leak");
+                }
+            }
+        }
+    }
+
+    private static DiffedCommit withTest(DiffedCommit d, String title) {
+        String spec = "diff --git a/src/renderer.spec.ts b/src/renderer.spec.ts\n--- a/src/renderer.spec.ts\n"
+                + "+++ b/src/renderer.spec.ts\n@@ -1,1 +1,3 @@\n describe('renderer', () => {\n+  it('" + title
+                + "', () => {\n+  })\n";
+        return DiffedCommit.of(d.commit(), d.files(), 1, d.patch() + spec, "", "mirror", null);
+    }
+
+    @Test
     void writesTheChangeLogEntryWhereTheHistorySaysItsEntriesInItsSubjects() {
         try (CpuEngine engine = new CpuEngine(FeatureSpace.DEFAULT_DIMENSION)) {
             RepoKnowledge memory = RepoKnowledge.fresh(engine, 0, 100);
