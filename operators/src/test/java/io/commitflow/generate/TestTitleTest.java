@@ -36,4 +36,27 @@ class TestTitleTest {
         assertThat(TestTitle.of(" it('context line', () => {\n-  it('removed case', () => {\n")).isNull();
         assertThat(TestTitle.of(null)).isNull();
     }
+
+    @Test
+    void titlesAreSubjectsOnlyWhereTheyBeatThePicksAndSayEnoughOnTheirOwn() {
+        RepoStyle style = new RepoStyle();
+        for (int i = 0; i < RepoStyle.TITLE_LESSONS - 1; i++) {
+            style.learnTestTitle(0.4, 0.2);
+        }
+        assertThat(style.conventions().subjectIsTestTitle()).as("too few lessons").isFalse();
+        style.learnTestTitle(0.4, 0.2);
+        assertThat(style.conventions().subjectIsTestTitle()).isTrue();
+
+        RepoStyle weak = new RepoStyle();
+        for (int i = 0; i < 2 * RepoStyle.TITLE_LESSONS; i++) {
+            weak.learnTestTitle(0.15, 0.08); // better than weak picks, still no subjects (babel/babel's 0.15)
+        }
+        assertThat(weak.conventions().subjectIsTestTitle()).isFalse();
+
+        RepoStyle beaten = new RepoStyle();
+        for (int i = 0; i < 2 * RepoStyle.TITLE_LESSONS; i++) {
+            beaten.learnTestTitle(0.3, 0.35);
+        }
+        assertThat(beaten.conventions().subjectIsTestTitle()).isFalse();
+    }
 }
