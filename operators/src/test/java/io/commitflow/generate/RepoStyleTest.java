@@ -38,7 +38,9 @@ class RepoStyleTest {
                 // and the scopes' spellings: restored empty or null as kindTypes
                 "scopes",
                 // and which scopes are folders' names: restored empty or null likewise
-                "folderScopes");
+                "folderScopes",
+                // and the test titles' lessons: restored at 0, so titles wait for ten new lessons
+                "testTitles", "titleScores", "pickScores");
         assertThat(TypeInformation.of(RepoModel.class)).isInstanceOf(PojoTypeInfo.class);
     }
 
@@ -47,6 +49,9 @@ class RepoStyleTest {
         RepoModel model = new RepoModel(8);
         model.style = learned();
         model.style.learn(Subject.parse("fix(core): walk less"), List.of("Walk"), null, List.of("core", "src"));
+        for (int i = 0; i < RepoStyle.TITLE_LESSONS; i++) {
+            model.style.learnTestTitle(0.5, 0.25);
+        }
         RepoStyle copy = roundTrip(RepoModel.class, model).style;
         RepoStyle style = model.style;
         assertThat(copy.getTotal()).isEqualTo(4);
@@ -59,7 +64,11 @@ class RepoStyleTest {
         assertThat(copy.getTicketKeys()).isEqualTo(style.getTicketKeys()).containsOnlyKeys("FLINK", "KAFKA");
         assertThat(copy.getScopes()).isEqualTo(style.getScopes()).containsOnlyKeys("Pack", "core");
         assertThat(copy.getFolderScopes()).isEqualTo(style.getFolderScopes()).containsOnlyKeys("core");
+        assertThat(copy.getTestTitles()).isEqualTo(RepoStyle.TITLE_LESSONS);
+        assertThat(copy.getTitleScores()).isEqualTo(style.getTitleScores());
+        assertThat(copy.getPickScores()).isEqualTo(style.getPickScores());
         assertThat(copy.conventions()).isEqualTo(style.conventions());
+        assertThat(copy.conventions().subjectIsTestTitle()).isTrue();
         assertThat(copy.describe()).isEqualTo(style.describe());
     }
 
