@@ -30,8 +30,9 @@ import java.util.List;
  *                           ({@code runtime-core}, not {@code types}), comma-separated: such a scope suits only a
  *                           diff in that folder ({@link #namesAFolder}); empty when none, null as {@code kindTypes}
  * @param subjectIsTestTitle of the history's commits that added one test case, the test's title scored better against
- *                           the real subject than the neighbour the ranker chose, over at least
- *                           {@value RepoStyle#TITLE_LESSONS} of them ({@link TestTitle}, {@link RepoStyle#learnTestTitle})
+ *                           the real description than the neighbour the ranker chose, and {@value
+ *                           RepoStyle#TITLE_FLOOR} B-Norm or more on average, over at least {@value
+ *                           RepoStyle#TITLE_LESSONS} of them ({@link TestTitle}, {@link RepoStyle#learnTestTitle})
  */
 public record Conventions(boolean hasHistory, boolean usesConventional, boolean scopeIsUsuallyFile, boolean usesArea,
                           boolean areaIsUsuallyFile, boolean mostlyTagged, boolean writesTags, boolean writesTickets,

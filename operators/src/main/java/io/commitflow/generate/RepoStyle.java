@@ -141,7 +141,6 @@ public final class RepoStyle {
         }
     }
 
-    /** Counts whether a commit that added one change-log entry ({@link Changelog#entry}) said the same in its subject. */
     /**
      * Counts a lesson of a commit that added one test case: how its title ({@code title}) and the neighbour the ranker
      * chose ({@code pick}) scored against the real description (B-Norm).
@@ -152,6 +151,7 @@ public final class RepoStyle {
         pickScores += pick;
     }
 
+    /** Counts whether a commit that added one change-log entry ({@link Changelog#entry}) said the same in its subject. */
     public void learnChangelog(String entry, String subject) {
         if (entry != null) {
             changelogEntries++;
