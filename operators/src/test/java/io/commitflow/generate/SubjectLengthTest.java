@@ -166,6 +166,11 @@ class SubjectLengthTest {
         // nor after a clause that waits for its verb
         assertThat(SubjectLength.cut("Unregister ShutdownHook when GC#PidLock is closed and released", 45))
                 .isEqualTo("Unregister ShutdownHook");
+        // "and" between two names joins them, no clause: the cut does not stop between them
+        assertThat(SubjectLength.cut("Introduce TestKafkaContainer wrapper for Apache and Confluent Kafka images", 55))
+                .isEqualTo("Introduce TestKafkaContainer wrapper");
+        assertThat(SubjectLength.cut("Fix the flaky KafkaSinkITCase for brokers and add a retry to the writer", 55))
+                .as("a clause that starts with a verb still ends the subject").isEqualTo("Fix the flaky KafkaSinkITCase for brokers");
         assertThat(SubjectLength.isName("beforeUpdate")).isTrue();
         assertThat(SubjectLength.isName("API")).isTrue();
         assertThat(SubjectLength.isName("`ref`")).isTrue();
