@@ -120,6 +120,9 @@ public record Conventions(boolean hasHistory, boolean usesConventional, boolean 
         return names(scope, List.of(folderScopes.split(",")));
     }
 
+    /** A file name's extension, with a test's or a declaration's {@code .spec}, {@code .test} or {@code .d} before it. */
+    private static final java.util.regex.Pattern EXTENSION = java.util.regex.Pattern.compile("(\\.(spec|test|d))?\\.\\w+$");
+
     /**
      * Whether {@code scope} names one of {@code files} by its key ({@link #scopeKey}): the file's name, without its
      * extension and a test's {@code .spec}/{@code .test}, is the scope ({@code hydration.ts}: hydration, {@code
@@ -133,7 +136,7 @@ public record Conventions(boolean hasHistory, boolean usesConventional, boolean 
             return false;
         }
         for (io.commitflow.git.FileChange f : files) {
-            String name = f.path().substring(f.path().lastIndexOf('/') + 1).replaceFirst("(\\.(spec|test|d))?\\.\\w+$", "");
+            String name = EXTENSION.matcher(f.path().substring(f.path().lastIndexOf('/') + 1)).replaceFirst("");
             String fileKey = scopeKey(name);
             if (fileKey.endsWith(key)) {
                 return true;
