@@ -92,7 +92,8 @@ public final class SubjectEditor {
      * Replaces words naming the exemplar's changed files, which this diff does not change, by this diff's main file
      * when both names have the same shape ({@code PackWriter} → {@code RefUpdate}, {@code README} → {@code NEWS});
      * a name of another shape stays ({@code README} never becomes {@code PatchId}), and a name with digits is replaced
-     * only by one of the same letters-then-digits form ({@code S20220726152247} never becomes {@code WORKSPACE}): see
+     * only by one of the same letters-then-digits form ({@code S20220726152247} never becomes {@code WORKSPACE}), and
+     * a lower-case name only where it is written with its extension ({@code kafka.md}, not "index"): see
      * {@link #namesOtherFiles}.
      */
     static String edit(String description, List<String> theirFiles, List<String> ourFiles) {
@@ -135,6 +136,7 @@ public final class SubjectEditor {
                 // a file named by an id (orbit/S20220726152247.tpd) stands for that id: only a file named by an id of
                 // the same form replaces it ("Update Orbit to WORKSPACE" is no subject)
                 boolean replace = theirs && main != null && word.length() > 3 && shape(word).equals(shape(main))
+                        && (!shape(word).equals("a") || writtenAsFile(description, j))
                         && (word.chars().noneMatch(Character::isDigit) || idShape(word).equals(idShape(main)))
                         && !named && (replaced == null || replaced.equals(word));
                 if (replace) {
@@ -148,6 +150,16 @@ public final class SubjectEditor {
             }
         }
         return out.toString();
+    }
+
+    /**
+     * Whether the word ending at {@code end} is written as a file, its extension after it ({@code kafka.md}): a
+     * lower-case word alone is English, whatever file shares its name ("update identifier to unicode 16" had become
+     * "Update yarn to unicode 16", "Improve traverse information collection" "Improve index information …").
+     */
+    private static boolean writtenAsFile(String description, int end) {
+        return end + 1 < description.length() && description.charAt(end) == '.'
+                && Character.isLetter(description.charAt(end + 1));
     }
 
     /**

@@ -143,6 +143,19 @@ class SubjectEditorTest {
     }
 
     @Test
+    void aLowerCaseWordIsAFileOnlyWithItsExtension() {
+        // babel/babel: "fix: update identifier to unicode 16" for a diff of yarn's files had become "Update yarn to
+        // unicode 16"; "Improve traverse information collection performance" "Improve index information …"
+        assertThat(SubjectEditor.edit("update identifier to unicode 16", List.of("identifier"), List.of("yarn")))
+                .isEqualTo("update identifier to unicode 16");
+        assertThat(SubjectEditor.namesOtherFiles("update identifier to unicode 16", List.of("identifier"),
+                List.of("yarn"))).as("so that exemplar is passed over").isTrue();
+        // written as a file, it is one: flink-connector-kafka's "Add back missing kafka.md Chinese documentation"
+        assertThat(SubjectEditor.edit("Add back missing kafka.md Chinese documentation", List.of("kafka"),
+                List.of("avro-confluent"))).isEqualTo("Add back missing avro-confluent.md Chinese documentation");
+    }
+
+    @Test
     void aTestClassStandsOnlyForATestClass() {
         // jgit with 30 candidates: "[pgm] Ensure UploadPackTest is closed to fix resource leak", "BlameGenerator: Add
         // BlameGeneratorTest that can overwrites its parents"
