@@ -176,7 +176,7 @@ public final class Evaluation {
                             Bleu.rougeL(ours, ref), Bleu.rougeL(theirs, ref), draft.similarity(),
                             Bleu.bnorm(bareOurs, bareRef), Bleu.bnorm(bareTheirs, bareRef),
                             Faithfulness.unsupported(ours, patch), Faithfulness.unsupported(theirs, patch),
-                            Faithfulness.unsupported(ref, patch), carried(ours, ref), carried(theirs, ref),
+                            Faithfulness.unsupported(ref, patch), carried(ours, ref, patch), carried(theirs, ref, patch),
                             SubjectLength.conforms(ours), SubjectLength.conforms(theirs), SubjectLength.conforms(ref),
                             Bleu.rougeL(bareOurs, bareRef), Bleu.rougeL(bareTheirs, bareRef));
                     sums[0] += row.bnorm();
@@ -271,11 +271,28 @@ public final class Evaluation {
         return memory;
     }
 
-    /** The issue, ticket and pull-request numbers a generated subject names and the real one does not. */
-    static List<String> carried(String generated, String reference) {
+    /**
+     * The issue, ticket and pull-request numbers a generated subject names that the real one does not and the diff
+     * does not add: old ones, carried over. A number on an added line of {@code patch} is the commit's own (commons-lang's
+     * {@code <action issue="LANG-1819">}), whether or not the real subject names it.
+     */
+    static List<String> carried(String generated, String reference, String patch) {
         List<String> out = new ArrayList<>(Faithfulness.numbers(generated));
         out.removeAll(Faithfulness.numbers(reference));
+        out.removeIf(n -> added(patch, n));
         return out;
+    }
+
+    /** Whether {@code token} stands on an added line of {@code patch}, as a word of its own. */
+    static boolean added(String patch, String token) {
+        java.util.regex.Pattern word = java.util.regex.Pattern.compile(
+                "(?<![\\w-])" + java.util.regex.Pattern.quote(token) + "(?![\\w-])");
+        for (String line : patch == null ? new String[0] : patch.split("\n")) {
+            if (line.startsWith("+") && !line.startsWith("+++") && line.contains(token) && word.matcher(line).find()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The commit as the job sees it; its event time is its place in the chain, so "earlier" means earlier in it. */

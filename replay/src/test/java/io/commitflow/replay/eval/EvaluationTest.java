@@ -221,4 +221,21 @@ class EvaluationTest {
         e.run(repo, rows::add, l -> { });
         return rows;
     }
+
+    @Test
+    void aNumberTheDiffAddsIsNoOldNumber() {
+        String patch = "--- a/src/changes/changes.xml\n+++ b/src/changes/changes.xml\n@@ -1,1 +1,2 @@\n"
+                + "     <action issue=\"LANG-1700\" type=\"fix\">Old entry.</action>\n"
+                + "+    <action issue=\"LANG-1819\" type=\"fix\">Fix OOM in leftPad.</action>\n";
+        // the diff's own issue, whether or not the real subject names it
+        assertThat(Evaluation.carried("[LANG-1819] Fix OOM in leftPad", "Fix OOM in leftPad", patch)).isEmpty();
+        // a context line's number is an earlier commit's; a number only the subject names is carried
+        assertThat(Evaluation.carried("[LANG-1700] Fix OOM in leftPad", "Fix OOM in leftPad", patch))
+                .containsExactly("LANG-1700");
+        assertThat(Evaluation.carried("Fix OOM in leftPad (#1472)", "Fix OOM in leftPad", patch)).isEmpty();
+        assertThat(Evaluation.carried("Fix OOM in leftPad, see #1472", "Fix OOM in leftPad", patch))
+                .containsExactly("#1472");
+        // nor is a longer number that starts with it the diff's: LANG-18190 is not LANG-1819
+        assertThat(Evaluation.carried("[LANG-181] Fix OOM", "Fix OOM", patch)).containsExactly("LANG-181");
+    }
 }
