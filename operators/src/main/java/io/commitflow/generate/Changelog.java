@@ -20,6 +20,8 @@ public final class Changelog {
     private static final Pattern BULLET = Pattern.compile("^\\s*[-*]\\s+(.+)$");
     private static final Pattern LINK = Pattern.compile("\\[([^\\]]*)]\\([^)]*\\)");
     private static final Pattern TAG = Pattern.compile("<[^>]+>");
+    /** The issue an {@code <action>} names: a ticket id, {@code LANG-1819}. */
+    private static final Pattern ISSUE = Pattern.compile("<action\\b[^>]*\\bissue=\"([A-Z][A-Z0-9_]*-\\d+)\"");
     private static final Pattern NUMBERLESS_TICKET = Pattern.compile("\\[[A-Z][A-Z0-9_]*-]\\s*");
     /** Bracket tags that open an entry, as they open a subject: {@code [javadoc] }, {@code [LANG-1819][test] }. */
     private static final Pattern LEADING_TAGS = Pattern.compile("^(?:\\[[^\\]\\s][^\\]]{0,40}]\\s*)+");
@@ -37,10 +39,26 @@ public final class Changelog {
      * reworded, re-tagged or given an issue, is no new entry.
      */
     public static String entry(String patch) {
+        String[] found = added(patch);
+        return found == null ? null : found[0];
+    }
+
+    /**
+     * The issue the one entry the patch adds names in its own markup ({@code <action issue="LANG-1819" …>}: Apache
+     * Commons' {@code changes.xml}), as written; null when the patch adds no entry ({@link #entry}) or its entry names
+     * none. The diff's own number, not an old one.
+     */
+    public static String issue(String patch) {
+        String[] found = added(patch);
+        return found == null ? null : found[1];
+    }
+
+    /** {@link #entry} and {@link #issue} of the one added entry; null when there is none or more than one. */
+    private static String[] added(String patch) {
         if (patch == null || patch.isEmpty() || !touchesLog(patch)) {
             return null;
         }
-        java.util.List<String> added = new java.util.ArrayList<>();
+        java.util.List<String[]> added = new java.util.ArrayList<>();
         java.util.Set<String> removed = new java.util.HashSet<>();
         boolean inLog = false;
         for (String line : patch.split("\n")) {
@@ -54,15 +72,16 @@ public final class Changelog {
             String text = text(line.substring(1));
             if (text != null) {
                 if (line.charAt(0) == '+') {
-                    added.add(text);
+                    Matcher issue = ISSUE.matcher(line);
+                    added.add(new String[] {text, issue.find() ? issue.group(1) : null});
                 } else {
                     removed.add(said(text));
                 }
             }
         }
-        String found = null;
-        for (String text : added) {
-            if (removed.contains(said(text))) {
+        String[] found = null;
+        for (String[] text : added) {
+            if (removed.contains(said(text[0]))) {
                 // an entry reworded or re-tagged, not a new one: "[javadoc] Fix Javadocs in ClassUtils" for "Fix
                 // Javadocs in ClassUtils" was the commit "Better action description"
                 continue;

@@ -33,11 +33,25 @@ import java.util.List;
  *                           the real description than the neighbour the ranker chose, and {@value
  *                           RepoStyle#TITLE_FLOOR} B-Norm or more on average, over at least {@value
  *                           RepoStyle#TITLE_LESSONS} of them ({@link TestTitle}, {@link RepoStyle#learnTestTitle})
+ * @param entryIssueIsTicket of at least 3 commits that added one change-log entry naming an issue ({@code <action
+ *                           issue="LANG-1819">}), more than half wrote that issue as their subject's ticket
+ *                           ({@link Changelog#issue})
  */
 public record Conventions(boolean hasHistory, boolean usesConventional, boolean scopeIsUsuallyFile, boolean usesArea,
                           boolean areaIsUsuallyFile, boolean mostlyTagged, boolean writesTags, boolean writesTickets,
                           boolean capitalizes, boolean endsWithPeriod, boolean subjectIsChangelogEntry,
-                          String kindTypes, String scopes, String folderScopes, boolean subjectIsTestTitle) {
+                          String kindTypes, String scopes, String folderScopes, boolean subjectIsTestTitle,
+                          boolean entryIssueIsTicket) {
+
+    /** Conventions without {@code entryIssueIsTicket}, as a request of a version before it was kept reads. */
+    public Conventions(boolean hasHistory, boolean usesConventional, boolean scopeIsUsuallyFile, boolean usesArea,
+                       boolean areaIsUsuallyFile, boolean mostlyTagged, boolean writesTags, boolean writesTickets,
+                       boolean capitalizes, boolean endsWithPeriod, boolean subjectIsChangelogEntry, String kindTypes,
+                       String scopes, String folderScopes, boolean subjectIsTestTitle) {
+        this(hasHistory, usesConventional, scopeIsUsuallyFile, usesArea, areaIsUsuallyFile, mostlyTagged, writesTags,
+                writesTickets, capitalizes, endsWithPeriod, subjectIsChangelogEntry, kindTypes, scopes, folderScopes,
+                subjectIsTestTitle, false);
+    }
 
     /** Conventions without {@code subjectIsTestTitle}, as a request of a version before it was kept reads. */
     public Conventions(boolean hasHistory, boolean usesConventional, boolean scopeIsUsuallyFile, boolean usesArea,

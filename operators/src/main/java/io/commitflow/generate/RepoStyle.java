@@ -47,6 +47,12 @@ public final class RepoStyle {
     private int changelogEntries;
     private int changelogMirrors;
     /**
+     * Commits that added one change-log entry naming an issue ({@link Changelog#issue}), and of those, the ones whose
+     * subject names that issue as its ticket.
+     */
+    private int changelogIssues;
+    private int changelogIssuesTitled;
+    /**
      * Lessons ({@link RetrievalGenerator#lesson}) of commits that added one test case ({@link TestTitle}), and what
      * the title and the ranker's chosen neighbour scored against the real description (B-Norm, summed).
      */
@@ -153,10 +159,24 @@ public final class RepoStyle {
 
     /** Counts whether a commit that added one change-log entry ({@link Changelog#entry}) said the same in its subject. */
     public void learnChangelog(String entry, String subject) {
+        learnChangelog(entry, null, subject);
+    }
+
+    /**
+     * {@link #learnChangelog(String, String)}, and, when the entry names an issue ({@link Changelog#issue}), whether
+     * the subject's ticket is that issue.
+     */
+    public void learnChangelog(String entry, String issue, String subject) {
         if (entry != null) {
             changelogEntries++;
             if (Changelog.mirrors(entry, subject)) {
                 changelogMirrors++;
+            }
+            if (issue != null) {
+                changelogIssues++;
+                if (issue.equalsIgnoreCase(Subject.parse(subject).ticket())) {
+                    changelogIssuesTitled++;
+                }
             }
         }
     }
@@ -178,7 +198,8 @@ public final class RepoStyle {
                 share(tagged) >= 0.5, share(tagged) >= 0.3, share(ticketed) >= 0.3,
                 capitalized * 2 >= Math.max(1, total), period * 2 > total,
                 changelogEntries >= 3 && 2 * changelogMirrors > changelogEntries, habits(), scopesByCount(), scopesOfFolders(),
-                testTitles >= TITLE_LESSONS && titleScores > pickScores && titleScores >= TITLE_FLOOR * testTitles);
+                testTitles >= TITLE_LESSONS && titleScores > pickScores && titleScores >= TITLE_FLOOR * testTitles,
+                changelogIssues >= 3 && 2 * changelogIssuesTitled > changelogIssues);
     }
 
     /** {@link Conventions#scopes}: the scopes counted, most written first (then by name). */
@@ -321,6 +342,12 @@ public final class RepoStyle {
 
     public int getChangelogMirrors() { return changelogMirrors; }
     public void setChangelogMirrors(int changelogMirrors) { this.changelogMirrors = changelogMirrors; }
+
+    public int getChangelogIssues() { return changelogIssues; }
+    public void setChangelogIssues(int changelogIssues) { this.changelogIssues = changelogIssues; }
+
+    public int getChangelogIssuesTitled() { return changelogIssuesTitled; }
+    public void setChangelogIssuesTitled(int changelogIssuesTitled) { this.changelogIssuesTitled = changelogIssuesTitled; }
 
     public int getTestTitles() { return testTitles; }
     public void setTestTitles(int testTitles) { this.testTitles = testTitles; }

@@ -237,6 +237,17 @@ public final class RetrievalGenerator implements java.io.Serializable {
             // the history writes the change log's entry as the subject, and this diff adds one: its own words
             s = StyleApplier.styled(Subject.parse(entry), voters, voterSubjects, conventions, files, codeFiles,
                     template.type(), habit);
+            String issue;
+            if (conventions.entryIssueIsTicket() && s.ticket().isEmpty()
+                    && (issue = Changelog.issue(diff.patch())) != null) {
+                // and the issue the entry names is the subject's ticket, as the history writes it: "[LANG-1819] Fix
+                // …" — this diff's own number, never an old one
+                List<String> tags = new ArrayList<>();
+                tags.add(issue);
+                tags.addAll(s.tags());
+                s = new Subject(List.copyOf(tags), issue, false, s.type(), s.scope(), s.breaking(), s.area(),
+                        s.description(), s.pullRequest());
+            }
             exemplars = nn.isEmpty() ? List.of() : exemplars(nn.get(0), nn);
         } else if (conventions.subjectIsTestTitle() && !merge && (title = TestTitle.of(diff.patch())) != null) {
             // the history's subjects say what its tests' titles say, and this diff adds one test: its own words

@@ -86,4 +86,30 @@ class ChangelogTest {
         style.learnChangelog("Speed up reading", "Read faster");
         assertThat(style.conventions().subjectIsChangelogEntry()).as("half is not more than half").isFalse();
     }
+
+    @Test
+    void anEntryMayNameItsIssue() {
+        assertThat(Changelog.issue(patch("src/changes/changes.xml", "    <action issue=\"LANG-1828\" type=\"fix\" "
+                + "dev=\"ggregory\">Fix OOM in StringUtils.leftPad/rightPad when size is Integer.MIN_VALUE.</action>")))
+                .isEqualTo("LANG-1828");
+        assertThat(Changelog.issue(patch("src/changes/changes.xml",
+                "<action type=\"add\">Add IntegerRange.fit(int).</action>"))).as("an entry without one").isNull();
+        assertThat(Changelog.issue(patch("src/changes/changes.xml", "<action issue=\"LANG-1\" type=\"fix\">Fix A in B.</action>",
+                "<action issue=\"LANG-2\" type=\"fix\">Fix B in C.</action>"))).as("no one entry, no issue").isNull();
+        assertThat(Changelog.issue(patch("src/Main.java", "// <action issue=\"LANG-1\">Fix B in C.</action>")))
+                .as("not in a change log").isNull();
+    }
+
+    @Test
+    void aRepositoryWhoseSubjectsCarryTheirEntrysIssueLearnsIt() {
+        RepoStyle style = new RepoStyle();
+        style.learnChangelog("Fix OOM in leftPad", "LANG-1828", "[LANG-1828] Fix OOM in leftPad");
+        style.learnChangelog("Fix B in C", "LANG-2", "[LANG-2] Fix B in C.");
+        style.learnChangelog("Add IntegerRange.fit(int)", null, "Add IntegerRange.fit(int)");
+        assertThat(style.conventions().entryIssueIsTicket()).as("two are not enough").isFalse();
+        style.learnChangelog("Fix D", "LANG-3", "Fix D");
+        assertThat(style.conventions().entryIssueIsTicket()).isTrue();
+        style.learnChangelog("Fix E", "LANG-4", "[LANG-5] Fix E");
+        assertThat(style.conventions().entryIssueIsTicket()).as("another issue is not the entry's").isFalse();
+    }
 }

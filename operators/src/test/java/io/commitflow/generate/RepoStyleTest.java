@@ -40,7 +40,9 @@ class RepoStyleTest {
                 // and which scopes are folders' names: restored empty or null likewise
                 "folderScopes",
                 // and the test titles' lessons: restored at 0, so titles wait for ten new lessons
-                "testTitles", "titleScores", "pickScores");
+                "testTitles", "titleScores", "pickScores",
+                // and the change-log entries' issues: restored at 0, so the entry's issue waits for three new ones
+                "changelogIssues", "changelogIssuesTitled");
         assertThat(TypeInformation.of(RepoModel.class)).isInstanceOf(PojoTypeInfo.class);
     }
 
@@ -51,6 +53,9 @@ class RepoStyleTest {
         model.style.learn(Subject.parse("fix(core): walk less"), List.of("Walk"), null, List.of("core", "src"));
         for (int i = 0; i < RepoStyle.TITLE_LESSONS; i++) {
             model.style.learnTestTitle(0.5, 0.25);
+        }
+        for (int i = 0; i < 3; i++) {
+            model.style.learnChangelog("Fix walk " + i, "LANG-" + i, "[LANG-" + i + "] Fix walk " + i);
         }
         RepoStyle copy = roundTrip(RepoModel.class, model).style;
         RepoStyle style = model.style;
@@ -69,6 +74,9 @@ class RepoStyleTest {
         assertThat(copy.getPickScores()).isEqualTo(style.getPickScores());
         assertThat(copy.conventions()).isEqualTo(style.conventions());
         assertThat(copy.conventions().subjectIsTestTitle()).isTrue();
+        assertThat(copy.getChangelogIssues()).isEqualTo(3);
+        assertThat(copy.getChangelogIssuesTitled()).isEqualTo(3);
+        assertThat(copy.conventions().entryIssueIsTicket()).isTrue();
         assertThat(copy.describe()).isEqualTo(style.describe());
     }
 
@@ -77,6 +85,9 @@ class RepoStyleTest {
         RepoModel model = new RepoModel(8);
         for (int i = 0; i < RepoStyle.KIND_COMMITS; i++) {
             model.style.learn(Subject.parse("test: cover walks"), List.of("WalkTest"), PathKind.TEST);
+        }
+        for (int i = 0; i < 3; i++) {
+            model.style.learnChangelog("Fix walk " + i, "LANG-" + i, "[LANG-" + i + "] Fix walk " + i);
         }
         RepoStyle copy = roundTrip(RepoModel.class, model).style;
         assertThat(copy.getKindTypes()).containsExactly(java.util.Map.entry("TEST:test", RepoStyle.KIND_COMMITS));

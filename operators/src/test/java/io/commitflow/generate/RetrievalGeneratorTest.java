@@ -346,10 +346,44 @@ class RetrievalGeneratorTest {
         }
     }
 
+    @Test
+    void writesTheEntrysIssueAsTheTicketWhereTheHistoryDoes() {
+        try (CpuEngine engine = new CpuEngine(FeatureSpace.DEFAULT_DIMENSION)) {
+            RepoKnowledge memory = RepoKnowledge.fresh(engine, 0, 100);
+            for (int i = 0; i < 3; i++) {
+                learn(memory, withEntry(StageHarness.change("r", String.format("%040d", i), "Range" + i, "fit",
+                        "Add Range" + i + ".fit(int)\n", null), "Add Range" + i + ".fit(int).", "LANG-" + (10 + i)));
+            }
+            DiffedCommit plain = withEntry(StageHarness.change("r", "e".repeat(40), "Pair", "swap", null, null),
+                    "Add Pair.swap() for the other order.", "LANG-99");
+            assertThat(run(memory, plain).subject()).as("the history never wrote its entries' issues")
+                    .isEqualTo("Add Pair.swap() for the other order");
+
+            for (int i = 3; i < 6; i++) {
+                learn(memory, withEntry(StageHarness.change("r", String.format("%040d", i), "Range" + i, "fit",
+                        "[LANG-" + (10 + i) + "] Add Range" + i + ".fit(int)\n", null), "Add Range" + i + ".fit(int).",
+                        "LANG-" + (10 + i)));
+            }
+            // three of six is not more than half
+            assertThat(run(memory, plain).subject()).isEqualTo("Add Pair.swap() for the other order");
+            learn(memory, withEntry(StageHarness.change("r", String.format("%040d", 6), "Range6", "fit",
+                    "[LANG-16] Add Range6.fit(int)\n", null), "Add Range6.fit(int).", "LANG-16"));
+            assertThat(run(memory, plain).subject()).isEqualTo("[LANG-99] Add Pair.swap() for the other order");
+            DiffedCommit none = withEntry(StageHarness.change("r", "f".repeat(40), "Pair", "swap", null, null),
+                    "Add Pair.swap() for the other order.");
+            assertThat(run(memory, none).subject()).as("an entry without an issue has no ticket to write")
+                    .isEqualTo("Add Pair.swap() for the other order");
+        }
+    }
+
     private static DiffedCommit withEntry(DiffedCommit d, String entry) {
+        return withEntry(d, entry, null);
+    }
+
+    private static DiffedCommit withEntry(DiffedCommit d, String entry, String issue) {
         String log = "diff --git a/src/changes/changes.xml b/src/changes/changes.xml\n--- a/src/changes/changes.xml\n"
-                + "+++ b/src/changes/changes.xml\n@@ -1,1 +1,2 @@\n   <body>\n+<action type=\"add\">" + entry
-                + "</action>\n";
+                + "+++ b/src/changes/changes.xml\n@@ -1,1 +1,2 @@\n   <body>\n+<action "
+                + (issue == null ? "" : "issue=\"" + issue + "\" ") + "type=\"add\">" + entry + "</action>\n";
         return DiffedCommit.of(d.commit(), d.files(), 1, d.patch() + log, "", "mirror", null);
     }
 
