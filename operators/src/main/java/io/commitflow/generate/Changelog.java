@@ -39,8 +39,8 @@ public final class Changelog {
      * reworded, re-tagged or given an issue, is no new entry.
      */
     public static String entry(String patch) {
-        String[] found = added(patch);
-        return found == null ? null : found[0];
+        Entry found = added(patch);
+        return found == null ? null : found.text();
     }
 
     /**
@@ -49,16 +49,19 @@ public final class Changelog {
      * none. The diff's own number, not an old one.
      */
     public static String issue(String patch) {
-        String[] found = added(patch);
-        return found == null ? null : found[1];
+        Entry found = added(patch);
+        return found == null ? null : found.issue();
     }
 
-    /** {@link #entry} and {@link #issue} of the one added entry; null when there is none or more than one. */
-    private static String[] added(String patch) {
+    /** The one entry a patch adds: its sentence ({@link #entry}) and the issue it names ({@link #issue}), or null. */
+    public record Entry(String text, String issue) {}
+
+    /** {@link #entry} and {@link #issue} in one reading of the patch; null when it adds no entry or several. */
+    public static Entry added(String patch) {
         if (patch == null || patch.isEmpty() || !touchesLog(patch)) {
             return null;
         }
-        java.util.List<String[]> added = new java.util.ArrayList<>();
+        java.util.List<Entry> added = new java.util.ArrayList<>();
         java.util.Set<String> removed = new java.util.HashSet<>();
         boolean inLog = false;
         for (String line : patch.split("\n")) {
@@ -73,15 +76,15 @@ public final class Changelog {
             if (text != null) {
                 if (line.charAt(0) == '+') {
                     Matcher issue = ISSUE.matcher(line);
-                    added.add(new String[] {text, issue.find() ? issue.group(1) : null});
+                    added.add(new Entry(text, issue.find() ? issue.group(1) : null));
                 } else {
                     removed.add(said(text));
                 }
             }
         }
-        String[] found = null;
-        for (String[] text : added) {
-            if (removed.contains(said(text[0]))) {
+        Entry found = null;
+        for (Entry text : added) {
+            if (removed.contains(said(text.text()))) {
                 // an entry reworded or re-tagged, not a new one: "[javadoc] Fix Javadocs in ClassUtils" for "Fix
                 // Javadocs in ClassUtils" was the commit "Better action description"
                 continue;

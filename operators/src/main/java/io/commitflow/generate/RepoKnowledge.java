@@ -308,7 +308,10 @@ public final class RepoKnowledge {
         // a bot's type for a diff of one kind ("ci(deps)" for a workflow bump) is no habit of the repository's people
         PathKind kind = Authors.isBot(d.commit().author()) ? null : PathKind.of(d);
         model.style.learn(Subject.parse(subject), files, kind, folders(d));
-        model.style.learnChangelog(Changelog.entry(d.patch()), Changelog.issue(d.patch()), subject);
+        Changelog.Entry entry = Changelog.added(d.patch());
+        if (entry != null) {
+            model.style.learnChangelog(entry.text(), entry.issue(), subject);
+        }
         List<Long> evicted = new ArrayList<>();
         while (rows.size() > maxRows + retainExtra) {
             long oldest = rows.firstKey();

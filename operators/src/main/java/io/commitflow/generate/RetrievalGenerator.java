@@ -230,16 +230,16 @@ public final class RetrievalGenerator implements java.io.Serializable {
         String habit = conventions.habitualType(PathKind.of(diff));
         Subject s;
         List<String> exemplars;
-        String entry = conventions.subjectIsChangelogEntry() && !merge ? Changelog.entry(diff.patch()) : null;
+        Changelog.Entry added = conventions.subjectIsChangelogEntry() && !merge ? Changelog.added(diff.patch()) : null;
+        String entry = added == null ? null : added.text();
         java.util.Set<String> typos;
         String title;
         if (entry != null) {
             // the history writes the change log's entry as the subject, and this diff adds one: its own words
             s = StyleApplier.styled(Subject.parse(entry), voters, voterSubjects, conventions, files, codeFiles,
                     template.type(), habit);
-            String issue;
-            if (conventions.entryIssueIsTicket() && s.ticket().isEmpty()
-                    && (issue = Changelog.issue(diff.patch())) != null) {
+            String issue = added.issue();
+            if (conventions.entryIssueIsTicket() && s.ticket().isEmpty() && issue != null) {
                 // and the issue the entry names is the subject's ticket, as the history writes it: "[LANG-1819] Fix
                 // …" — this diff's own number, never an old one
                 List<String> tags = new ArrayList<>();
