@@ -335,10 +335,7 @@ class RetrievalGeneratorTest {
     void writesTheChangeLogEntryWhereTheHistorySaysItsEntriesInItsSubjects() {
         try (CpuEngine engine = new CpuEngine(FeatureSpace.DEFAULT_DIMENSION)) {
             RepoKnowledge memory = RepoKnowledge.fresh(engine, 0, 100);
-            for (int i = 0; i < 3; i++) {
-                learn(memory, withEntry(StageHarness.change("r", String.format("%040d", i), "Range" + i, "fit",
-                        "Add Range" + i + ".fit(int)\n", null), "Add Range" + i + ".fit(int)."));
-            }
+            learnEntries(memory, 0, 3, false, false);
             DiffedCommit d = withEntry(StageHarness.change("r", "e".repeat(40), "Pair", "swap", null, null),
                     "Add Pair.swap() for the other order.");
 
@@ -350,29 +347,35 @@ class RetrievalGeneratorTest {
     void writesTheEntrysIssueAsTheTicketWhereTheHistoryDoes() {
         try (CpuEngine engine = new CpuEngine(FeatureSpace.DEFAULT_DIMENSION)) {
             RepoKnowledge memory = RepoKnowledge.fresh(engine, 0, 100);
-            for (int i = 0; i < 3; i++) {
-                learn(memory, withEntry(StageHarness.change("r", String.format("%040d", i), "Range" + i, "fit",
-                        "Add Range" + i + ".fit(int)\n", null), "Add Range" + i + ".fit(int).", "LANG-" + (10 + i)));
-            }
+            learnEntries(memory, 0, 3, true, false);
             DiffedCommit plain = withEntry(StageHarness.change("r", "e".repeat(40), "Pair", "swap", null, null),
                     "Add Pair.swap() for the other order.", "LANG-99");
             assertThat(run(memory, plain).subject()).as("the history never wrote its entries' issues")
                     .isEqualTo("Add Pair.swap() for the other order");
 
-            for (int i = 3; i < 6; i++) {
-                learn(memory, withEntry(StageHarness.change("r", String.format("%040d", i), "Range" + i, "fit",
-                        "[LANG-" + (10 + i) + "] Add Range" + i + ".fit(int)\n", null), "Add Range" + i + ".fit(int).",
-                        "LANG-" + (10 + i)));
-            }
+            learnEntries(memory, 3, 6, true, true);
             // three of six is not more than half
             assertThat(run(memory, plain).subject()).isEqualTo("Add Pair.swap() for the other order");
-            learn(memory, withEntry(StageHarness.change("r", String.format("%040d", 6), "Range6", "fit",
-                    "[LANG-16] Add Range6.fit(int)\n", null), "Add Range6.fit(int).", "LANG-16"));
+            learnEntries(memory, 6, 7, true, true);
             assertThat(run(memory, plain).subject()).isEqualTo("[LANG-99] Add Pair.swap() for the other order");
             DiffedCommit none = withEntry(StageHarness.change("r", "f".repeat(40), "Pair", "swap", null, null),
                     "Add Pair.swap() for the other order.");
             assertThat(run(memory, none).subject()).as("an entry without an issue has no ticket to write")
                     .isEqualTo("Add Pair.swap() for the other order");
+        }
+    }
+
+    /**
+     * Commits {@code from} to {@code to - 1}, each adding the change-log entry "Add RangeN.fit(int)." and saying it in
+     * its subject; the entry naming the issue LANG-(10 + N) when {@code issues}, and the subject opening with it when
+     * {@code titled}.
+     */
+    private static void learnEntries(RepoKnowledge memory, int from, int to, boolean issues, boolean titled) {
+        for (int i = from; i < to; i++) {
+            String issue = issues ? "LANG-" + (10 + i) : null;
+            String subject = (titled ? "[" + issue + "] " : "") + "Add Range" + i + ".fit(int)\n";
+            learn(memory, withEntry(StageHarness.change("r", String.format("%040d", i), "Range" + i, "fit", subject,
+                    null), "Add Range" + i + ".fit(int).", issue));
         }
     }
 
