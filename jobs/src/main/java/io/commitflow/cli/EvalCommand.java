@@ -28,7 +28,8 @@ import java.util.concurrent.Callable;
         footer = {"", "Example: ./commitflow eval --repo ~/src/jgit --test 1000 --history 3000 --out jgit-eval.jsonl",
                 "Learning curve: ./commitflow eval --repo ~/src/jgit --test 300 --history 20,50,200,1000,3000",
                 "Young repository with a fleet: ./commitflow eval --repo ~/src/jgit --test 300 --history 20 "
-                        + "--fleet ~/src/egit,~/src/lfs"})
+                        + "--fleet ~/src/egit,~/src/lfs",
+                "Ceiling of choosing: ./commitflow eval --repo ~/src/jgit --test 1000 --history 3000 --hindsight"})
 public final class EvalCommand implements Callable<Integer> {
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
@@ -56,6 +57,13 @@ public final class EvalCommand implements Callable<Integer> {
     @Option(names = "--fleet-commits", defaultValue = "1000", paramLabel = "N",
             description = "Commits per fleet repository, the last N before the evaluated history (default: ${DEFAULT-VALUE}).")
     int fleetCommits;
+
+    @Option(names = "--hindsight",
+            description = {"Also writes each test commit with the exemplar chosen knowing its real subject (of those "
+                    + "the generator would accept, edited as it edits them, the one that scores best) and reports "
+                    + "that B-Norm: how far a perfect ranker would get with the same exemplars and edits. Costs a "
+                    + "second draft per test commit."})
+    boolean hindsight;
 
     @Option(names = "--out", paramLabel = "FILE.jsonl",
             description = "One JSON line per test commit (and history size): sha, messages, scores, unsupported names.")
@@ -90,18 +98,22 @@ public final class EvalCommand implements Callable<Integer> {
                     : new Evaluation.Fleet(fleetRepos, fleetCommits);
             o.printf("history   B-Norm  NNGen  ratio   without (#n): ours  NNGen  ratio   ROUGE-L ours  NNGen   "
                     + "without (#n): ours  NNGen   "
-                    + "unfaithful ours  NNGen   real   old numbers ours  NNGen   20-72 chars ours  NNGen   real%n");
+                    + "unfaithful ours  NNGen   real   old numbers ours  NNGen   20-72 chars ours  NNGen   real"
+                    + (hindsight ? "   hindsight  ratio   without (#n)  ratio" : "") + "%n");
             // every point of a learning curve scores the same commits: those the longest history allows
             int longest = histories.stream().mapToInt(Integer::intValue).max().orElseThrow();
             for (int history : histories) {
                 err.printf("eval: %s, last %d commits, each from the %d before it%n", repo, test, history);
                 long start = System.nanoTime();
-                Evaluation.Summary s = new Evaluation(test, history, longest).run(r, withFleet,
+                Evaluation.Summary s = new Evaluation(test, history, longest, hindsight).run(r, withFleet,
                         row -> write(jsonl, history, row), err::println);
                 double seconds = (System.nanoTime() - start) / 1e9;
                 o.printf("%7d   %6.2f %6.2f  %5.2f   %18.2f %6.2f  %5.2f   %12.2f %6.2f   %18.2f %6.2f   "
                                 + "%14.1f%% %5.1f%% %5.1f%%   "
-                                + "%15.1f%% %5.1f%%   %15.1f%% %5.1f%% %5.1f%%%n",
+                                + "%15.1f%% %5.1f%%   %15.1f%% %5.1f%% %5.1f%%"
+                                + (hindsight ? String.format(Locale.ROOT, "   %9.2f  %5.2f   %12.2f  %5.2f",
+                                        s.hindsight(), s.hindsightRatio(), s.hindsightNoSuffix(),
+                                        s.hindsightRatioNoSuffix()) : "") + "%n",
                         s.history(), s.bnorm(), s.nngenBnorm(), s.ratio(), s.bnormNoSuffix(), s.nngenBnormNoSuffix(),
                         s.ratioNoSuffix(), s.rougeL(), s.nngenRougeL(), s.rougeLNoSuffix(), s.nngenRougeLNoSuffix(),
                         s.unfaithful(), s.nngenUnfaithful(), s.referenceUnfaithful(), s.carried(), s.nngenCarried(),
@@ -117,6 +129,10 @@ public final class EvalCommand implements Callable<Integer> {
                                 + "\"nngen_unfaithful_pct\":%.1f,\"real_unfaithful_pct\":%.1f,\"old_numbers_pct\":%.1f,"
                                 + "\"nngen_old_numbers_pct\":%.1f,\"conforming_pct\":%.1f,\"nngen_conforming_pct\":%.1f,"
                                 + "\"real_conforming_pct\":%.1f,\"bots_not_scored\":%d,\"fleet_commits\":%d,"
+                                + (hindsight ? String.format(Locale.ROOT, "\"hindsight_bnorm\":%.2f,"
+                                        + "\"hindsight_ratio\":%.2f,\"hindsight_bnorm_no_suffix\":%.2f,"
+                                        + "\"hindsight_ratio_no_suffix\":%.2f,", s.hindsight(), s.hindsightRatio(),
+                                        s.hindsightNoSuffix(), s.hindsightRatioNoSuffix()) : "")
                                 + "\"seconds\":%.1f}",
                         Json.string(name(repo)), s.commits(), s.history(), s.bnorm(), s.nngenBnorm(), s.ratio(),
                         s.bnormNoSuffix(), s.nngenBnormNoSuffix(), s.ratioNoSuffix(), s.rougeL(), s.nngenRougeL(),
@@ -157,6 +173,11 @@ public final class EvalCommand implements Callable<Integer> {
         line.put("old_numbers", row.carried());
         line.put("nngen_old_numbers", row.nngenCarried());
         line.put("conforms", row.conforms());
+        if (row.hindsight() != null) {
+            line.put("hindsight", row.hindsight());
+            line.put("hindsight_bnorm", round(100 * row.hindsightBnorm()));
+            line.put("hindsight_bnorm_no_suffix", round(100 * row.hindsightBnormNoSuffix()));
+        }
         try {
             jsonl.write(Json.string(line));
             jsonl.newLine();

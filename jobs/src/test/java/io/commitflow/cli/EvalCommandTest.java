@@ -41,6 +41,33 @@ class EvalCommandTest {
     }
 
     @Test
+    void hindsightAddsItsColumnsToTheTableTheSummaryAndEachRow() throws Exception {
+        GitHistory.create(dir, "app.git", 30);
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        var cli = Commitflow.commandLine();
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+        Path rows = dir.resolve("rows.jsonl");
+
+        int status = cli.execute("eval", "--repo", dir.resolve("app.git").toString(), "--test", "5", "--history", "20",
+                "--hindsight", "--out", rows.toString());
+
+        assertThat(status).as(err.toString()).isZero();
+        assertThat(out.toString().lines().findFirst().orElseThrow()).endsWith("hindsight  ratio   without (#n)  ratio");
+        assertThat(out.toString().lines().filter(l -> l.startsWith("{")).toList()).singleElement().asString()
+                .contains("\"hindsight_bnorm\":", "\"hindsight_ratio\":", "\"hindsight_ratio_no_suffix\":");
+        assertThat(Files.readAllLines(rows)).hasSize(5)
+                .allSatisfy(l -> assertThat(l).contains("\"hindsight\":\"", "\"hindsight_bnorm\":"));
+        // and only when asked for
+        StringWriter plain = new StringWriter();
+        cli.setOut(new PrintWriter(plain, true));
+        assertThat(cli.execute("eval", "--repo", dir.resolve("app.git").toString(), "--test", "5", "--history", "20"))
+                .isZero();
+        assertThat(plain.toString()).doesNotContain("hindsight");
+    }
+
+    @Test
     void refusesAHistoryOfZero() {
         var cli = Commitflow.commandLine();
         StringWriter err = new StringWriter();

@@ -63,20 +63,32 @@ public final class RetrievalGenerator implements java.io.Serializable {
      */
     public Draft generate(DiffedCommit diff, DiffFeatures features, RepoKnowledge memory, float[] query,
                           RepoKnowledge fleet) {
+        return generate(diff, features, memory, query, fleet, null);
+    }
+
+    /**
+     * {@link #generate(DiffedCommit, DiffFeatures, RepoKnowledge, float[], RepoKnowledge)} where {@code judge} (null:
+     * none) chooses the exemplar with hindsight: of the ranked exemplars whose edited subject is supported by this
+     * diff, the one whose finished subject {@code judge} scores highest, where the generator takes the first. What
+     * {@code commitflow eval --hindsight} reports: how far a perfect ranker would get with the same exemplars and the
+     * same edits, that is, how much of the distance to a goal choosing can close and how much writing must.
+     */
+    public Draft generate(DiffedCommit diff, DiffFeatures features, RepoKnowledge memory, float[] query,
+                          RepoKnowledge fleet, java.util.function.ToDoubleFunction<String> judge) {
         RepoKnowledge.Window window = memory.window();
         Conventions conventions = memory.model().style.conventions();
         int ranker = ranker(memory.model());
         List<RepoKnowledge.Neighbor> own = nearest(diff, features, memory, query, window);
         if (memory.reverted(features.lines(), diff.commit().ts(), window) != null) {
             // a revert needs no fleet; its own neighbours say whether this repository titles undos as reverts
-            return compose(diff, features, memory, window, conventions, ranker, own, List.of());
+            return compose(diff, features, memory, window, conventions, ranker, own, List.of(), judge);
         }
         if (fleet == null || fleet.size() == 0 || memory.size() >= YOUNG) {
-            return compose(diff, features, memory, window, conventions, ranker, own, List.of());
+            return compose(diff, features, memory, window, conventions, ranker, own, List.of(), judge);
         }
         List<RepoKnowledge.Neighbor> theirs = fleet.neighbors(fleet.vector(features.terms()),
                 fleet.bag(features.signature()), weights.k(), weights.kBag(), Long.MAX_VALUE, fleet.window());
-        return compose(diff, features, memory, window, conventions, ranker, own, carryOver(diff, theirs));
+        return compose(diff, features, memory, window, conventions, ranker, own, carryOver(diff, theirs), judge);
     }
 
     /**
@@ -192,6 +204,15 @@ public final class RetrievalGenerator implements java.io.Serializable {
     public Draft compose(DiffedCommit diff, DiffFeatures features, RepoKnowledge memory, RepoKnowledge.Window window,
                          Conventions conventions, int ranker, List<RepoKnowledge.Neighbor> neighbours,
                          List<RepoKnowledge.Neighbor> fleetNeighbours) {
+        return compose(diff, features, memory, window, conventions, ranker, neighbours, fleetNeighbours, null);
+    }
+
+    /** {@link #compose(DiffedCommit, DiffFeatures, RepoKnowledge, RepoKnowledge.Window, Conventions, int, List, List)},
+     * the exemplar chosen by {@code judge} with hindsight where it is not null (see {@link #generate(DiffedCommit,
+     * DiffFeatures, RepoKnowledge, float[], RepoKnowledge, java.util.function.ToDoubleFunction)}). */
+    Draft compose(DiffedCommit diff, DiffFeatures features, RepoKnowledge memory, RepoKnowledge.Window window,
+                  Conventions conventions, int ranker, List<RepoKnowledge.Neighbor> neighbours,
+                  List<RepoKnowledge.Neighbor> fleetNeighbours, java.util.function.ToDoubleFunction<String> judge) {
         long notAfter = diff.commit().ts();
         IndexedCommit reverted = memory.reverted(features.lines(), notAfter, window);
         if (reverted != null && undoesAreReverts(memory, neighbours, window)) {
@@ -297,6 +318,7 @@ public final class RetrievalGenerator implements java.io.Serializable {
             boolean memberRead = false;
             s = null;
             int chosen = -1;
+            double judged = Double.NEGATIVE_INFINITY;
             for (int i : order) {
                 RepoKnowledge.Neighbor candidate = nn.get(i);
                 if (REVERT.matcher(subjects.get(i).description()).lookingAt()
@@ -349,9 +371,18 @@ public final class RetrievalGenerator implements java.io.Serializable {
                         && SubjectLength.keepsPhrase(styled, diff)
                         && SubjectEditor.carriedName(styled.description(), candidate.commit().signature(),
                                 features.signature(), diff.patch()) == null) {
-                    s = styled;
-                    chosen = i;
-                    break;
+                    if (judge == null) {
+                        s = styled;
+                        chosen = i;
+                        break;
+                    }
+                    // with hindsight: every supported exemplar, finished as the draft would be, is scored
+                    double score = judge.applyAsDouble(finished(styled, diff, window, conventions).render());
+                    if (score > judged) {
+                        s = styled;
+                        chosen = i;
+                        judged = score;
+                    }
                 }
             }
             if (chosen < 0) {
@@ -364,13 +395,18 @@ public final class RetrievalGenerator implements java.io.Serializable {
                 exemplars = exemplars(nn.get(chosen), nn);
             }
         }
-        if (window.to() - window.from() < SCOPE_BY_PATH_ROWS || conventions.namesAFolder(s.scope())) {
-            s = withPathScope(s, diff, conventions);
-        }
-        s = SubjectLength.fit(s, diff);
+        s = finished(s, diff, window, conventions);
         String type = s.type().isEmpty() ? template.type() : s.type();
         float score = nn.isEmpty() ? 0 : nn.get(0).score();
         return new Draft(s.render(), template.body(), type, s.scope(), BACKEND, score, exemplars);
+    }
+
+    /** The last touches every draft gets: the scope its main file's folder names where due, and 20–72 characters. */
+    private static Subject finished(Subject s, DiffedCommit diff, RepoKnowledge.Window window, Conventions conventions) {
+        if (window.to() - window.from() < SCOPE_BY_PATH_ROWS || conventions.namesAFolder(s.scope())) {
+            s = withPathScope(s, diff, conventions);
+        }
+        return SubjectLength.fit(s, diff);
     }
 
     /**

@@ -455,6 +455,36 @@ class RetrievalGeneratorTest {
     }
 
     @Test
+    void aJudgeChoosesWithHindsightOnlyAmongTheExemplarsTheGeneratorWouldAccept() {
+        try (CpuEngine engine = new CpuEngine(FeatureSpace.DEFAULT_DIMENSION)) {
+            RepoKnowledge memory = RepoKnowledge.fresh(engine, 0, 100);
+            List<String> subjects = List.of("Retry runs in Widget", "Let Widget retry its runs",
+                    "Widget retries each run", "Bump widget to 2.0.0");
+            for (int i = 0; i < subjects.size(); i++) {
+                learn(memory, StageHarness.change("r", String.valueOf(i + 1).repeat(40), "Widget", "run",
+                        subjects.get(i) + "\n", null));
+            }
+            DiffedCommit d = StageHarness.change("r", "9".repeat(40), "Widget", "run", null, null);
+            DiffFeatures f = DiffFeatures.of(d);
+            RetrievalGenerator generator = new RetrievalGenerator();
+            Draft first = generator.generate(d, f, memory, memory.vector(f.terms()), null);
+            assertThat(generator.generate(d, f, memory, memory.vector(f.terms()), null, null)).isEqualTo(first);
+
+            // every supported exemplar is scored, finished as the draft would be: the judge's favourite is taken
+            // whatever the ranker's order
+            for (String wanted : subjects.subList(0, 3)) {
+                Draft judged = generator.generate(d, f, memory, memory.vector(f.terms()), null,
+                        s -> s.equals(wanted) ? 1 : 0);
+                assertThat(judged.subject()).isEqualTo(wanted);
+            }
+            // but never one the generator turns down: the bump names a version this diff lacks
+            Draft bump = generator.generate(d, f, memory, memory.vector(f.terms()), null,
+                    s -> s.contains("2.0.0") ? 1 : 0);
+            assertThat(bump.subject()).doesNotContain("2.0.0").isEqualTo(first.subject());
+        }
+    }
+
+    @Test
     void fallsBackToTheTemplateWithoutHistoryAndIsDeterministic() {
         try (CpuEngine a = new CpuEngine(FeatureSpace.DEFAULT_DIMENSION); CpuEngine b = new CpuEngine(FeatureSpace.DEFAULT_DIMENSION)) {
             DiffedCommit d = StageHarness.change("r", "5".repeat(40), "Widget", "run", null, null);

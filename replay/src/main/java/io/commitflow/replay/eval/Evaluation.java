@@ -46,20 +46,23 @@ public final class Evaluation {
                       double nngenBnormNoSuffix, List<String> unsupported, List<String> nngenUnsupported,
                       List<String> referenceUnsupported, List<String> carried, List<String> nngenCarried,
                       boolean conforms, boolean nngenConforms, boolean referenceConforms, double rougeLNoSuffix,
-                      double nngenRougeLNoSuffix) {}
+                      double nngenRougeLNoSuffix, String hindsight, double hindsightBnorm,
+                      double hindsightBnormNoSuffix) {}
 
     /**
      * The averages, in percent; {@code unfaithful…} are the shares of subjects naming something their diff does not
      * contain; {@code carried…} the shares of generated subjects naming an issue, ticket or pull-request number the
      * real subject does not (an old one, carried over); {@code conforming…} the shares of subjects of 20–72
      * characters (what a load tester checks); {@code history} is how many commits preceded the first test commit;
-     * {@code bots} how many bot commits among the test commits were learned from but not scored.
+     * {@code bots} how many bot commits among the test commits were learned from but not scored; {@code hindsight}
+     * the B-Norm of the generator's subjects had it chosen each exemplar with hindsight (NaN unless asked for: {@link
+     * Evaluation#Evaluation(int, int, int, boolean)}).
      */
     public record Summary(int commits, int history, double bnorm, double nngenBnorm, double rougeL, double nngenRougeL,
                           double bnormNoSuffix, double nngenBnormNoSuffix, double unfaithful, double nngenUnfaithful,
                           double referenceUnfaithful, double carried, double nngenCarried, double conforming,
                           double nngenConforming, double referenceConforming, int bots, double rougeLNoSuffix,
-                          double nngenRougeLNoSuffix, int fleet) {
+                          double nngenRougeLNoSuffix, int fleet, double hindsight, double hindsightNoSuffix) {
         public double ratio() {
             return nngenBnorm == 0 ? 0 : bnorm / nngenBnorm;
         }
@@ -67,21 +70,40 @@ public final class Evaluation {
         public double ratioNoSuffix() {
             return nngenBnormNoSuffix == 0 ? 0 : bnormNoSuffix / nngenBnormNoSuffix;
         }
+
+        /** {@code hindsight} over NNGen's B-Norm (NaN when not asked for). */
+        public double hindsightRatio() {
+            return nngenBnorm == 0 ? 0 : hindsight / nngenBnorm;
+        }
+
+        /** The same, both subjects and the real one without a trailing {@code (#n)}. */
+        public double hindsightRatioNoSuffix() {
+            return nngenBnormNoSuffix == 0 ? 0 : hindsightNoSuffix / nngenBnormNoSuffix;
+        }
     }
 
     private final int test;
     private final int history;
     private final int longest;
+    private final boolean hindsight;
 
     public Evaluation(int test, int history) {
         this(test, history, history);
     }
 
+    public Evaluation(int test, int history, int longest) {
+        this(test, history, longest, false);
+    }
+
     /**
      * A run that is one point of a learning curve: its test commits are chosen as for {@code longest}, the largest
-     * history of the curve, so that every point scores the same commits.
+     * history of the curve, so that every point scores the same commits. With {@code hindsight}, each test commit is
+     * also written a second time with the exemplar chosen knowing its real subject (of those the generator would
+     * accept, the one whose finished subject scores best against it: {@link RetrievalGenerator#generate(DiffedCommit,
+     * DiffFeatures, RepoKnowledge, float[], RepoKnowledge, java.util.function.ToDoubleFunction)}): the ceiling of
+     * choosing among the same exemplars with the same edits. It costs a second draft per test commit.
      */
-    public Evaluation(int test, int history, int longest) {
+    public Evaluation(int test, int history, int longest, boolean hindsight) {
         if (test < 1 || history < 1 || longest < history) {
             throw new IllegalArgumentException("test and history must be positive, and the longest history at least "
                     + "this one");
@@ -89,6 +111,7 @@ public final class Evaluation {
         this.test = test;
         this.history = history;
         this.longest = longest;
+        this.hindsight = hindsight;
     }
 
     /**
@@ -146,7 +169,7 @@ public final class Evaluation {
         List<FleetCommit> fleetCommits = fleet == null ? List.of() : fleetCommits(fleet, chain, start, progress);
         CommitDiffer differ = new CommitDiffer(DiffBudget.DEFAULT);
         RetrievalGenerator generator = new RetrievalGenerator();
-        double[] sums = new double[16];
+        double[] sums = new double[18];
         int n = 0;
         int bots = 0;
         try (CpuEngine engine = new CpuEngine(io.commitflow.generate.FeatureSpace.DEFAULT_DIMENSION);
@@ -172,13 +195,25 @@ public final class Evaluation {
                     String bareOurs = Faithfulness.withoutSquashSuffix(ours);
                     String bareTheirs = Faithfulness.withoutSquashSuffix(theirs);
                     String patch = d.patch();
+                    String best = null;
+                    double bestBnorm = Double.NaN;
+                    double bestBnormNoSuffix = Double.NaN;
+                    if (hindsight) {
+                        best = generator.generate(d, features, memory, q, fleetMemory,
+                                subject -> Bleu.bnorm(subject, ref)).subject();
+                        bestBnorm = Bleu.bnorm(best, ref);
+                        bestBnormNoSuffix = Bleu.bnorm(Faithfulness.withoutSquashSuffix(best), bareRef);
+                        sums[16] += bestBnorm;
+                        sums[17] += bestBnormNoSuffix;
+                    }
                     Row row = new Row(c.name(), ref, ours, theirs, Bleu.bnorm(ours, ref), Bleu.bnorm(theirs, ref),
                             Bleu.rougeL(ours, ref), Bleu.rougeL(theirs, ref), draft.similarity(),
                             Bleu.bnorm(bareOurs, bareRef), Bleu.bnorm(bareTheirs, bareRef),
                             Faithfulness.unsupported(ours, patch), Faithfulness.unsupported(theirs, patch),
                             Faithfulness.unsupported(ref, patch), carried(ours, ref, patch), carried(theirs, ref, patch),
                             SubjectLength.conforms(ours), SubjectLength.conforms(theirs), SubjectLength.conforms(ref),
-                            Bleu.rougeL(bareOurs, bareRef), Bleu.rougeL(bareTheirs, bareRef));
+                            Bleu.rougeL(bareOurs, bareRef), Bleu.rougeL(bareTheirs, bareRef), best, bestBnorm,
+                            bestBnormNoSuffix);
                     sums[0] += row.bnorm();
                     sums[1] += row.nngenBnorm();
                     sums[2] += row.rougeL();
@@ -211,7 +246,8 @@ public final class Evaluation {
             pct[i] = n == 0 ? 0 : 100 * sums[i] / n;
         }
         return new Summary(n, used, pct[0], pct[1], pct[2], pct[3], pct[4], pct[5], pct[6], pct[7], pct[8], pct[9],
-                pct[10], pct[11], pct[12], pct[13], bots, pct[14], pct[15], fleetCommits.size());
+                pct[10], pct[11], pct[12], pct[13], bots, pct[14], pct[15], fleetCommits.size(),
+                hindsight ? pct[16] : Double.NaN, hindsight ? pct[17] : Double.NaN);
     }
 
     /** The fleet's commits to learn, oldest first (see {@link Fleet}). */

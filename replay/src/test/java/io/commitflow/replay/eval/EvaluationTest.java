@@ -59,6 +59,29 @@ class EvaluationTest {
     }
 
     @Test
+    void hindsightChoosesAmongTheSameExemplarsAndIsNeverWorseThanTheGenerator() throws Exception {
+        try (Repository repo = history()) {
+            List<Evaluation.Row> plain = new ArrayList<>();
+            Evaluation.Summary without = new Evaluation(20, 30).run(repo, plain::add, line -> { });
+            List<Evaluation.Row> rows = new ArrayList<>();
+            Evaluation.Summary s = new Evaluation(20, 30, 30, true).run(repo, rows::add, line -> { });
+
+            assertThat(without.hindsight()).isNaN();
+            assertThat(plain).allSatisfy(r -> assertThat(r.hindsight()).isNull());
+            // the second draft changes nothing the generator learns or writes
+            assertThat(rows).extracting(Evaluation.Row::commitflow)
+                    .containsExactlyElementsOf(plain.stream().map(Evaluation.Row::commitflow).toList());
+            assertThat(s.bnorm()).isEqualTo(without.bnorm());
+            // the generator's own pick is one of those judged: hindsight is at least as good, commit by commit
+            assertThat(rows).allSatisfy(r -> assertThat(r.hindsightBnorm()).isGreaterThanOrEqualTo(r.bnorm()));
+            assertThat(s.hindsight()).isCloseTo(
+                    100 * rows.stream().mapToDouble(Evaluation.Row::hindsightBnorm).average().orElseThrow(), offset(1e-9));
+            assertThat(s.hindsightRatio()).isCloseTo(s.hindsight() / s.nngenBnorm(), offset(1e-9));
+            assertThat(s.hindsightNoSuffix()).isCloseTo(s.hindsight(), offset(1e-9)); // no "(#n)" here
+        }
+    }
+
+    @Test
     void aHistoryShorterThanAskedIsUsedWholeAndSaysHowMuchItHad() throws Exception {
         try (Repository repo = history()) {
             List<Evaluation.Row> rows = new ArrayList<>();
