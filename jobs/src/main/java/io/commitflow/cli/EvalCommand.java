@@ -62,7 +62,9 @@ public final class EvalCommand implements Callable<Integer> {
             description = {"Also writes each test commit with the exemplar chosen knowing its real subject (of those "
                     + "the generator would accept, edited as it edits them, the one that scores best) and reports "
                     + "that B-Norm: how far a perfect ranker would get with the same exemplars and edits. Costs a "
-                    + "second draft per test commit."})
+                    + "second draft per test commit.",
+                    "Also reports \"real form\": the B-Norm of the generator's subjects with the real subject's "
+                            + "conventional type and scope and Area: prefix in place of their own."})
     boolean hindsight;
 
     @Option(names = "--out", paramLabel = "FILE.jsonl",
@@ -99,7 +101,7 @@ public final class EvalCommand implements Callable<Integer> {
             o.printf("history   B-Norm  NNGen  ratio   without (#n): ours  NNGen  ratio   ROUGE-L ours  NNGen   "
                     + "without (#n): ours  NNGen   "
                     + "unfaithful ours  NNGen   real   old numbers ours  NNGen   20-72 chars ours  NNGen   real"
-                    + (hindsight ? "   hindsight  ratio   without (#n)  ratio" : "") + "%n");
+                    + (hindsight ? "   hindsight  ratio   without (#n)  ratio   real form" : "") + "%n");
             // every point of a learning curve scores the same commits: those the longest history allows
             int longest = histories.stream().mapToInt(Integer::intValue).max().orElseThrow();
             for (int history : histories) {
@@ -111,9 +113,9 @@ public final class EvalCommand implements Callable<Integer> {
                 o.printf("%7d   %6.2f %6.2f  %5.2f   %18.2f %6.2f  %5.2f   %12.2f %6.2f   %18.2f %6.2f   "
                                 + "%14.1f%% %5.1f%% %5.1f%%   "
                                 + "%15.1f%% %5.1f%%   %15.1f%% %5.1f%% %5.1f%%"
-                                + (hindsight ? String.format(Locale.ROOT, "   %9.2f  %5.2f   %12.2f  %5.2f",
+                                + (hindsight ? String.format(Locale.ROOT, "   %9.2f  %5.2f   %12.2f  %5.2f   %9.2f",
                                         s.hindsight(), s.hindsightRatio(), s.hindsightNoSuffix(),
-                                        s.hindsightRatioNoSuffix()) : "") + "%n",
+                                        s.hindsightRatioNoSuffix(), s.realForm()) : "") + "%n",
                         s.history(), s.bnorm(), s.nngenBnorm(), s.ratio(), s.bnormNoSuffix(), s.nngenBnormNoSuffix(),
                         s.ratioNoSuffix(), s.rougeL(), s.nngenRougeL(), s.rougeLNoSuffix(), s.nngenRougeLNoSuffix(),
                         s.unfaithful(), s.nngenUnfaithful(), s.referenceUnfaithful(), s.carried(), s.nngenCarried(),
@@ -131,8 +133,9 @@ public final class EvalCommand implements Callable<Integer> {
                                 + "\"real_conforming_pct\":%.1f,\"bots_not_scored\":%d,\"fleet_commits\":%d,"
                                 + (hindsight ? String.format(Locale.ROOT, "\"hindsight_bnorm\":%.2f,"
                                         + "\"hindsight_ratio\":%.2f,\"hindsight_bnorm_no_suffix\":%.2f,"
-                                        + "\"hindsight_ratio_no_suffix\":%.2f,", s.hindsight(), s.hindsightRatio(),
-                                        s.hindsightNoSuffix(), s.hindsightRatioNoSuffix()) : "")
+                                        + "\"hindsight_ratio_no_suffix\":%.2f,\"real_form_bnorm\":%.2f,", s.hindsight(),
+                                        s.hindsightRatio(), s.hindsightNoSuffix(), s.hindsightRatioNoSuffix(),
+                                        s.realForm()) : "")
                                 + "\"seconds\":%.1f}",
                         Json.string(name(repo)), s.commits(), s.history(), s.bnorm(), s.nngenBnorm(), s.ratio(),
                         s.bnormNoSuffix(), s.nngenBnormNoSuffix(), s.ratioNoSuffix(), s.rougeL(), s.nngenRougeL(),
@@ -177,6 +180,7 @@ public final class EvalCommand implements Callable<Integer> {
             line.put("hindsight", row.hindsight());
             line.put("hindsight_bnorm", round(100 * row.hindsightBnorm()));
             line.put("hindsight_bnorm_no_suffix", round(100 * row.hindsightBnormNoSuffix()));
+            line.put("real_form_bnorm", round(100 * row.realFormBnorm()));
         }
         try {
             jsonl.write(Json.string(line));

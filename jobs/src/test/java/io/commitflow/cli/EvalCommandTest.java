@@ -60,9 +60,9 @@ class EvalCommandTest {
                 "--out", rows.toString());
 
         assertThat(run.status()).as(run.err()).isZero();
-        assertThat(run.out().lines().findFirst().orElseThrow()).endsWith("hindsight  ratio   without (#n)  ratio");
+        assertThat(run.out().lines().findFirst().orElseThrow()).endsWith("hindsight  ratio   without (#n)  ratio   real form");
         assertThat(run.out().lines().filter(l -> l.startsWith("{")).toList()).singleElement().asString()
-                .contains("\"hindsight_bnorm\":", "\"hindsight_ratio\":", "\"hindsight_ratio_no_suffix\":");
+                .contains("\"hindsight_bnorm\":", "\"hindsight_ratio\":", "\"hindsight_ratio_no_suffix\":", "\"real_form_bnorm\":");
         assertThat(Files.readAllLines(rows)).hasSize(5)
                 .allSatisfy(l -> assertThat(l).contains("\"hindsight\":\"", "\"hindsight_bnorm\":"));
         // and only when asked for

@@ -47,7 +47,7 @@ public final class Evaluation {
                       List<String> referenceUnsupported, List<String> carried, List<String> nngenCarried,
                       boolean conforms, boolean nngenConforms, boolean referenceConforms, double rougeLNoSuffix,
                       double nngenRougeLNoSuffix, String hindsight, double hindsightBnorm,
-                      double hindsightBnormNoSuffix) {}
+                      double hindsightBnormNoSuffix, double realFormBnorm) {}
 
     /**
      * The averages, in percent; {@code unfaithful…} are the shares of subjects naming something their diff does not
@@ -56,13 +56,15 @@ public final class Evaluation {
      * characters (what a load tester checks); {@code history} is how many commits preceded the first test commit;
      * {@code bots} how many bot commits among the test commits were learned from but not scored; {@code hindsight}
      * the B-Norm of the generator's subjects had it chosen each exemplar with hindsight (NaN unless asked for: {@link
-     * Evaluation#Evaluation(int, int, int, boolean)}).
+     * Evaluation#Evaluation(int, int, int, boolean)}), and {@code realForm} that of its own subjects with the real
+     * subject's conventional type and scope and {@code Area:} in place of its own ({@link #withRealForm}; NaN as well).
      */
     public record Summary(int commits, int history, double bnorm, double nngenBnorm, double rougeL, double nngenRougeL,
                           double bnormNoSuffix, double nngenBnormNoSuffix, double unfaithful, double nngenUnfaithful,
                           double referenceUnfaithful, double carried, double nngenCarried, double conforming,
                           double nngenConforming, double referenceConforming, int bots, double rougeLNoSuffix,
-                          double nngenRougeLNoSuffix, int fleet, double hindsight, double hindsightNoSuffix) {
+                          double nngenRougeLNoSuffix, int fleet, double hindsight, double hindsightNoSuffix,
+                          double realForm) {
         public double ratio() {
             return nngenBnorm == 0 ? 0 : bnorm / nngenBnorm;
         }
@@ -169,7 +171,7 @@ public final class Evaluation {
         List<FleetCommit> fleetCommits = fleet == null ? List.of() : fleetCommits(fleet, chain, start, progress);
         CommitDiffer differ = new CommitDiffer(DiffBudget.DEFAULT);
         RetrievalGenerator generator = new RetrievalGenerator();
-        double[] sums = new double[18];
+        double[] sums = new double[19];
         int n = 0;
         int bots = 0;
         try (CpuEngine engine = new CpuEngine(io.commitflow.generate.FeatureSpace.DEFAULT_DIMENSION);
@@ -198,6 +200,7 @@ public final class Evaluation {
                     String best = null;
                     double bestBnorm = Double.NaN;
                     double bestBnormNoSuffix = Double.NaN;
+                    double realFormBnorm = Double.NaN;
                     if (hindsight) {
                         best = generator.generate(d, features, memory, q, fleetMemory,
                                 subject -> Bleu.bnorm(subject, ref)).subject();
@@ -205,6 +208,8 @@ public final class Evaluation {
                         bestBnormNoSuffix = Bleu.bnorm(Faithfulness.withoutSquashSuffix(best), bareRef);
                         sums[16] += bestBnorm;
                         sums[17] += bestBnormNoSuffix;
+                        realFormBnorm = Bleu.bnorm(withRealForm(ours, ref), ref);
+                        sums[18] += realFormBnorm;
                     }
                     Row row = new Row(c.name(), ref, ours, theirs, Bleu.bnorm(ours, ref), Bleu.bnorm(theirs, ref),
                             Bleu.rougeL(ours, ref), Bleu.rougeL(theirs, ref), draft.similarity(),
@@ -213,7 +218,7 @@ public final class Evaluation {
                             Faithfulness.unsupported(ref, patch), carried(ours, ref, patch), carried(theirs, ref, patch),
                             SubjectLength.conforms(ours), SubjectLength.conforms(theirs), SubjectLength.conforms(ref),
                             Bleu.rougeL(bareOurs, bareRef), Bleu.rougeL(bareTheirs, bareRef), best, bestBnorm,
-                            bestBnormNoSuffix);
+                            bestBnormNoSuffix, realFormBnorm);
                     sums[0] += row.bnorm();
                     sums[1] += row.nngenBnorm();
                     sums[2] += row.rougeL();
@@ -247,7 +252,20 @@ public final class Evaluation {
         }
         return new Summary(n, used, pct[0], pct[1], pct[2], pct[3], pct[4], pct[5], pct[6], pct[7], pct[8], pct[9],
                 pct[10], pct[11], pct[12], pct[13], bots, pct[14], pct[15], fleetCommits.size(),
-                hindsight ? pct[16] : Double.NaN, hindsight ? pct[17] : Double.NaN);
+                hindsight ? pct[16] : Double.NaN, hindsight ? pct[17] : Double.NaN, hindsight ? pct[18] : Double.NaN);
+    }
+
+    /**
+     * {@code generated} with the form of {@code reference} where a subject has one: its conventional type and scope
+     * ({@code fix(runtime-core): }) and its {@code Area: }; the generated description, tags and ticket stay (a real
+     * ticket's number is not form). What the generator would score if it always knew how the author would file the
+     * commit: the share of the distance to the real subject that is in the voted form, not in the words.
+     */
+    static String withRealForm(String generated, String reference) {
+        Subject ours = Subject.parse(generated);
+        Subject real = Subject.parse(reference);
+        return new Subject(ours.tags(), ours.ticket(), ours.plainTicket(), real.type(), real.scope(), real.breaking(),
+                real.area(), ours.description(), false).render();
     }
 
     /** The fleet's commits to learn, oldest first (see {@link Fleet}). */

@@ -78,7 +78,23 @@ class EvaluationTest {
                     100 * rows.stream().mapToDouble(Evaluation.Row::hindsightBnorm).average().orElseThrow(), offset(1e-9));
             assertThat(s.hindsightRatio()).isCloseTo(s.hindsight() / s.nngenBnorm(), offset(1e-9));
             assertThat(s.hindsightNoSuffix()).isCloseTo(s.hindsight(), offset(1e-9)); // no "(#n)" here
+            assertThat(s.realForm()).isCloseTo(
+                    100 * rows.stream().mapToDouble(Evaluation.Row::realFormBnorm).average().orElseThrow(), offset(1e-9));
+            assertThat(without.realForm()).isNaN();
         }
+    }
+
+    @Test
+    void theRealFormIsTheRealTypeScopeAndAreaAroundTheGeneratedWords() {
+        assertThat(Evaluation.withRealForm("fix(runtime-core): avoid double render", "feat(hydration): add useId (#1)"))
+                .isEqualTo("feat(hydration): avoid double render");
+        assertThat(Evaluation.withRealForm("fix(runtime-core): avoid double render", "chore: bump deps"))
+                .isEqualTo("chore: avoid double render");
+        assertThat(Evaluation.withRealForm("RevWalk: Fix NPE on shallow commits", "DfsReader: Fix NPE"))
+                .isEqualTo("DfsReader: Fix NPE on shallow commits");
+        // a ticket's number is no form: the generated one stays
+        assertThat(Evaluation.withRealForm("[FLINK-XXXXX][kafka] Bump Kafka to 4.2.0", "[FLINK-39120] Update Kafka"))
+                .isEqualTo("[FLINK-XXXXX][kafka] Bump Kafka to 4.2.0");
     }
 
     @Test
