@@ -44,19 +44,13 @@ public final class Changelog {
     }
 
     /**
-     * The issue the one entry the patch adds names in its own markup ({@code <action issue="LANG-1819" …>}: Apache
-     * Commons' {@code changes.xml}), as written; null when the patch adds no entry ({@link #entry}) or its entry names
-     * none. The diff's own number, not an old one.
+     * The one entry a patch adds: its sentence ({@link #entry}) and the issue it names in its own markup ({@code <action
+     * issue="LANG-1819" …>}: Apache Commons' {@code changes.xml}), as written, null when it names none: the diff's own
+     * number, not an old one.
      */
-    public static String issue(String patch) {
-        Entry found = added(patch);
-        return found == null ? null : found.issue();
-    }
-
-    /** The one entry a patch adds: its sentence ({@link #entry}) and the issue it names ({@link #issue}), or null. */
     public record Entry(String text, String issue) {}
 
-    /** {@link #entry} and {@link #issue} in one reading of the patch; null when it adds no entry or several. */
+    /** The one entry the patch adds, its sentence and its issue in one reading; null when it adds none or several. */
     public static Entry added(String patch) {
         if (patch == null || patch.isEmpty() || !touchesLog(patch)) {
             return null;

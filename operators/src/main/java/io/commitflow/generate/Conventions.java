@@ -35,7 +35,7 @@ import java.util.List;
  *                           RepoStyle#TITLE_LESSONS} of them ({@link TestTitle}, {@link RepoStyle#learnTestTitle})
  * @param entryIssueIsTicket of at least 3 commits that added one change-log entry naming an issue ({@code <action
  *                           issue="LANG-1819">}), more than half wrote that issue as their subject's ticket
- *                           ({@link Changelog#issue})
+ *                           ({@link Changelog.Entry#issue})
  */
 public record Conventions(boolean hasHistory, boolean usesConventional, boolean scopeIsUsuallyFile, boolean usesArea,
                           boolean areaIsUsuallyFile, boolean mostlyTagged, boolean writesTags, boolean writesTickets,

@@ -47,7 +47,7 @@ public final class RepoStyle {
     private int changelogEntries;
     private int changelogMirrors;
     /**
-     * Commits that added one change-log entry naming an issue ({@link Changelog#issue}), and of those, the ones whose
+     * Commits that added one change-log entry naming an issue ({@link Changelog.Entry#issue}), and of those, the ones whose
      * subject names that issue as its ticket.
      */
     private int changelogIssues;
@@ -157,14 +157,10 @@ public final class RepoStyle {
         pickScores += pick;
     }
 
-    /** Counts whether a commit that added one change-log entry ({@link Changelog#entry}) said the same in its subject. */
-    public void learnChangelog(String entry, String subject) {
-        learnChangelog(entry, null, subject);
-    }
-
     /**
-     * {@link #learnChangelog(String, String)}, and, when the entry names an issue ({@link Changelog#issue}), whether
-     * the subject's ticket is that issue.
+     * Counts whether a commit that added one change-log entry ({@link Changelog#added}) said the same in its subject,
+     * and, when the entry names an issue ({@link Changelog.Entry#issue}, null: none), whether the subject's ticket is
+     * that issue.
      */
     public void learnChangelog(String entry, String issue, String subject) {
         if (entry != null) {

@@ -77,26 +77,32 @@ class ChangelogTest {
     @Test
     void aRepositoryWhoseSubjectsSayTheirEntriesLearnsIt() {
         RepoStyle style = new RepoStyle();
-        style.learnChangelog("Add Foo.bar(int)", "Add Foo.bar(int).");
-        style.learnChangelog("Fix the meter", "Fix the meter");
+        style.learnChangelog("Add Foo.bar(int)", null, "Add Foo.bar(int).");
+        style.learnChangelog("Fix the meter", null, "Fix the meter");
         assertThat(style.conventions().subjectIsChangelogEntry()).as("two are not enough").isFalse();
-        style.learnChangelog("Speed up packing", "Make packing faster");
-        style.learnChangelog(null, "Commits without an entry do not count");
+        style.learnChangelog("Speed up packing", null, "Make packing faster");
+        style.learnChangelog(null, null, "Commits without an entry do not count");
         assertThat(style.conventions().subjectIsChangelogEntry()).isTrue();
-        style.learnChangelog("Speed up reading", "Read faster");
+        style.learnChangelog("Speed up reading", null, "Read faster");
         assertThat(style.conventions().subjectIsChangelogEntry()).as("half is not more than half").isFalse();
+    }
+
+    /** The issue of the one entry the patch adds; null when it adds none, several, or one that names none. */
+    private static String issue(String patch) {
+        Changelog.Entry added = Changelog.added(patch);
+        return added == null ? null : added.issue();
     }
 
     @Test
     void anEntryMayNameItsIssue() {
-        assertThat(Changelog.issue(patch("src/changes/changes.xml", "    <action issue=\"LANG-1828\" type=\"fix\" "
+        assertThat(issue(patch("src/changes/changes.xml", "    <action issue=\"LANG-1828\" type=\"fix\" "
                 + "dev=\"ggregory\">Fix OOM in StringUtils.leftPad/rightPad when size is Integer.MIN_VALUE.</action>")))
                 .isEqualTo("LANG-1828");
-        assertThat(Changelog.issue(patch("src/changes/changes.xml",
+        assertThat(issue(patch("src/changes/changes.xml",
                 "<action type=\"add\">Add IntegerRange.fit(int).</action>"))).as("an entry without one").isNull();
-        assertThat(Changelog.issue(patch("src/changes/changes.xml", "<action issue=\"LANG-1\" type=\"fix\">Fix A in B.</action>",
+        assertThat(issue(patch("src/changes/changes.xml", "<action issue=\"LANG-1\" type=\"fix\">Fix A in B.</action>",
                 "<action issue=\"LANG-2\" type=\"fix\">Fix B in C.</action>"))).as("no one entry, no issue").isNull();
-        assertThat(Changelog.issue(patch("src/Main.java", "// <action issue=\"LANG-1\">Fix B in C.</action>")))
+        assertThat(issue(patch("src/Main.java", "// <action issue=\"LANG-1\">Fix B in C.</action>")))
                 .as("not in a change log").isNull();
     }
 
