@@ -135,7 +135,10 @@ public final class SubjectEditor {
                 String main = PathKind.testClass(word) == testMain ? ourMain : testMain ? underTest : null;
                 // a file named by an id (orbit/S20220726152247.tpd) stands for that id: only a file named by an id of
                 // the same form replaces it ("Update Orbit to WORKSPACE" is no subject)
+                // and an exception for an exception: "a full device budget throws EngineFullException" had
+                // become "… throws CudaEngine"
                 boolean replace = theirs && main != null && word.length() > 3 && shape(word).equals(shape(main))
+                        && throwable(word) == throwable(main)
                         && (!shape(word).equals("a") || writtenAsFile(description, j))
                         && (word.chars().noneMatch(Character::isDigit) || idShape(word).equals(idShape(main)))
                         && !named && (replaced == null || replaced.equals(word));
@@ -150,6 +153,11 @@ public final class SubjectEditor {
             }
         }
         return out.toString();
+    }
+
+    /** Whether a class's name says it is thrown: {@code EngineFullException}, {@code OutOfMemoryError}. */
+    private static boolean throwable(String name) {
+        return name.endsWith("Exception") || name.endsWith("Error");
     }
 
     /**
@@ -530,7 +538,10 @@ public final class SubjectEditor {
             return description; // none, or several: which one changed is not clear
         }
         String fresh = sameForm(old, newVersions);
-        if (old.contains(".") && numbers(old) != numbers(fresh) && !major(old).equals(major(fresh))
+        // a bare decimal (8.0, 36.12) is as often a figure as a version: outside an update it becomes only one of
+        // its major ("the PTX's ISA 8.0" never takes a driver's 12.2, nor "…on the six, 1.09-2.40x" a table's 39.37)
+        boolean decimal = numbers(old) == 2 && !old.startsWith("v") && !hasQualifier(old);
+        if (old.contains(".") && (numbers(old) != numbers(fresh) || decimal) && !major(old).equals(major(fresh))
                 && !updates(description, old)) {
             return description;
         }

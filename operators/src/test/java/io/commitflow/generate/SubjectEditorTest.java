@@ -17,6 +17,11 @@ class SubjectEditorTest {
                 List.of("S20220726152247", "WORKSPACE"), List.of("WORKSPACE", "pom")))
                 .as("a file named by an id is replaced by no plain name")
                 .isEqualTo("Update Orbit to S20220726152247 and bouncycastle to 1.71");
+        assertThat(SubjectEditor.edit("A full device budget throws EngineFullException",
+                List.of("EngineFullException", "CudaEngine"), List.of("CudaEngine", "CudaLane")))
+                .as("an exception only for an exception").isEqualTo("A full device budget throws EngineFullException");
+        assertThat(SubjectEditor.edit("Throw EngineFullException when full", List.of("EngineFullException"),
+                List.of("LaneFullException"))).isEqualTo("Throw LaneFullException when full");
         assertThat(SubjectEditor.edit("Add orbit S20220726152247", List.of("S20220726152247"),
                 List.of("R20221123021534"))).as("by an id of its form it is").isEqualTo("Add orbit R20221123021534");
         assertThat(SubjectEditor.editVersion("Update jetty to 12.0.19", List.of("12.0.21"))).isEqualTo("Update jetty to 12.0.21");
@@ -45,6 +50,14 @@ class SubjectEditorTest {
                 .as("a counter is no form").isEqualTo("release: v3.4.0-alpha.4");
         assertThat(SubjectEditor.editVersion("Prepare 6.10.0-SNAPSHOT builds", List.of("6.11")))
                 .as("same major").isEqualTo("Prepare 6.11 builds");
+        assertThat(SubjectEditor.editVersion("gpu/README: the PTX's ISA 8.0 and what it takes to load", List.of("12.2")))
+                .as("a bare decimal of another major is another figure").isEqualTo("gpu/README: the PTX's ISA 8.0 and what it takes to load");
+        assertThat(SubjectEditor.editVersion("README: the six, 1.09-2.40x", List.of("39.37")))
+                .isEqualTo("README: the six, 1.09-2.40x");
+        assertThat(SubjectEditor.editVersion("Test against Flink 1.19", List.of("1.20")))
+                .as("one of its major").isEqualTo("Test against Flink 1.20");
+        assertThat(SubjectEditor.editVersion("Bump Kafka to 3.9", List.of("4.1")))
+                .as("an update takes any").isEqualTo("Bump Kafka to 4.1");
         assertThat(SubjectEditor.editVersion("chore(deps): upgrade to typescript 5.5", List.of("6.0.3")))
                 .as("an update").isEqualTo("chore(deps): upgrade to typescript 6.0.3");
         assertThat(SubjectEditor.editVersion("Update orbit to S20210406213021 and add 4.20-staging target",
