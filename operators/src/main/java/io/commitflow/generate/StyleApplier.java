@@ -39,6 +39,13 @@ public final class StyleApplier {
     private static final java.util.regex.Pattern VERSION_UPDATE = java.util.regex.Pattern.compile(
             "(?i)\\bversion\\b.*\\d+\\.\\d+|\\d+(?:\\.\\d+)+-SNAPSHOT\\b");
 
+    /** A command's long option after its name: {@code eval --history}, {@code demo --stay}. */
+    private static final java.util.regex.Pattern COMMAND_OPTION = java.util.regex.Pattern.compile("\\s+--[a-z]");
+
+    /** The subject git writes for a merge: {@code Merge branch 'x'}, {@code Merge pull request #12 from …}. */
+    private static final java.util.regex.Pattern GIT_MERGE = java.util.regex.Pattern.compile(
+            "Merge (?:(?:remote-tracking )?branch(?:es)?|pull request|tag|commit) ");
+
     /** A ticket tag, {@code FLINK-23044}: its project's key, then its number (voted as {@code FLINK-0}). */
     private static final java.util.regex.Pattern TICKET = java.util.regex.Pattern.compile("^(?<key>[A-Z][A-Z0-9_]+-)\\d+$");
 
@@ -52,6 +59,12 @@ public final class StyleApplier {
      */
     static Subject styled(Subject s, List<RepoKnowledge.Neighbor> nn, List<Subject> subjects, Conventions conventions,
                           List<String> files, List<String> codeFiles, String fallbackType, String habit) {
+        if (s.tags().isEmpty() && s.type().isEmpty() && s.area().isEmpty()
+                && GIT_MERGE.matcher(s.description()).lookingAt()) {
+            // git writes a merge's subject, and a history that titles its commits "RevWalk: …" still merges as
+            // "Merge branch 'x'": the main file's area had made it "GitPatchWriter: Merge branch 'gen-split'"
+            return s;
+        }
         String type = "";
         String scope = "";
         String area = "";
@@ -177,8 +190,9 @@ public final class StyleApplier {
         }
         boolean wordEnds = end == d.length() || Character.isWhitespace(d.charAt(end)) || ",:;".indexOf(d.charAt(end)) >= 0;
         String rest = d.substring(Math.min(1, end), end);
-        if (end == 0 || !wordEnds || !rest.equals(rest.toLowerCase(java.util.Locale.ROOT))) {
-            return d;
+        if (end == 0 || !wordEnds || !rest.equals(rest.toLowerCase(java.util.Locale.ROOT))
+                || COMMAND_OPTION.matcher(d).region(end, d.length()).lookingAt()) {
+            return d; // a command written with its options is a name: "eval --history takes several sizes"
         }
         return (capital ? Character.toUpperCase(d.charAt(0)) : Character.toLowerCase(d.charAt(0))) + d.substring(1);
     }

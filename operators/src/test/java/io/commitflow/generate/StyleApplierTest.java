@@ -16,7 +16,7 @@ class StyleApplierTest {
         org.assertj.core.api.Assertions.assertThat(StyleApplier.recase("Javadoc: tweaks", false)).isEqualTo("javadoc: tweaks");
         org.assertj.core.api.Assertions.assertThat(StyleApplier.recase("don't retry", true)).isEqualTo("Don't retry");
         for (String name : List.of("v7.21.7", "org.apache.commons.lang3.Foo fails", "README tweaks", "ArrayUtils: fix",
-                "getFoo() returns null", "iOS build", "2024 update")) {
+                "getFoo() returns null", "iOS build", "2024 update", "eval --history takes several sizes")) {
             org.assertj.core.api.Assertions.assertThat(StyleApplier.recase(name, true)).isEqualTo(name);
             org.assertj.core.api.Assertions.assertThat(StyleApplier.recase(name, false)).isEqualTo(name);
         }
@@ -53,6 +53,17 @@ class StyleApplierTest {
                 .isEqualTo("PackWriter: Fix the walker");
         assertThat(StyleApplier.mainCodeFile(List.of("WidgetIT", "WidgetTests"))).as("only tests")
                 .isEqualTo("WidgetIT");
+    }
+
+    @Test
+    void aMergeKeepsTheSubjectGitWrites() {
+        Conventions areas = conventionsOf(List.of("RevWalk"), "RevWalk: Free flags", "RevWalk: Reset state");
+        assertThat(styled("Merge branch 'gen-split'", List.of(), areas, List.of("GitPatchWriter")))
+                .isEqualTo("Merge branch 'gen-split'");
+        assertThat(styled("Merge pull request #12 from a/b", List.of(), areas, List.of("GitPatchWriter")))
+                .isEqualTo("Merge pull request #12 from a/b");
+        assertThat(styled("Merge the walker's flags", List.of(), areas, List.of("RevWalk")))
+                .as("a description that only starts with the word").isEqualTo("RevWalk: Merge the walker's flags");
     }
 
     @Test
