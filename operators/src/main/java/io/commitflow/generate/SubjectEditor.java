@@ -14,8 +14,9 @@ import java.util.regex.Pattern;
  * PackWriter"} becomes {@code "Fix race in RefUpdate"}. Its form (tags, type, area) is left to {@link StyleApplier}.
  */
 public final class SubjectEditor {
-    private static final Pattern VERSION_WORD =
-            Pattern.compile("(?<![\\w.\\-/])v?\\d+(?:\\.\\d+)+(?:[-.][A-Za-z][\\w.]*)?(?![\\w.])|(?<![\\w.\\-/])v\\d+(?![\\w.])");
+    /** A version: {@code 1.2.3}, {@code v29}, {@code 6.2.0-SNAPSHOT}; not a figure, {@code 12.5%} or {@code 1.09-2.40x}. */
+    private static final Pattern VERSION_WORD = Pattern.compile(
+            "(?<![\\w.\\-/])v?\\d+(?:\\.\\d+)+(?:[-.][A-Za-z][\\w.]*)?(?![\\w.%]|-\\d)|(?<![\\w.\\-/])v\\d+(?![\\w.])");
 
     private static final Pattern UPDATES = Pattern.compile("(?i)\\b(?:update|upgrade|bump)");
 

@@ -52,8 +52,10 @@ class SubjectEditorTest {
                 .as("same major").isEqualTo("Prepare 6.11 builds");
         assertThat(SubjectEditor.editVersion("gpu/README: the PTX's ISA 8.0 and what it takes to load", List.of("12.2")))
                 .as("a bare decimal of another major is another figure").isEqualTo("gpu/README: the PTX's ISA 8.0 and what it takes to load");
-        assertThat(SubjectEditor.editVersion("README: the six, 1.09-2.40x", List.of("39.37")))
-                .isEqualTo("README: the six, 1.09-2.40x");
+        assertThat(SubjectEditor.editVersion("README: the six, 1.09-2.40x", List.of("1.25")))
+                .as("a range is figures").isEqualTo("README: the six, 1.09-2.40x");
+        assertThat(SubjectEditor.editVersion("Cut the scan by 1.5%", List.of("1.7")))
+                .as("a share is a figure").isEqualTo("Cut the scan by 1.5%");
         assertThat(SubjectEditor.editVersion("Test against Flink 1.19", List.of("1.20")))
                 .as("one of its major").isEqualTo("Test against Flink 1.20");
         assertThat(SubjectEditor.editVersion("Bump Kafka to 3.9", List.of("4.1")))
