@@ -735,12 +735,24 @@ public final class SubjectEditor {
     }
 
     /** The description in the imperative mood: its first word, if a known verb form, becomes the base form. */
+    /** Verbs in their plain form that may follow a plural noun opening a subject: "Changes are …", "Fixes go …". */
+    private static final java.util.Set<String> PLAIN_VERBS = java.util.Set.of("are", "have", "name", "take", "keep",
+            "stay", "go", "get", "need", "run", "show", "say", "land", "apply", "work", "end");
+
     static String imperative(String d) {
         int sp = d.indexOf(' ');
         String first = sp < 0 ? d : d.substring(0, sp);
         String base = VERBS.get(first.toLowerCase(Locale.ROOT));
         if (base == null) {
             return d;
+        }
+        if (first.endsWith("s") && sp > 0) {
+            // "Bumps name the library the diff bumps": the first word is the plural noun a verb follows, not a verb
+            int end = d.indexOf(' ', sp + 1);
+            String second = d.substring(sp + 1, end < 0 ? d.length() : end).toLowerCase(Locale.ROOT);
+            if (PLAIN_VERBS.contains(second)) {
+                return d;
+            }
         }
         String fixed = Character.isUpperCase(first.charAt(0)) ? Character.toUpperCase(base.charAt(0)) + base.substring(1) : base;
         return fixed + (sp < 0 ? "" : d.substring(sp));

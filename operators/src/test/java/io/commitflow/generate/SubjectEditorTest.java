@@ -134,6 +134,9 @@ class SubjectEditorTest {
         assertThat(SubjectEditor.imperative("Fixed the parser")).isEqualTo("Fix the parser");
         assertThat(SubjectEditor.imperative("adds a test")).isEqualTo("add a test");
         assertThat(SubjectEditor.imperative("Polish")).isEqualTo("Polish");
+        assertThat(SubjectEditor.imperative("Bumps name the library they bump")).as("a noun, then its verb")
+                .isEqualTo("Bumps name the library they bump");
+        assertThat(SubjectEditor.imperative("Bumps the version")).isEqualTo("Bump the version");
     }
 
     @Test
