@@ -39,6 +39,10 @@ public final class StyleApplier {
     private static final java.util.regex.Pattern VERSION_UPDATE = java.util.regex.Pattern.compile(
             "(?i)\\bversion\\b.*\\d+\\.\\d+|\\d+(?:\\.\\d+)+-SNAPSHOT\\b");
 
+    /** An area of one or two words, no quotes, {@code commitflow mirror: }: not {@code ignore "PR: Breaking Change"}. */
+    private static final java.util.regex.Pattern NAMED_AREA =
+            java.util.regex.Pattern.compile("[^:\\s\"'`]+(?: [^:\\s\"'`]+)?:\\s");
+
     /** A command's long option after its name: {@code eval --history}, {@code demo --stay}. */
     private static final java.util.regex.Pattern COMMAND_OPTION = java.util.regex.Pattern.compile("\\s+--[a-z]");
 
@@ -167,7 +171,11 @@ public final class StyleApplier {
             }
         }
         if (!d.isEmpty() && conventions.hasHistory()) {
-            d = recase(d, conventions.capitalizes());
+            if (!NAMED_AREA.matcher(d).lookingAt()) {
+                // an area of its own is a name, written as the history wrote it: "commitflow mirror: clone on first
+                // sight" had become "Commitflow mirror: …"
+                d = recase(d, conventions.capitalizes());
+            }
             boolean period = conventions.endsWithPeriod();
             if (period && !d.endsWith(".")) {
                 d = d + ".";

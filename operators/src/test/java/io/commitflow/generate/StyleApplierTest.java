@@ -56,6 +56,17 @@ class StyleApplierTest {
     }
 
     @Test
+    void anAreaOfItsOwnKeepsItsCase() {
+        Conventions capitals = conventionsOf(List.of("Mirror"), "Fix the walker", "Add a flag", "Reset state");
+        assertThat(styled("commitflow mirror: clone on first sight", List.of(), capitals, List.of("MirrorSync")))
+                .isEqualTo("commitflow mirror: clone on first sight");
+        assertThat(styled("clone on first sight", List.of(), capitals, List.of("MirrorSync")))
+                .isEqualTo("Clone on first sight");
+        assertThat(styled("ignore \"PR: Breaking Change\" label", List.of(), capitals, List.of("MirrorSync")))
+                .as("quoted text is no area").isEqualTo("Ignore \"PR: Breaking Change\" label");
+    }
+
+    @Test
     void aMergeKeepsTheSubjectGitWrites() {
         Conventions areas = conventionsOf(List.of("RevWalk"), "RevWalk: Free flags", "RevWalk: Reset state");
         assertThat(styled("Merge branch 'gen-split'", List.of(), areas, List.of("GitPatchWriter")))
