@@ -135,9 +135,8 @@ public final class SubjectEditor {
                 // a test class for a test class, the class under test for another class
                 String main = PathKind.testClass(word) == testMain ? ourMain : testMain ? underTest : null;
                 // a file named by an id (orbit/S20220726152247.tpd) stands for that id: only a file named by an id of
-                // the same form replaces it ("Update Orbit to WORKSPACE" is no subject)
-                // and an exception for an exception: "a full device budget throws EngineFullException" had
-                // become "… throws CudaEngine"
+                // the same form replaces it ("Update Orbit to WORKSPACE" is no subject); and an exception only an
+                // exception ("a full device budget throws EngineFullException" had become "… throws CudaEngine")
                 boolean replace = theirs && main != null && word.length() > 3 && shape(word).equals(shape(main))
                         && throwable(word) == throwable(main)
                         && (!shape(word).equals("a") || writtenAsFile(description, j))
@@ -540,7 +539,7 @@ public final class SubjectEditor {
         }
         String fresh = sameForm(old, newVersions);
         // a bare decimal (8.0, 36.12) is as often a figure as a version: outside an update it becomes only one of
-        // its major ("the PTX's ISA 8.0" never takes a driver's 12.2, nor "…on the six, 1.09-2.40x" a table's 39.37)
+        // its major ("the PTX's ISA 8.0" never takes a driver's 12.2, nor "vuejs/core 36.12" a table's 7.3)
         boolean decimal = numbers(old) == 2 && !old.startsWith("v") && !hasQualifier(old);
         if (old.contains(".") && (numbers(old) != numbers(fresh) || decimal) && !major(old).equals(major(fresh))
                 && !updates(description, old)) {
@@ -734,11 +733,11 @@ public final class SubjectEditor {
         return version.matches(".*\\d[-.][A-Za-z].*");
     }
 
-    /** The description in the imperative mood: its first word, if a known verb form, becomes the base form. */
     /** Verbs in their plain form that may follow a plural noun opening a subject: "Changes are …", "Fixes go …". */
     private static final java.util.Set<String> PLAIN_VERBS = java.util.Set.of("are", "have", "name", "take", "keep",
             "stay", "go", "get", "need", "run", "show", "say", "land", "apply", "work", "end");
 
+    /** The description in the imperative mood: its first word, if a known verb form, becomes the base form. */
     static String imperative(String d) {
         int sp = d.indexOf(' ');
         String first = sp < 0 ? d : d.substring(0, sp);
