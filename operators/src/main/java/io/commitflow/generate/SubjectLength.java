@@ -28,7 +28,10 @@ public final class SubjectLength {
             // a verb still waiting for its own: "… toggling branches with in-out mode should" (of "… should be
             // transitioned correctly"), "AtomicSafeInitializer.get() can" (not "using": "… not null before using"
             // is whole, and commons-lang's own history ends four subjects "… test using")
-            "should", "must", "will", "would", "can", "could", "may", "might", "shall", "does", "do");
+            "should", "must", "will", "would", "can", "could", "may", "might", "shall", "does", "do",
+            // and a determiner or relative still waiting for its noun: "… no old PR numbers, no" (of "…, no nonsense
+            // renames"), "… with its"
+            "no", "its", "their", "every", "our", "your", "my", "which", "whose");
     /** Words before which a trailing "not" waits for a verb too: "SpecifiedOffsetsInitializer should not". */
     private static final Set<String> AUXILIARY = Set.of("should", "must", "will", "would", "can", "could", "may",
             "might", "shall", "does", "do", "did", "is", "are", "was", "were");

@@ -142,6 +142,8 @@ class SubjectLengthTest {
                 .as("before a clause too").isEqualTo("Introduce a new Kafka connect");
         assertThat(SubjectLength.withoutDanglingEnd("AtomicSafeInitializer.get() can"))
                 .isEqualTo("AtomicSafeInitializer.get()");
+        assertThat(SubjectLength.withoutDanglingEnd("The first faithful exemplar, no old PR numbers, no"))
+                .as("a determiner waits for its noun").isEqualTo("The first faithful exemplar, no old PR numbers");
         assertThat(SubjectLength.withoutDanglingEnd("Check whether a key is set or not")).as("no auxiliary before it")
                 .isEqualTo("Check whether a key is set or not");
         // "RecursiveToStringStyle" alone would be 22 characters but one word: the cut keeps a phrase
