@@ -62,6 +62,7 @@ final class LocalStack implements AutoCloseable {
     private String bootstrap;
     private KafkaSettings settings;
     private JobClient job;
+    private volatile int metricsPort;
 
     private LocalStack(String name, PrintWriter out) {
         this.name = name;
@@ -107,14 +108,12 @@ final class LocalStack implements AutoCloseable {
         return k;
     }
 
-    /** Submits the job, reading and writing the topics of {@link #createTopics}, and says where to watch it. */
     /** The job's Prometheus port once {@link #startJob} ran, else 0. */
     int metricsPort() {
         return metricsPort;
     }
 
-    private volatile int metricsPort;
-
+    /** Submits the job, reading and writing the topics of {@link #createTopics}, and says where to watch it. */
     JobClient startJob(PipelineSettings pipeline, Flink flink) throws Exception {
         metricsPort = flink.metricsPort();
         Configuration conf = LocalFlink.configuration(work, flink.webPort(), flink.metricsPort());
@@ -167,12 +166,17 @@ final class LocalStack implements AutoCloseable {
         stop.set(true);
     }
 
-    /** Cancels the job, stops our broker, deletes the work folder, in that order: each needs the next one up. */
+    /**
+     * Cancels the job, stops our broker, deletes the work folder, in that order: each needs the next one up. From
+     * here on the terminal shows no log lines ({@link TerminalLog}): a cancelling job's background work can log
+     * errors that mean nothing; the log file keeps them.
+     */
     @Override
     public void close() {
         stop.set(true);
         try {
             if (job != null) {
+                TerminalLog.quiet();
                 cancel(job);
             }
             if (kafka != null) {
