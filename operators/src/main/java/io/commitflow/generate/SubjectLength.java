@@ -31,7 +31,11 @@ public final class SubjectLength {
             "should", "must", "will", "would", "can", "could", "may", "might", "shall", "does", "do",
             // and a determiner or relative still waiting for its noun: "… no old PR numbers, no" (of "…, no nonsense
             // renames"), "… with its"
-            "no", "its", "their", "every", "our", "your", "my", "which", "whose");
+            "no", "its", "their", "every", "our", "your", "my", "which", "whose",
+            // and the prepositions the list above lacked, which no real subject of the six histories ends on and a
+            // cut did: "… SDK, exported over" (of "… exported over OTLP"), "… burns CPU during"
+            "over", "about", "between", "during", "within", "without", "against", "across", "among", "onto", "upon",
+            "per", "toward", "towards", "beside");
     /** Words before which a trailing "not" waits for a verb too: "SpecifiedOffsetsInitializer should not". */
     private static final Set<String> AUXILIARY = Set.of("should", "must", "will", "would", "can", "could", "may",
             "might", "shall", "does", "do", "did", "is", "are", "was", "were");
@@ -180,8 +184,8 @@ public final class SubjectLength {
         }
         if (end >= MIN && words(text.substring(0, end)) >= 2) {
             // nor on a joiner of its own: "Introduce a new Kafka connect or with new property keys" (its history's typo)
-            String byClause = closed(withoutDanglingEnd(text.substring(0, end)));
-            String byWord = wordCut(text, max);
+            String byClause = withoutStub(closed(withoutDanglingEnd(text.substring(0, end))));
+            String byWord = withoutStub(wordCut(text, max));
             if (byWord.length() > byClause.length() && endsOnName(byWord)
                     && !SUBORDINATE.matcher(text.substring(end)).lookingAt()) {
                 // the words that fit end on a name, a phrase's end whatever follows: "Deprecate
@@ -190,7 +194,24 @@ public final class SubjectLength {
             }
             return byClause;
         }
-        return wordCut(text, max);
+        return withoutStub(wordCut(text, max));
+    }
+
+    /** The single word a cut leaves of a last clause: "; measuring" (of "; measuring in LoadMeasurement"), ", exported". */
+    private static final java.util.regex.Pattern STUB = java.util.regex.Pattern.compile("(?:; \\S+|, [a-z]+(?:ed|ing))$");
+
+    /**
+     * A cut text without the one word it kept of its last clause ({@code Load test: call() in the load test's phases;
+     * measuring}, of "…; measuring in LoadMeasurement"): after a semicolon any word, after a comma a participle ({@code
+     * … SDK, exported}, of "…, exported over OTLP"), where a plain word may be a whole list item. Only for a cut: the
+     * clause of a subject that fits is whole, whatever its length.
+     */
+    static String withoutStub(String cut) {
+        java.util.regex.Matcher stub = STUB.matcher(cut);
+        if (stub.find() && stub.start() >= MIN) {
+            return withoutDanglingEnd(cut.substring(0, stub.start()));
+        }
+        return cut;
     }
 
     /**
@@ -317,6 +338,11 @@ public final class SubjectLength {
             if (before > 0 && c.substring(last + 1).equalsIgnoreCase("not")
                     && AUXILIARY.contains(c.substring(before + 1, last).toLowerCase(Locale.ROOT))) {
                 c = c.substring(0, before);
+                continue;
+            }
+            if (last > 0 && c.substring(last + 1).equalsIgnoreCase("not") && c.charAt(last - 1) == ',') {
+                // a contrast cut before what it contrasts: "… of a checkpoint, not" (of "…, not after the first")
+                c = c.substring(0, last);
                 continue;
             }
             return c.isEmpty() ? text : c;

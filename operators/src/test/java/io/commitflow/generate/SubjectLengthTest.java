@@ -146,6 +146,19 @@ class SubjectLengthTest {
                 .as("a determiner waits for its noun").isEqualTo("The first faithful exemplar, no old PR numbers");
         assertThat(SubjectLength.withoutDanglingEnd("Check whether a key is set or not")).as("no auxiliary before it")
                 .isEqualTo("Check whether a key is set or not");
+        assertThat(SubjectLength.withoutDanglingEnd("Kill the broker after both commits of a checkpoint, not"))
+                .as("a contrast waits for what it contrasts").isEqualTo("Kill the broker after both commits of a checkpoint");
+        assertThat(SubjectLength.withoutDanglingEnd("AtomicSafeInitializer.get() busy-spin burns CPU during"))
+                .isEqualTo("AtomicSafeInitializer.get() busy-spin burns CPU");
+        // the one word a cut leaves of a last clause goes with it; a whole subject keeps its clauses
+        assertThat(SubjectLength.cut("Load test: call() in the load test's phases; measuring in LoadMeasurement", 62))
+                .isEqualTo("Load test: call() in the load test's phases");
+        assertThat(SubjectLength.cut("Spans per stage with the OpenTelemetry SDK, exported over OTLP when configured", 60))
+                .isEqualTo("Spans per stage with the OpenTelemetry SDK");
+        assertThat(SubjectLength.cut("README: engine, load test and demo figures, tables and notes for the site", 50))
+                .as("a plain word after a comma may be a whole list item").isEqualTo("README: engine, load test and demo figures, tables");
+        assertThat(SubjectLength.fit(Subject.parse("Fix the parser's lookahead; cleanup"), d).render())
+                .isEqualTo("Fix the parser's lookahead; cleanup");
         // "RecursiveToStringStyle" alone would be 22 characters but one word: the cut keeps a phrase
         assertThat(SubjectLength.fit("RecursiveToStringStyle for nested objects prints their fields and their fields too", d))
                 .hasSizeBetween(20, 72).startsWith("RecursiveToStringStyle for nested objects");
