@@ -257,7 +257,12 @@ public final class StyleApplier {
 
     /** The diff's most-changed file (added and deleted lines), the first by path of equals; null when none. */
     static FileChange mainFile(DiffedCommit d) {
-        return d.files().stream()
+        return mainFile(d.files());
+    }
+
+    /** The most-changed of {@code files} (added and deleted lines), the first by path of equals; null when none. */
+    static FileChange mainFile(List<FileChange> files) {
+        return files.stream()
                 .max(Comparator.comparingInt((FileChange f) -> f.added() + f.deleted())
                         .thenComparing(FileChange::path, Comparator.reverseOrder()))
                 .orElse(null);

@@ -64,8 +64,19 @@ public final class TemplateGenerator implements java.io.Serializable {
             }
         }
         String where = commonDir(files);
-        String counted = verb + " " + totalFiles + (allTests ? " test file" : " file") + (totalFiles == 1 ? "" : "s");
+        String kind = allTests ? " test file" : " file";
+        String counted = verb + " " + totalFiles + kind + (totalFiles == 1 ? "" : "s");
         String s = where.isEmpty() ? counted : counted + " in " + where;
+        if (s.length() < SubjectLength.MIN && totalFiles > 1) {
+            // "Add 55 files" is too short to stand, and padding it with the main file ("Add 55 files in pom.xml")
+            // would put all of them in one: the main file leads instead
+            int more = totalFiles - 1;
+            String led = verb + " " + displayName(StyleApplier.mainFile(files).path()) + " and " + more + " more"
+                    + kind + (more == 1 ? "" : "s");
+            if (led.length() <= MAX_SUBJECT) {
+                return led;
+            }
+        }
         return s.length() <= MAX_SUBJECT ? s : counted;
     }
 

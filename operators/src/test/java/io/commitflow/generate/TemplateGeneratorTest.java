@@ -65,6 +65,16 @@ class TemplateGeneratorTest {
     }
 
     @Test
+    void manyFilesAtTheTopAreLedByTheMainFile() {
+        // a first commit: "Add 5 files" alone is too short, and "Add 5 files in pom.xml" would put all five in one
+        List<FileChange> files = List.of(add("README.md", 40), add("pom.xml", 120), add("a/A.java", 10),
+                add("b/B.java", 10), add(".gitignore", 2));
+
+        assertThat(draft(files).subject()).isEqualTo("Add pom.xml and 4 more files");
+        assertThat(draft(files.subList(0, 4)).subject()).isEqualTo("Add pom.xml and 3 more files");
+    }
+
+    @Test
     void keepsSubjectWithinSeventyTwoCharacters() {
         String longName = "x/" + "VeryLongClassName".repeat(6) + ".java";
         Draft d = draft(List.of(modify(longName, 1, 1)));
