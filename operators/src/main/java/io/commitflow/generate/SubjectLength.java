@@ -185,7 +185,7 @@ public final class SubjectLength {
         if (end >= MIN && words(text.substring(0, end)) >= 2) {
             // nor on a joiner of its own: "Introduce a new Kafka connect or with new property keys" (its history's typo)
             String byClause = withoutStub(closed(withoutDanglingEnd(text.substring(0, end))));
-            String byWord = withoutStub(wordCut(text, max));
+            String byWord = wordCut(text, max);
             if (byWord.length() > byClause.length() && endsOnName(byWord)
                     && !SUBORDINATE.matcher(text.substring(end)).lookingAt()) {
                 // the words that fit end on a name, a phrase's end whatever follows: "Deprecate
@@ -194,7 +194,7 @@ public final class SubjectLength {
             }
             return byClause;
         }
-        return withoutStub(wordCut(text, max));
+        return wordCut(text, max);
     }
 
     /** The single word a cut leaves of a last clause: "; measuring" (of "; measuring in LoadMeasurement"), ", exported". */
@@ -272,7 +272,10 @@ public final class SubjectLength {
         return w.length() >= 2 && w.chars().allMatch(Character::isUpperCase);
     }
 
-    /** {@code text} cut at the last word boundary before {@code max}, without a dangling end or an open bracket. */
+    /**
+     * {@code text} cut at the last word boundary before {@code max}, without a dangling end, an open bracket or the
+     * one word it kept of a last clause ({@link #withoutStub}).
+     */
     static String wordCut(String text, int max) {
         // never in the middle of a word ("Add KafkaRecordSerializationSchemaBuilde" is no subject): at a space, or
         // before a member or an argument list (ITCase.testWriteException, compare(int, int))
@@ -285,7 +288,8 @@ public final class SubjectLength {
                 break;
             }
         }
-        return closed(withoutDanglingEnd((space > 0 ? text.substring(0, space) : text.substring(0, max)).stripTrailing()));
+        return withoutStub(closed(withoutDanglingEnd((space > 0 ? text.substring(0, space) : text.substring(0, max))
+                .stripTrailing())));
     }
 
     /**
@@ -335,12 +339,12 @@ public final class SubjectLength {
                 continue;
             }
             int before = last > 0 ? c.lastIndexOf(' ', last - 1) : -1;
-            if (before > 0 && c.substring(last + 1).equalsIgnoreCase("not")
-                    && AUXILIARY.contains(c.substring(before + 1, last).toLowerCase(Locale.ROOT))) {
+            boolean not = last > 0 && c.substring(last + 1).equalsIgnoreCase("not");
+            if (not && before > 0 && AUXILIARY.contains(c.substring(before + 1, last).toLowerCase(Locale.ROOT))) {
                 c = c.substring(0, before);
                 continue;
             }
-            if (last > 0 && c.substring(last + 1).equalsIgnoreCase("not") && c.charAt(last - 1) == ',') {
+            if (not && c.charAt(last - 1) == ',') {
                 // a contrast cut before what it contrasts: "… of a checkpoint, not" (of "…, not after the first")
                 c = c.substring(0, last);
                 continue;
