@@ -35,7 +35,9 @@ public final class SubjectLength {
             // and the prepositions the list above lacked, which no real subject of the six histories ends on and a
             // cut did: "… SDK, exported over" (of "… exported over OTLP"), "… burns CPU during"
             "over", "about", "between", "during", "within", "without", "against", "across", "among", "onto", "upon",
-            "per", "toward", "towards", "beside");
+            "per", "toward", "towards", "beside",
+            // and an adverb waiting for its verb: "… a changed source or test file, never" (of "…, never a build file")
+            "never");
     /** Words before which a trailing "not" waits for a verb too: "SpecifiedOffsetsInitializer should not". */
     private static final Set<String> AUXILIARY = Set.of("should", "must", "will", "would", "can", "could", "may",
             "might", "shall", "does", "do", "did", "is", "are", "was", "were");
@@ -186,6 +188,11 @@ public final class SubjectLength {
             // nor on a joiner of its own: "Introduce a new Kafka connect or with new property keys" (its history's typo)
             String byClause = withoutStub(closed(withoutDanglingEnd(text.substring(0, end))));
             String byWord = wordCut(text, max);
+            if (byWord.length() > byClause.length() && NEGATED_END.matcher(byClause).find() && words(byWord) >= 2) {
+                // a negation cut before the clause that bounds it says the opposite of the subject: "A subject is not
+                // cut" (of "… is not cut to end on a modal verb"); the words that fit keep its bound
+                return byWord;
+            }
             if (byWord.length() > byClause.length() && endsOnName(byWord)
                     && !SUBORDINATE.matcher(text.substring(end)).lookingAt()) {
                 // the words that fit end on a name, a phrase's end whatever follows: "Deprecate
@@ -196,6 +203,13 @@ public final class SubjectLength {
         }
         return wordCut(text, max);
     }
+
+    /**
+     * A negated verb at the end: "… is not cut", "Never fail", "… doesn't throw", "… no longer waits"; not a contrast
+     * after a comma, which is whole ("… costs the scope, not itself").
+     */
+    private static final java.util.regex.Pattern NEGATED_END = java.util.regex.Pattern.compile(
+            "(?i)(?:^|(?<!,)\\s)(?:not|never|no longer|\\w+n't|cannot)(?:\\s+\\S+)?$");
 
     /** The single word a cut leaves of a last clause: "; measuring" (of "; measuring in LoadMeasurement"), ", exported". */
     private static final java.util.regex.Pattern STUB = java.util.regex.Pattern.compile("(?:; \\S+|, [a-z]+(?:ed|ing))$");

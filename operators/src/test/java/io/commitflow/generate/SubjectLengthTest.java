@@ -148,6 +148,8 @@ class SubjectLengthTest {
                 .isEqualTo("Check whether a key is set or not");
         assertThat(SubjectLength.withoutDanglingEnd("Kill the broker after both commits of a checkpoint, not"))
                 .as("a contrast waits for what it contrasts").isEqualTo("Kill the broker after both commits of a checkpoint");
+        assertThat(SubjectLength.withoutDanglingEnd("An area is named after a changed source or test file, never"))
+                .isEqualTo("An area is named after a changed source or test file");
         assertThat(SubjectLength.withoutDanglingEnd("AtomicSafeInitializer.get() busy-spin burns CPU during"))
                 .isEqualTo("AtomicSafeInitializer.get() busy-spin burns CPU");
         // the one word a cut leaves of a last clause goes with it; a whole subject keeps its clauses
@@ -162,6 +164,24 @@ class SubjectLengthTest {
         // "RecursiveToStringStyle" alone would be 22 characters but one word: the cut keeps a phrase
         assertThat(SubjectLength.fit("RecursiveToStringStyle for nested objects prints their fields and their fields too", d))
                 .hasSizeBetween(20, 72).startsWith("RecursiveToStringStyle for nested objects");
+    }
+
+    @Test
+    void aNegationKeepsTheClauseThatBoundsIt() {
+        // the demo's "SubjectLength: A subject is not cut", of "… is not cut to end on a modal verb or an auxiliary's
+        // "not"": the clause cut says the opposite; the words that fit keep the bound
+        assertThat(SubjectLength.cut("A subject is not cut to end on a modal verb or an auxiliary's \"not\"", 56))
+                .isEqualTo("A subject is not cut to end on a modal verb");
+        // vuejs/core: "fix(reactivity): should not recompute" of "… if computed does not track reactive data"
+        assertThat(SubjectLength.cut("should not recompute if computed does not track reactive data", 50))
+                .isEqualTo("should not recompute if computed does not track");
+        assertThat(SubjectLength.cut("Never fail when the mirror lags behind the pushed ref by a lot", 40))
+                .isEqualTo("Never fail when the mirror lags behind");
+        // a contrast after a comma is whole, and a negation with its object stands: the clause cut is kept
+        assertThat(SubjectLength.cut("A long name costs the scope, not itself; cut before a member", 56))
+                .isEqualTo("A long name costs the scope, not itself");
+        assertThat(SubjectLength.cut("Do not retry a failed diff when the mirror has no such commit yet", 48))
+                .isEqualTo("Do not retry a failed diff");
     }
 
     @Test
