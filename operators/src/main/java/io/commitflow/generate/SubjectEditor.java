@@ -3,6 +3,7 @@ package io.commitflow.generate;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -141,7 +142,8 @@ public final class SubjectEditor {
                         && throwable(word) == throwable(main)
                         && (!shape(word).equals("a") || writtenAsFile(description, j))
                         && (word.chars().noneMatch(Character::isDigit) || idShape(word).equals(idShape(main)))
-                        && !named && (replaced == null || replaced.equals(word));
+                        && !named && (replaced == null || replaced.equals(word))
+                        && !(i == 0 && actsInSentence(description, j));
                 if (replace) {
                     replaced = word;
                 }
@@ -153,6 +155,31 @@ public final class SubjectEditor {
             }
         }
         return out.toString();
+    }
+
+    /** Words after a sentence's subject that make it the one acting: "… is closed", "… now throws", "… no longer". */
+    private static final Set<String> PREDICATE_STARTS = Set.of("is", "are", "was", "were", "has", "had", "does", "did",
+            "can", "cannot", "could", "should", "must", "will", "would", "may", "might", "shall", "now", "no", "never",
+            "always", "only", "also", "still", "not");
+
+    /**
+     * Whether the name that ends at {@code end}, opening the description, is the sentence's subject, a verb or an
+     * auxiliary after it ({@code SubjectLength pads a short subject …}, {@code RevWalk is closed …}): what the
+     * sentence says the exemplar's class does, this diff's class does not, so it is no name to swap ("PathKind pads a
+     * short subject with no file it names already", the demo's). An area ({@code PackWriter: …}) or an object
+     * ({@code Use RevWalk …}) is.
+     */
+    static boolean actsInSentence(String description, int end) {
+        if (end >= description.length() || description.charAt(end) != ' ') {
+            return false;
+        }
+        int next = description.indexOf(' ', end + 1);
+        String word = description.substring(end + 1, next < 0 ? description.length() : next);
+        if (word.isEmpty() || !Character.isLowerCase(word.charAt(0))) {
+            return false;
+        }
+        return PREDICATE_STARTS.contains(word) || (word.length() > 3 && word.endsWith("s") && !word.endsWith("ss")
+                && word.chars().allMatch(Character::isLetter));
     }
 
     /** Whether a class's name says it is thrown: {@code EngineFullException}, {@code OutOfMemoryError}. */

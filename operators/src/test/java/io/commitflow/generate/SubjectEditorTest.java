@@ -190,6 +190,25 @@ class SubjectEditorTest {
     }
 
     @Test
+    void aClassThatActsInTheSentenceIsNotSwapped() {
+        // the demo's "PathKind pads a short subject with no file it names already": what the sentence says of
+        // SubjectLength, PathKind does not do
+        assertThat(SubjectEditor.edit("SubjectLength pads a short subject with no file it names already",
+                List.of("SubjectLength"), List.of("PathKind"))).startsWith("SubjectLength pads");
+        assertThat(SubjectEditor.edit("RevWalk is closed twice", List.of("RevWalk"), List.of("PackWriter")))
+                .isEqualTo("RevWalk is closed twice");
+        // an area, an object, a plain noun after the name: swapped
+        assertThat(SubjectEditor.edit("RevWalk: close twice", List.of("RevWalk"), List.of("PackWriter")))
+                .isEqualTo("PackWriter: close twice");
+        assertThat(SubjectEditor.edit("Close RevWalk twice", List.of("RevWalk"), List.of("PackWriter")))
+                .isEqualTo("Close PackWriter twice");
+        assertThat(SubjectEditor.edit("RevWalk tests cleanup", List.of("RevWalk"), List.of("PackWriter")))
+                .as("a plural noun that is no verb still reads as one").isEqualTo("RevWalk tests cleanup");
+        assertThat(SubjectEditor.edit("RevWalk javadoc cleanup", List.of("RevWalk"), List.of("PackWriter")))
+                .isEqualTo("PackWriter javadoc cleanup");
+    }
+
+    @Test
     void theClassUnderTestIsOneThePatchNames() {
         String patch = "+++ b/src/test/java/CharRangeTest.java\n+        assertNotEquals(CharRange.is('a').hashCode(), x);\n";
         assertThat(SubjectEditor.classUnderTest(List.of("CharRangeTest"), patch)).isEqualTo("CharRange");
