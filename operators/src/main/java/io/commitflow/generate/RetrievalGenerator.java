@@ -396,9 +396,22 @@ public final class RetrievalGenerator implements java.io.Serializable {
             }
         }
         s = finished(s, diff, window, conventions);
+        if (merge && StyleApplier.isGitMerge(s)) {
+            // git's merge subject names what was merged, which no exemplar's can: "Merge branch 'gen-split'" for a
+            // merge of 'perf-diff' (the demo's); the merged commit is this merge's own
+            s = s.withDescription(mergeOf(diff.commit().parents().get(1)));
+        }
         String type = s.type().isEmpty() ? template.type() : s.type();
         float score = nn.isEmpty() ? 0 : nn.get(0).score();
         return new Draft(s.render(), template.body(), type, s.scope(), BACKEND, score, exemplars);
+    }
+
+    /**
+     * The subject git writes when a commit is merged by its id ({@code git merge 1a2b3c4}): {@code Merge commit
+     * '1a2b3c4'}, the id abbreviated to git's default seven characters.
+     */
+    static String mergeOf(String mergedSha) {
+        return "Merge commit '" + mergedSha.substring(0, Math.min(7, mergedSha.length())) + "'";
     }
 
     /** The last touches every draft gets: the scope its main file's folder names where due, and 20–72 characters. */

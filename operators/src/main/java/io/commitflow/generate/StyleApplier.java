@@ -50,6 +50,12 @@ public final class StyleApplier {
     private static final java.util.regex.Pattern GIT_MERGE = java.util.regex.Pattern.compile(
             "Merge (?:(?:remote-tracking )?branch(?:es)?|pull request|tag|commit) ");
 
+    /** Whether {@code s} is a subject git writes for a merge, bare: {@code Merge branch 'x' into y}. */
+    static boolean isGitMerge(Subject s) {
+        return s.tags().isEmpty() && s.type().isEmpty() && s.area().isEmpty()
+                && GIT_MERGE.matcher(s.description()).lookingAt();
+    }
+
     /** A ticket tag, {@code FLINK-23044}: its project's key, then its number (voted as {@code FLINK-0}). */
     private static final java.util.regex.Pattern TICKET = java.util.regex.Pattern.compile("^(?<key>[A-Z][A-Z0-9_]+-)\\d+$");
 
@@ -63,8 +69,7 @@ public final class StyleApplier {
      */
     static Subject styled(Subject s, List<RepoKnowledge.Neighbor> nn, List<Subject> subjects, Conventions conventions,
                           List<String> files, List<String> codeFiles, String fallbackType, String habit) {
-        if (s.tags().isEmpty() && s.type().isEmpty() && s.area().isEmpty()
-                && GIT_MERGE.matcher(s.description()).lookingAt()) {
+        if (isGitMerge(s)) {
             // git writes a merge's subject, and a history that titles its commits "RevWalk: …" still merges as
             // "Merge branch 'x'": the main file's area had made it "GitPatchWriter: Merge branch 'gen-split'"
             return s;

@@ -195,6 +195,27 @@ class RetrievalGeneratorTest {
     }
 
     @Test
+    void aMergeNamesTheCommitItMergesNotTheExemplarsBranch() {
+        try (CpuEngine engine = new CpuEngine(FeatureSpace.DEFAULT_DIMENSION)) {
+            RepoKnowledge memory = RepoKnowledge.fresh(engine, 0, 100);
+            learn(memory, merge("1", "Widget", "run", "Merge branch 'gen-split'\n", "b"));
+            learn(memory, StageHarness.change("r", "2".repeat(40), "Widget", "walk", "Widget: Retry runs\n", null));
+
+            Draft d = run(memory, merge("3", "Widget", "run", null, "c"));
+
+            assertThat(d.subject()).isEqualTo("Merge commit 'ccccccc'");
+            assertThat(d.exemplars()).contains("1".repeat(40));
+        }
+    }
+
+    /** A merge commit of {@code Widget}'s {@code member}, whose second parent is {@code merged} repeated. */
+    private static DiffedCommit merge(String sha, String file, String member, String message, String merged) {
+        DiffedCommit change = StageHarness.change("r", sha.repeat(40), file, member, message, null);
+        return DiffedCommit.of(io.commitflow.event.TestEvents.withParents(change.commit(),
+                List.of("a".repeat(40), merged.repeat(40))), change.files(), 1, change.patch(), "", "mirror", null);
+    }
+
+    @Test
     void aYoungRepositoryDrawsOnItsFleetInItsOwnForm() {
         try (CpuEngine engine = new CpuEngine(FeatureSpace.DEFAULT_DIMENSION)) {
             RepoKnowledge young = RepoKnowledge.fresh(engine, 0, 100);
