@@ -142,10 +142,12 @@ public final class SubjectLength {
     /**
      * Where a long subject can end as a whole phrase: before a clause ({@code … if a name is too long}, {@code …
      * before resolve}: without the time clauses "fix(runtime-core): handle switching away from kept-alive component
-     * before resolve" ended "handle switching away"; vuejs/core -0.01 B-Norm, commons-lang -0.02).
+     * before resolve" ended "handle switching away"; vuejs/core -0.01 B-Norm, commons-lang -0.02), or before a
+     * semicolon or a spaced dash, which end a phrase whatever follows ("Fuzz the running job with hostile input; fix
+     * two holes it found" had ended "Fuzz the running job"; the four tuned histories unchanged).
      */
     private static final java.util.regex.Pattern CLAUSE = java.util.regex.Pattern.compile(
-            ",? (?:in favou?r of|instead of|as of|so that|because|when|if|which|where|while|and|but|to|for|with|from|by|via|since|unless|before|after|until|once) ");
+            ",? (?:in favou?r of|instead of|as of|so that|because|when|if|which|where|while|and|but|to|for|with|from|by|via|since|unless|before|after|until|once) |; | [—–] ");
 
     /**
      * A cut before " and " that would end on an infinitive ({@code Show usage of helper to forward}, of "… to forward

@@ -167,6 +167,15 @@ class SubjectLengthTest {
     }
 
     @Test
+    void aSemicolonOrADashEndsAPhrase() {
+        // the demo's "ServerPayloadKinds: Fuzz the running job", of "… with hostile input; fix two holes it found"
+        assertThat(SubjectLength.cut("Fuzz the running job with hostile input; fix two holes it found", 52))
+                .isEqualTo("Fuzz the running job with hostile input");
+        assertThat(SubjectLength.cut("The fourth round of 2026-12-03 \u2014 change-log tags, test titles, cuts on a name", 64))
+                .isEqualTo("The fourth round of 2026-12-03");
+    }
+
+    @Test
     void aNegationKeepsTheClauseThatBoundsIt() {
         // the demo's "SubjectLength: A subject is not cut", of "… is not cut to end on a modal verb or an auxiliary's
         // "not"": the clause cut says the opposite; the words that fit keep the bound
