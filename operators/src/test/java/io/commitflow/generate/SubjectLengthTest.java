@@ -169,28 +169,30 @@ class SubjectLengthTest {
     @Test
     void aSemicolonOrADashEndsAPhrase() {
         // the demo's "ServerPayloadKinds: Fuzz the running job", of "… with hostile input; fix two holes it found"
-        assertThat(SubjectLength.cut("Fuzz the running job with hostile input; fix two holes it found", 52))
-                .isEqualTo("Fuzz the running job with hostile input");
-        assertThat(SubjectLength.cut("The fourth round of 2026-12-03 \u2014 change-log tags, test titles, cuts on a name", 64))
-                .isEqualTo("The fourth round of 2026-12-03");
+        cutsTo(52, "Fuzz the running job with hostile input; fix two holes it found",
+                "Fuzz the running job with hostile input");
+        cutsTo(64, "The fourth round of 2026-12-03 \u2014 change-log tags, test titles, cuts on a name",
+                "The fourth round of 2026-12-03");
     }
 
     @Test
     void aNegationKeepsTheClauseThatBoundsIt() {
         // the demo's "SubjectLength: A subject is not cut", of "… is not cut to end on a modal verb or an auxiliary's
         // "not"": the clause cut says the opposite; the words that fit keep the bound
-        assertThat(SubjectLength.cut("A subject is not cut to end on a modal verb or an auxiliary's \"not\"", 56))
-                .isEqualTo("A subject is not cut to end on a modal verb");
+        cutsTo(56, "A subject is not cut to end on a modal verb or an auxiliary's \"not\"",
+                "A subject is not cut to end on a modal verb");
         // vuejs/core: "fix(reactivity): should not recompute" of "… if computed does not track reactive data"
-        assertThat(SubjectLength.cut("should not recompute if computed does not track reactive data", 50))
-                .isEqualTo("should not recompute if computed does not track");
-        assertThat(SubjectLength.cut("Never fail when the mirror lags behind the pushed ref by a lot", 40))
-                .isEqualTo("Never fail when the mirror lags behind");
+        cutsTo(50, "should not recompute if computed does not track reactive data",
+                "should not recompute if computed does not track");
+        cutsTo(40, "Never fail when the mirror lags behind the pushed ref by a lot", "Never fail when the mirror lags behind");
         // a contrast after a comma is whole, and a negation with its object stands: the clause cut is kept
-        assertThat(SubjectLength.cut("A long name costs the scope, not itself; cut before a member", 56))
-                .isEqualTo("A long name costs the scope, not itself");
-        assertThat(SubjectLength.cut("Do not retry a failed diff when the mirror has no such commit yet", 48))
-                .isEqualTo("Do not retry a failed diff");
+        cutsTo(56, "A long name costs the scope, not itself; cut before a member", "A long name costs the scope, not itself");
+        cutsTo(48, "Do not retry a failed diff when the mirror has no such commit yet", "Do not retry a failed diff");
+    }
+
+    /** {@code text} cut to {@code max} characters is {@code expected}. */
+    private static void cutsTo(int max, String text, String expected) {
+        assertThat(SubjectLength.cut(text, max)).as("%s, cut to %d", text, max).isEqualTo(expected);
     }
 
     @Test
