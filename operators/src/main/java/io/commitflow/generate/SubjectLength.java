@@ -188,7 +188,7 @@ public final class SubjectLength {
         }
         if (end >= MIN && words(text.substring(0, end)) >= 2) {
             // nor on a joiner of its own: "Introduce a new Kafka connect or with new property keys" (its history's typo)
-            String byClause = withoutStub(closed(withoutDanglingEnd(text.substring(0, end))));
+            String byClause = ended(text.substring(0, end));
             String byWord = wordCut(text, max);
             if (byWord.length() > byClause.length() && NEGATED_END.matcher(byClause).find() && words(byWord) >= 2) {
                 // a negation cut before the clause that bounds it says the opposite of the subject: "A subject is not
@@ -304,8 +304,15 @@ public final class SubjectLength {
                 break;
             }
         }
-        return withoutStub(closed(withoutDanglingEnd((space > 0 ? text.substring(0, space) : text.substring(0, max))
-                .stripTrailing())));
+        return ended((space > 0 ? text.substring(0, space) : text.substring(0, max)).stripTrailing());
+    }
+
+    /**
+     * What a cut keeps, made to end as a phrase: without a dangling end, an open bracket or the one word it kept of a
+     * last clause; the same for a cut before a clause and a cut at a word.
+     */
+    private static String ended(String kept) {
+        return withoutStub(closed(withoutDanglingEnd(kept)));
     }
 
     /**

@@ -153,10 +153,10 @@ class SubjectLengthTest {
         assertThat(SubjectLength.withoutDanglingEnd("AtomicSafeInitializer.get() busy-spin burns CPU during"))
                 .isEqualTo("AtomicSafeInitializer.get() busy-spin burns CPU");
         // the one word a cut leaves of a last clause goes with it; a whole subject keeps its clauses
-        assertThat(SubjectLength.cut("Load test: call() in the load test's phases; measuring in LoadMeasurement", 62))
-                .isEqualTo("Load test: call() in the load test's phases");
-        assertThat(SubjectLength.cut("Spans per stage with the OpenTelemetry SDK, exported over OTLP when configured", 60))
-                .isEqualTo("Spans per stage with the OpenTelemetry SDK");
+        cutsTo(62, "Load test: call() in the load test's phases; measuring in LoadMeasurement",
+                "Load test: call() in the load test's phases");
+        cutsTo(60, "Spans per stage with the OpenTelemetry SDK, exported over OTLP when configured",
+                "Spans per stage with the OpenTelemetry SDK");
         assertThat(SubjectLength.cut("README: engine, load test and demo figures, tables and notes for the site", 50))
                 .as("a plain word after a comma may be a whole list item").isEqualTo("README: engine, load test and demo figures, tables");
         assertThat(SubjectLength.fit(Subject.parse("Fix the parser's lookahead; cleanup"), d).render())
@@ -184,9 +184,11 @@ class SubjectLengthTest {
         // vuejs/core: "fix(reactivity): should not recompute" of "… if computed does not track reactive data"
         cutsTo(50, "should not recompute if computed does not track reactive data",
                 "should not recompute if computed does not track");
-        cutsTo(40, "Never fail when the mirror lags behind the pushed ref by a lot", "Never fail when the mirror lags behind");
+        cutsTo(40, "Never fail when the mirror lags behind the pushed ref by a lot",
+                "Never fail when the mirror lags behind");
         // a contrast after a comma is whole, and a negation with its object stands: the clause cut is kept
-        cutsTo(56, "A long name costs the scope, not itself; cut before a member", "A long name costs the scope, not itself");
+        cutsTo(56, "A long name costs the scope, not itself; cut before a member",
+                "A long name costs the scope, not itself");
         cutsTo(48, "Do not retry a failed diff when the mirror has no such commit yet", "Do not retry a failed diff");
     }
 
@@ -198,23 +200,20 @@ class SubjectLengthTest {
     @Test
     void aCutEndsOnANameRatherThanBeforeTheClauseThatHoldsIt() {
         // the words that fit end on a name: a phrase's end, kept (the clause cut left "Deprecate NumberUtils.compare(int, int)")
-        assertThat(SubjectLength.cut("Deprecate NumberUtils.compare(int, int) in favor of Integer.compare(int, int) everywhere", 70))
-                .isEqualTo("Deprecate NumberUtils.compare(int, int) in favor of Integer.compare");
-        assertThat(SubjectLength.cut("handle initial selected state for select with v-model + v-for option value", 62))
-                .isEqualTo("handle initial selected state for select with v-model + v-for");
+        cutsTo(70, "Deprecate NumberUtils.compare(int, int) in favor of Integer.compare(int, int) everywhere",
+                "Deprecate NumberUtils.compare(int, int) in favor of Integer.compare");
+        cutsTo(62, "handle initial selected state for select with v-model + v-for option value",
+                "handle initial selected state for select with v-model + v-for");
         assertThat(SubjectLength.cut("Support abbreviation TIMESTAMP_LTZ for TIMESTAMP WITH LOCAL TIME ZONE", 51))
                 .as("a dangling joiner goes first").isEqualTo("Support abbreviation TIMESTAMP_LTZ for TIMESTAMP");
         // English words are no names: the clause cut stands
-        assertThat(SubjectLength.cut("improve ref performance by using class-based implementation", 55))
-                .isEqualTo("improve ref performance");
-        assertThat(SubjectLength.cut("fix ssr compile error for select with non-option children", 50))
-                .isEqualTo("fix ssr compile error for select");
+        cutsTo(55, "improve ref performance by using class-based implementation", "improve ref performance");
+        cutsTo(50, "fix ssr compile error for select with non-option children", "fix ssr compile error for select");
         // nor after a clause that waits for its verb
-        assertThat(SubjectLength.cut("Unregister ShutdownHook when GC#PidLock is closed and released", 45))
-                .isEqualTo("Unregister ShutdownHook");
+        cutsTo(45, "Unregister ShutdownHook when GC#PidLock is closed and released", "Unregister ShutdownHook");
         // "and" between two names joins them, no clause: the cut does not stop between them
-        assertThat(SubjectLength.cut("Introduce TestKafkaContainer wrapper for Apache and Confluent Kafka images", 55))
-                .isEqualTo("Introduce TestKafkaContainer wrapper");
+        cutsTo(55, "Introduce TestKafkaContainer wrapper for Apache and Confluent Kafka images",
+                "Introduce TestKafkaContainer wrapper");
         assertThat(SubjectLength.cut("Fix the flaky KafkaSinkITCase for brokers and add a retry to the writer", 55))
                 .as("a clause that starts with a verb still ends the subject").isEqualTo("Fix the flaky KafkaSinkITCase for brokers");
         assertThat(SubjectLength.isName("beforeUpdate")).isTrue();
