@@ -181,10 +181,7 @@ class RetrievalGeneratorTest {
     void takesMergeSubjectsOnlyForMerges() {
         try (CpuEngine engine = new CpuEngine(FeatureSpace.DEFAULT_DIMENSION)) {
             RepoKnowledge memory = RepoKnowledge.fresh(engine, 0, 100);
-            DiffedCommit merge = StageHarness.change("r", "1".repeat(40), "Widget", "run", "Merge branch 'topic'\n", null);
-            merge = DiffedCommit.of(io.commitflow.event.TestEvents.withParents(merge.commit(), List.of("a".repeat(40), "b".repeat(40))),
-                    merge.files(), 1, merge.patch(), "", "mirror", null);
-            learn(memory, merge);
+            learn(memory, merge("1", "Widget", "run", "Merge branch 'topic'\n", "b"));
             learn(memory, StageHarness.change("r", "2".repeat(40), "Widget", "walk", "Widget: Retry runs\n", null));
 
             Draft d = run(memory, StageHarness.change("r", "3".repeat(40), "Widget", "run", null, null));
