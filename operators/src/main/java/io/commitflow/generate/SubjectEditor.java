@@ -157,10 +157,17 @@ public final class SubjectEditor {
         return out.toString();
     }
 
-    /** Words after a sentence's subject that make it the one acting: "… is closed", "… now throws", "… no longer". */
-    private static final Set<String> PREDICATE_STARTS = Set.of("is", "are", "was", "were", "has", "had", "does", "did",
-            "can", "cannot", "could", "should", "must", "will", "would", "may", "might", "shall", "now", "no", "never",
-            "always", "only", "also", "still", "not");
+    /**
+     * Words after a sentence's subject that make it the one acting: an auxiliary ({@link SubjectLength#AUXILIARY}:
+     * "… is closed", "… should fail"), "has", "cannot" or an adverb ("… now throws", "… no longer").
+     */
+    private static final Set<String> PREDICATE_STARTS = predicateStarts();
+
+    private static Set<String> predicateStarts() {
+        Set<String> words = new java.util.HashSet<>(SubjectLength.AUXILIARY);
+        words.addAll(List.of("has", "had", "cannot", "now", "no", "never", "always", "only", "also", "still", "not"));
+        return Set.copyOf(words);
+    }
 
     /**
      * Whether the name that ends at {@code end}, opening the description, is the sentence's subject, a verb or an

@@ -39,7 +39,7 @@ public final class SubjectLength {
             // and an adverb waiting for its verb: "… a changed source or test file, never" (of "…, never a build file")
             "never");
     /** Words before which a trailing "not" waits for a verb too: "SpecifiedOffsetsInitializer should not". */
-    private static final Set<String> AUXILIARY = Set.of("should", "must", "will", "would", "can", "could", "may",
+    static final Set<String> AUXILIARY = Set.of("should", "must", "will", "would", "can", "could", "may",
             "might", "shall", "does", "do", "did", "is", "are", "was", "were");
 
     private SubjectLength() {}
