@@ -13,7 +13,8 @@ import java.util.List;
  * @param features what the generator reads from the diff when the fleet stage computed it, else null (the suggest
  *                 stage computes it then)
  * @param fleet    for a commit of a young repository: its nearest earlier commits in the tenant's other
- *                 repositories that changed a file of the same name, best first; else empty
+ *                 repositories that changed a file of the same name or whose diff is much alike
+ *                 ({@link io.commitflow.generate.RetrievalGenerator#carryOver}), best first; else empty
  */
 public record CommitWithFleet(DiffedCommit diff, DiffFeatures features, List<RepoKnowledge.Neighbor> fleet) {
     public CommitWithFleet {

@@ -26,9 +26,9 @@ import java.util.Map;
  * The fleet memory, keyed by tenant: every commit a tenant's repositories teach the job, in one memory per tenant
  * (its newest {@code maxRows}), so that a young repository — fewer than {@value RetrievalGenerator#YOUNG} commits
  * learned — has exemplars before its own history has any. For a commit of a young repository it attaches the nearest
- * earlier commits of the tenant's <em>other</em> repositories that changed a file of the same name
- * ({@link RetrievalGenerator#carryOver}); the suggest stage lets them compete with the repository's own neighbours,
- * while only its own neighbours vote on its form, as {@code commitflow eval --fleet} does.
+ * earlier commits of the tenant's <em>other</em> repositories that changed a file of the same name or whose diff is
+ * much alike ({@link RetrievalGenerator#carryOver}); the suggest stage lets them compete with the repository's own
+ * neighbours, while only its own neighbours vote on its form, as {@code commitflow eval --fleet} does.
  *
  * <p>Keyed state (RocksDB in the job): the tenant's model, its rows, each row's repository, and how many commits each
  * repository has learned (counted up to {@value RetrievalGenerator#YOUNG}). The memory of a tenant is loaded from that
@@ -134,7 +134,8 @@ public final class FleetMemory extends KeyedProcessFunction<String, DiffedCommit
     /**
      * A young repository's exemplars in its tenant's {@code memory}: the nearest rows that {@code include} accepts
      * (the tenant's other repositories), of events not later than this commit's, that changed a file of the same
-     * name. {@code query} is {@code features}' vector under the memory's IDF.
+     * name or whose diff is much alike ({@link RetrievalGenerator#carryOver}). {@code query} is {@code features}'
+     * vector under the memory's IDF.
      */
     public static List<RepoKnowledge.Neighbor> nearest(RepoKnowledge memory, DiffedCommit d, DiffFeatures features,
                                                        float[] query, ExemplarRanker.Weights weights,

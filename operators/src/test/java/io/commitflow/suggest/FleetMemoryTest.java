@@ -55,14 +55,32 @@ class FleetMemoryTest {
         return c.fleet().stream().map(n -> n.commit().sha()).toList();
     }
 
+    /**
+     * A change of {@code cls} in repository {@code repo} of {@code tenant} whose diff replaces {@code removed} by
+     * {@code added}: for changes that share no words with the others.
+     */
+    private static DiffedCommit edit(String tenant, String repo, int n, String cls, String removed, String added,
+                                     String message, long ts) {
+        DiffedCommit d = change(tenant, repo, n, cls, message, ts);
+        String path = d.files().get(0).path();
+        String patch = "diff --git a/" + path + " b/" + path + "\n--- a/" + path + "\n+++ b/" + path
+                + "\n@@ -1,3 +1,3 @@\n class " + cls + " {\n-    " + removed + "\n+    " + added + "\n }\n";
+        CommitEvent c = d.commit();
+        CommitEvent edited = new CommitEvent(c.tenant(), c.repo(), c.sha(), c.parents(), c.author(), c.ts(),
+                c.message(), patch, c.traceId(), c.origin());
+        return new DiffedCommit(edited, d.files(), d.totalFiles(), d.linesAdded(), d.linesDeleted(), patch,
+                d.truncation(), d.source(), d.patchId());
+    }
+
     @Test
-    void aYoungRepositoryIsGivenItsTenantsOtherRepositoriesCommitsOnFilesOfTheSameName() throws Exception {
+    void aYoungRepositoryIsGivenItsTenantsOtherRepositoriesCommitsOnFilesOfTheSameNameOrAlikeDiffs() throws Exception {
         try (var h = harness()) {
             h.open();
             for (int i = 0; i < 4; i++) {
                 send(h, change("acme", "tools", i, "Widget", "Retry widget runs when busy " + i + "\n", 1_000));
             }
-            send(h, change("acme", "tools", 10, "Gadget", "Cache gadgets\n", 1_000));
+            send(h, edit("acme", "tools", 10, "Gadget", "String label = null;", "Locale locale = Locale.ROOT;",
+                    "Format gadget labels in the root locale\n", 1_000));
             send(h, change("beta", "elsewhere", 20, "Widget", "Another tenant's widget\n", 1_000));
 
             CommitWithFleet web = send(h, change("acme", "web", 30, "Widget", null, 2_000));
@@ -71,8 +89,13 @@ class FleetMemoryTest {
                     .allMatch(s -> List.of(0, 1, 2, 3).stream().anyMatch(i -> s.equals(String.format("%040x", i))));
             assertThat(web.features()).as("computed once, for the suggest stage too").isNotNull();
 
-            assertThat(send(h, change("acme", "web", 31, "Sprocket", null, 2_000)).fleet())
-                    .as("no file of the same name: nothing carries over").isEmpty();
+            assertThat(send(h, edit("acme", "web", 31, "Sprocket", "int teeth = 12;", "double pitch = radius * 2;",
+                    null, 2_000)).fleet())
+                    .as("no file of the same name, no alike diff: nothing carries over").isEmpty();
+            assertThat(shas(send(h, change("acme", "web", 35, "Cog", null, 2_000))))
+                    .as("the Widget commits' very change, in a file of another name, carries over")
+                    .isNotEmpty()
+                    .allMatch(s -> List.of(0, 1, 2, 3).stream().anyMatch(i -> s.equals(String.format("%040x", i))));
             assertThat(shas(send(h, change("beta", "other", 32, "Widget", null, 2_000))))
                     .as("another tenant's memory holds only its own repositories")
                     .containsExactly(String.format("%040x", 20));
