@@ -69,9 +69,8 @@ public class PipelineOptions {
             description = "A repository with fewer than " + io.commitflow.generate.RetrievalGenerator.YOUNG
                     + " commits learned also draws exemplars from its tenant's other repositories (their commits on "
                     + "files of the same name: build files, CI workflows, documents; or with a much alike diff); "
-                    + "--no-fleet keeps every "
-                    + "repository to its own history, as where a tenant's repositories must not see each other's "
-                    + "subjects (default: on).")
+                    + "--no-fleet keeps every repository to its own history, as where a tenant's repositories must "
+                    + "not see each other's subjects (default: on).")
     boolean fleet = SuggestSettings.DEFAULT.fleet();
 
     @Option(names = "--fleet-history", paramLabel = "N",
