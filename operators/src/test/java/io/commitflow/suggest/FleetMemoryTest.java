@@ -2,6 +2,7 @@ package io.commitflow.suggest;
 
 import io.commitflow.event.CommitEvent;
 import io.commitflow.event.Origin;
+import io.commitflow.event.TestEvents;
 import io.commitflow.generate.RepoKnowledge;
 import io.commitflow.generate.RetrievalGenerator;
 import io.commitflow.git.DiffedCommit;
@@ -65,10 +66,7 @@ class FleetMemoryTest {
         String path = d.files().get(0).path();
         String patch = "diff --git a/" + path + " b/" + path + "\n--- a/" + path + "\n+++ b/" + path
                 + "\n@@ -1,3 +1,3 @@\n class " + cls + " {\n-    " + removed + "\n+    " + added + "\n }\n";
-        CommitEvent c = d.commit();
-        CommitEvent edited = new CommitEvent(c.tenant(), c.repo(), c.sha(), c.parents(), c.author(), c.ts(),
-                c.message(), patch, c.traceId(), c.origin());
-        return new DiffedCommit(edited, d.files(), d.totalFiles(), d.linesAdded(), d.linesDeleted(), patch,
+        return DiffedCommit.of(TestEvents.withPatch(d.commit(), patch), d.files(), d.totalFiles(), patch,
                 d.truncation(), d.source(), d.patchId());
     }
 
