@@ -53,7 +53,7 @@ public final class JobCommand implements Callable<Integer> {
         }, "commitflow-job-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         try {
-            Configuration conf = LocalFlink.configuration(work, local.webPort, local.metricsPort);
+            Configuration conf = LocalFlink.configuration(work, local.webPort, local.metricsPort, local.parallelism());
             StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironmentWithWebUI(conf);
             env.setParallelism(local.parallelism());
             try {
@@ -68,6 +68,7 @@ public final class JobCommand implements Callable<Integer> {
                     p.kafka().eventsTopic(), p.kafka().suggestionsTopic(), p.kafka().deadLetterTopic());
             System.out.printf("Flink web UI http://localhost:%d · Prometheus http://localhost:%d/metrics · Ctrl-C stops%n",
                     local.webPort, local.metricsPort);
+            JobStart.awaitRunning(job[0], local.webPort, local.startTimeout);
             var result = job[0].getJobExecutionResult().handle((r, e) -> e).get();
             if (result != null) {
                 System.out.println("the job ended: " + result.getMessage());

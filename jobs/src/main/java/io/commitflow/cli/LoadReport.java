@@ -202,6 +202,27 @@ final class LoadReport {
         return out;
     }
 
+    /**
+     * The steps to which events were offered and of which not one came back, as a suggestion or a dead letter: a run
+     * with such a step measured nothing there, whatever its table says.
+     */
+    List<String> unanswered() {
+        List<String> silent = new ArrayList<>();
+        if (backlog != null && backlog.events() > 0 && outcomes.stream().noneMatch(o -> o.eventMs() < startMs)) {
+            silent.add("backlog");
+        }
+        List<double[]> windows = windows();
+        for (int i = 0; i < windows.size(); i++) {
+            long from = startMs + (long) (windows.get(i)[0] * 1000);
+            long to = startMs + (long) (windows.get(i)[1] * 1000);
+            boolean offered = Arrays.stream(sent).anyMatch(t -> t >= from && t < to);
+            if (offered && outcomes.stream().noneMatch(o -> o.eventMs() >= from && o.eventMs() < to)) {
+                silent.add(stepName(i));
+            }
+        }
+        return silent;
+    }
+
     /** The reference rates measured in the same run, or null. */
     DiffReference.Rates reference() {
         return reference;

@@ -158,7 +158,7 @@ public final class LoadTestCommand implements Callable<Integer> {
                     spec.commandLine().getErr());
             try (Replayer replayer = new Replayer(stack.bootstrap(), Map.of())) {
                 queueBacklog(replayer, stack, events, measurement);
-                stack.startJob(pipelineSettings.withMirrorRoot(mirrors.toString()), local.flink(checkpointInterval));
+                job = stack.startJob(pipelineSettings.withMirrorRoot(mirrors.toString()), local.flink(checkpointInterval));
                 measurement.jobStarted();
                 awaitBacklog(stack, measurement);
                 DraftLoad.Figures draftFigures = null;
@@ -175,7 +175,16 @@ public final class LoadTestCommand implements Callable<Integer> {
             writeReport(result.withReference(measureReference(stack, source.commits())), measurement.sent());
             out.printf("suggestions failing the schema or 20–72 character subject check (counted as errors): %d%n",
                     measurement.nonConforming());
-            return stack.stopRequested() ? 130 : 0;
+            if (stack.stopRequested()) {
+                return 130;
+            }
+            List<String> silent = result.unanswered();
+            if (!silent.isEmpty()) {
+                spec.commandLine().getErr().println("loadtest: no answer to any event of step " + String.join(", ", silent)
+                        + ": " + whyUnanswered());
+                return 1;
+            }
+            return 0;
         }
     }
 
@@ -277,6 +286,21 @@ public final class LoadTestCommand implements Callable<Integer> {
     }
 
     private DraftLoad.Figures figures;
+    private org.apache.flink.core.execution.JobClient job;
+
+    /** Why a step got no answer: the job ended, or it ran and wrote nothing for those events in time. */
+    private String whyUnanswered() {
+        try {
+            var status = job.getJobStatus().get(10, TimeUnit.SECONDS);
+            if (status.isGloballyTerminalState()) {
+                return "the job ended as " + status + " (see the log)";
+            }
+            return "the job is " + status + " but wrote no suggestion and no dead letter for them within --drain-timeout "
+                    + drainTimeout.toSeconds() + " s (overloaded, or stuck: see the log and the web UI)";
+        } catch (Exception e) {
+            return "the job's status is unknown (" + e + ")";
+        }
+    }
 
     /** The replay with drafts sent beside it, at --drafts per second, to a repository that the replay teaches. */
     private DraftLoad.Figures replayWithDrafts(Replayer replayer, LocalStack stack, List<Replayer.Event> events,

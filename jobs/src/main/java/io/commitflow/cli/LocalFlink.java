@@ -4,7 +4,9 @@ import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.configuration.GlobalConfiguration;
+import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.RestOptions;
+import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.core.execution.CheckpointingMode;
 
 import java.io.IOException;
@@ -15,8 +17,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 
 /**
- * The Flink configuration of local runs: {@code flink-conf/config.yaml}, the one a cluster uses, with only the
- * paths and ports of this run replaced.
+ * The Flink configuration of local runs: {@code flink-conf/config.yaml}, the one a cluster uses, with the paths and
+ * ports of this run replaced, and the local cluster shaped for the job's parallelism: as many task slots, and the
+ * network and managed memory that many slots need (the file's {@code taskmanager.numberOfTaskSlots} describes a
+ * cluster's TaskManager, not this one).
  */
 final class LocalFlink {
     /** The system property through which the launcher passes the checkout's root. */
@@ -28,7 +32,12 @@ final class LocalFlink {
         return Path.of(System.getProperty(HOME_PROPERTY, ".")).toAbsolutePath().normalize();
     }
 
-    static Configuration configuration(Path workDir, int webPort, int metricsPort) throws IOException {
+    /** Managed memory per slot: RocksDB's block cache and write buffers of the operators in that slot. */
+    static final MemorySize MANAGED_PER_SLOT = MemorySize.ofMebiBytes(128);
+    /** The keyed and rebalanced exchanges of the job (parse, expand, dedup, fleet, suggest, SLA, sinks), with room. */
+    private static final int EXCHANGES = 8;
+
+    static Configuration configuration(Path workDir, int webPort, int metricsPort, int parallelism) throws IOException {
         Path confDir = home().resolve("flink-conf");
         if (!Files.isRegularFile(confDir.resolve("config.yaml"))) {
             throw new UserError("no Flink configuration at " + confDir.resolve("config.yaml") + " (run through ./commitflow)");
@@ -42,7 +51,32 @@ final class LocalFlink {
         conf.set(CoreOptions.TMP_DIRS, tmp.toString());
         conf.set(RestOptions.PORT, webPort);
         conf.setString("metrics.reporter.prom.port", Integer.toString(metricsPort));
+        shape(conf, parallelism);
         return conf;
+    }
+
+    /**
+     * One TaskManager with {@code parallelism} slots, the default parallelism, and memory to match: without this a
+     * job of a higher parallelism than the file's slots waits for slots forever.
+     */
+    static void shape(Configuration conf, int parallelism) {
+        conf.set(TaskManagerOptions.NUM_TASK_SLOTS, parallelism);
+        conf.set(CoreOptions.DEFAULT_PARALLELISM, parallelism);
+        MemorySize network = networkMemory(parallelism);
+        conf.set(TaskManagerOptions.NETWORK_MEMORY_MIN, network);
+        conf.set(TaskManagerOptions.NETWORK_MEMORY_MAX, network);
+        conf.set(TaskManagerOptions.MANAGED_MEMORY_SIZE, MANAGED_PER_SLOT.multiply(parallelism));
+    }
+
+    /**
+     * Network buffers for {@code p} subtasks on every exchange: an all-to-all exchange needs about 2 exclusive buffers
+     * per input channel and 8 floating per gate on the receiving side, and one per subpartition and 8 more on the
+     * sending side, of 32 KiB each; a quarter more for the sources and sinks, and 64 MiB at least (Flink's default).
+     */
+    static MemorySize networkMemory(int p) {
+        long buffers = (long) EXCHANGES * (3L * p * p + 17L * p) + 256;
+        long bytes = buffers * 32 * 1024 * 5 / 4;
+        return new MemorySize(Math.max(bytes, MemorySize.ofMebiBytes(64).getBytes()));
     }
 
     /** Shorter checkpoints than a cluster's, so that the exactly-once output shows up within a second. */

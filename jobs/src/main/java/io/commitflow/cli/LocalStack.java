@@ -49,8 +49,8 @@ final class LocalStack implements AutoCloseable {
     /** How long Ctrl-C waits for {@link #close()}: cancelling the job and stopping the broker take seconds each. */
     private static final Duration SHUTDOWN_WAIT = Duration.ofSeconds(60);
 
-    /** The local Flink of a run: its ports, parallelism and checkpoint interval. */
-    record Flink(int webPort, int metricsPort, int parallelism, Duration checkpointInterval) {}
+    /** The local Flink of a run: its ports, parallelism, checkpoint interval, and how long its tasks may take to start. */
+    record Flink(int webPort, int metricsPort, int parallelism, Duration checkpointInterval, Duration startTimeout) {}
 
     private final String name;
     private final PrintWriter out;
@@ -113,10 +113,15 @@ final class LocalStack implements AutoCloseable {
         return metricsPort;
     }
 
-    /** Submits the job, reading and writing the topics of {@link #createTopics}, and says where to watch it. */
+    /**
+     * Submits the job, reading and writing the topics of {@link #createTopics}, says where to watch it, and returns
+     * once all its tasks run.
+     *
+     * @throws UserError when they do not within the start timeout, with the cause
+     */
     JobClient startJob(PipelineSettings pipeline, Flink flink) throws Exception {
         metricsPort = flink.metricsPort();
-        Configuration conf = LocalFlink.configuration(work, flink.webPort(), flink.metricsPort());
+        Configuration conf = LocalFlink.configuration(work, flink.webPort(), flink.metricsPort(), flink.parallelism());
         LocalFlink.interactiveCheckpoints(conf, flink.checkpointInterval());
         StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironmentWithWebUI(conf);
         env.setParallelism(flink.parallelism());
@@ -125,6 +130,11 @@ final class LocalStack implements AutoCloseable {
         job = env.executeAsync(CommitMessageJob.NAME + " " + name);
         out.printf("Kafka %s · Flink web UI http://localhost:%d · Prometheus http://localhost:%d/metrics%n", bootstrap,
                 flink.webPort(), flink.metricsPort());
+        out.flush();
+        long started = System.nanoTime();
+        JobStart.awaitRunning(job, flink.webPort(), flink.startTimeout());
+        out.printf(java.util.Locale.ROOT, "the job runs: %d task slots, all tasks started in %.1f s%n", flink.parallelism(),
+                (System.nanoTime() - started) / 1e9);
         return job;
     }
 

@@ -37,14 +37,15 @@ class LoadTestITCase {
         Path report = dir.resolve("report");
 
         // a backlog of 12, a warm-up of 10, then 30 + 60 events from 25 commits: the history runs again under other
-        // repository names, over two tenants; a repository of a third tenant joins at the second step
+        // repository names, over two tenants; a repository of a third tenant joins at the second step. Parallelism 4
+        // on two cores: the local cluster gets four slots, and every event is answered
         int exit = cli.execute("loadtest", "--repo", dir.resolve("app.git").toString(), "--rate", "steps:10,20/3s",
                 "--warmup", "1s", "--backlog", "12", "--tenants", "2", "--report", report.toString(), "--web-port",
                 Integer.toString(DemoITCase.freePort()), "--metrics-port", Integer.toString(DemoITCase.freePort()),
-                "--drain-timeout", "90s", "--new-repos", "1", "--reference-runs", "1");
+                "--drain-timeout", "90s", "--new-repos", "1", "--reference-runs", "1", "--parallelism", "4");
 
         assertThat(exit).as(output.toString()).isZero();
-        assertThat(output.toString()).contains("112 outcomes for 112 events");
+        assertThat(output.toString()).contains("the job runs: 4 task slots", "112 outcomes for 112 events");
         JsonNode steps = Json.mapper().readTree(report.resolve("report.json").toFile());
         assertThat(steps).extracting(s -> s.path("step").asText()).containsExactly("backlog", "warm-up", "1", "2",
                 "reference");
