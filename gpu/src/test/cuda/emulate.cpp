@@ -3,7 +3,7 @@
 // zero rows and row-copy queries, and compares every answer bit for bit with a brute-force reference that sums in
 // index order as the CPU engine does. Prints "emulate: N runs match" and exits 0, or prints the first difference.
 //
-//   g++ -std=c++20 -O1 -ffp-contract=off -pthread -Wno-unknown-pragmas emulate.cpp -o emulate && ./emulate
+//   g++ -std=c++20 -O1 -ffp-contract=off -Wno-unknown-pragmas emulate.cpp -o emulate && ./emulate
 #include "cuda_emu.h"
 
 #include "../../main/cuda/retrieval.cu"
