@@ -29,6 +29,19 @@ inline Dim3 gridDim;
 #define __forceinline__ inline
 #define __shared__ static
 #define __launch_bounds__(n)
+#define __align__(n) __attribute__((aligned(n)))
+
+struct alignas(16) float4 {
+    float x, y, z, w;
+};
+
+struct alignas(8) float2 {
+    float x, y;
+};
+
+inline float4 make_float4(float x, float y, float z, float w) {
+    return {x, y, z, w};
+}
 
 using std::isnan;
 using std::min;
@@ -167,6 +180,21 @@ inline T __shfl_down_sync(unsigned, T v, int offset) {
     }
     __syncthreads();
     return out;
+}
+
+// A 16-byte load must be 16-byte aligned on the GPU (a misaligned one faults): fail the same way here.
+inline float4 __ldg(const float4* p) {
+    if (reinterpret_cast<uintptr_t>(p) % 16 != 0) {
+        std::fprintf(stderr, "emulate: misaligned 16-byte load at %p\n", static_cast<const void*>(p));
+        std::abort();
+    }
+    float4 v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+}
+
+inline float __ldg(const float* p) {
+    return *p;
 }
 
 inline float __int_as_float(int i) {
