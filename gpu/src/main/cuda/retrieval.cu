@@ -12,9 +12,10 @@
 
 #define TD 32               // dimensions per shared-memory tile
 #define SCORE_THREADS 256   // threads per score block
-#define FEW_THREADS 256     // threads per score_few block, one row each
+#define FEW_THREADS 128     // threads per score_few block, one row each
+#define FEW_MIN_BLOCKS 4    // score_few blocks per SM at least: a cap of 128 registers per thread
 #define FEW_QUERIES 8       // queries per score_few block at most
-#define FEW_TD 32           // dimensions per score_few tile
+#define FEW_TD 64           // dimensions per score_few tile
 #define TOPK_THREADS 128    // threads per topk block (one block per query)
 #define TOPK_LOADS 8        // entries a topk thread loads at once
 #define MAX_K 64            // the largest k (CudaEngine.MAX_K)
@@ -317,7 +318,8 @@ __device__ __forceinline__ void scoreFewRows(
                 const int dl = min(TILE, dim - d0);
 #pragma unroll
                 for (int u = 0; u < PER; u++) {
-                    pre[u] = r0 + lr0 + u * RSTEP < n && col < dl ? loadRow(&pre[u], src + u * step + d0) : zero<Load>();
+                    const bool in = r0 + lr0 + u * RSTEP < n && col < dl;
+                    pre[u] = in ? loadRow(&pre[u], src + u * step + d0) : zero<Load>();
                 }
 #pragma unroll
                 for (int i = 0; i < QLOADS; i++) {
@@ -405,7 +407,13 @@ __device__ __forceinline__ void scoreFew(
 
 // Up to 8 queries per blockIdx.y, FEW_THREADS rows per block, one per thread; scores go to
 // out[q * ld + outOff + row], so that the chunks of one search can fill one score matrix and be selected from at once.
-extern "C" __global__ void __launch_bounds__(FEW_THREADS) score_few(
+//
+// The shape was timed on an H200 (src/test/cuda/score_bench.cu: a million rows of 1024 floats, 16 chunk launches,
+// against a plain read of the rows at 4.3 TB/s): 128 rows and tiles of 64 at 4 blocks per SM read 3.97 TB/s at
+// batch 1 and 2.97 at batch 8; 256 rows and tiles of 32 read 3.51 and 3.00; tiles of 64 without the register cap
+// (142 registers, fewer blocks per SM) 3.25 and 2.36. A thread keeps 16 loads of 16 bytes in flight per tile, 128
+// KiB per SM when a chunk's 512 blocks are all resident.
+extern "C" __global__ void __launch_bounds__(FEW_THREADS, FEW_MIN_BLOCKS) score_few(
         const float* __restrict__ rows, const int* __restrict__ rowGroup, const long long* __restrict__ rowStamp,
         int n, int dim,
         const float* __restrict__ queries, const int* __restrict__ queryGroup,

@@ -28,7 +28,7 @@ inline Dim3 gridDim;
 #define __device__
 #define __forceinline__ inline
 #define __shared__ static
-#define __launch_bounds__(n)
+#define __launch_bounds__(...)
 #define __align__(n) __attribute__((aligned(n)))
 
 struct alignas(16) float4 {

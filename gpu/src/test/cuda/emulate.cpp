@@ -172,13 +172,14 @@ int main() {
     // queries: all chunks scored into one matrix and selected by one topk launch (whole)
     const Config few[] = {
         {1024, 300, 700, 1, 10, 8, true},   // the job's width, one query: three chunks, the last partial
-        {36, 300, 700, 2, 10, 4, true},     // 16-byte loads, a last tile of 4 dimensions
+        {36, 300, 700, 2, 10, 4, true},     // 16-byte loads, one partial tile of 36 dimensions
         {30, 512, 1100, 3, 12, 1, false},   // dim % 4 != 0: 4-byte loads, one partial tile; chunks of 512
-        {68, 1000, 1000, 4, 64, 3, true},   // two tiles and 4 dimensions, k 64; 1,000 rows: a partial block
+        {132, 1000, 1000, 4, 64, 3, true},  // two tiles and 4 dimensions, k 64; 1,000 rows: a partial block
         {7, 256, 600, 5, 5, 2, false},      // dimension 7, 5 queries in a thread's 8
-        {64, 257, 520, 6, 10, 1, true},     // chunks of 257 rows: a 1-row block; two whole tiles
-        {33, 700, 1500, 7, 1, 2, true},     // one tile and one dimension, k 1
-        {128, 300, 650, 8, 20, 2, false},   // a full block of 8 queries
+        {64, 257, 520, 6, 10, 1, true},     // chunks of 257 rows: a 1-row block; one whole tile
+        {33, 700, 1500, 7, 1, 2, true},     // 4-byte loads: a tile of 32 and one dimension, k 1
+        {128, 300, 650, 8, 20, 2, false},   // a full block of 8 queries, two whole tiles
+        {68, 300, 700, 8, 10, 1, true},     // a tile and 4 dimensions for 8 queries
         {40, 300, 700, 9, 10, 1, true},     // 9 queries: a block of 8 and one of 1
         {12, 300, 400, 64, 5, 1, true},     // 64 queries: 8 blocks of 8
         {16, 300, 400, 65, 5, 1, false},    // 65 queries: the last block has one

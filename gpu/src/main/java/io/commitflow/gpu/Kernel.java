@@ -7,10 +7,10 @@ package io.commitflow.gpu;
  */
 enum Kernel {
     /**
-     * Scores up to 8 queries against 256 rows per block, one row per thread, into {@code out[q * ld + outOff + row]}
+     * Scores up to 8 queries against 128 rows per block, one row per thread, into {@code out[q * ld + outOff + row]}
      * (the small batches' kernel, {@link CudaEngine.SmallBatchPath#FEW}).
      */
-    SCORE_FEW("score_few", 256, 256, 8, "pppiippppipll"),
+    SCORE_FEW("score_few", 128, 128, 8, "pppiippppipll"),
     /** Scores up to 8 queries against 256 rows per block ({@link CudaEngine.SmallBatchPath#NARROW}). */
     SCORE_NARROW("score_narrow", 256, 256, 8, "pppiippppipl"),
     /** Scores 64 queries against 128 rows per block. */

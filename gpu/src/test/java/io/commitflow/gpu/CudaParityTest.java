@@ -70,7 +70,8 @@ class CudaParityTest {
     void cudaEngineMatchesTheCpuEngine(CudaEngine.SmallBatchPath path) {
         assumeGpu();
         compare("the GPU, " + path.label() + " path", new CudaEngine(DIM, smallOptions(path)), 13, 3000, DIM);
-        compare("the GPU, " + path.label() + " path, tiny chunks", new CudaEngine(DIM, tinyChunks(path)), 16, 3000, DIM);
+        compare("the GPU, " + path.label() + " path, tiny chunks", new CudaEngine(DIM, tinyChunks(path)), 16, 3000,
+                DIM);
         // a dimension that is not a multiple of 4: score_few's 4-byte row loads (at 40 it takes 16-byte ones)
         compare("the GPU, " + path.label() + " path, dim 37", new CudaEngine(37, smallOptions(path)), 17, 2000, 37);
     }
