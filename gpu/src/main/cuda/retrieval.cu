@@ -12,6 +12,10 @@
 
 #define TD 32               // dimensions per shared-memory tile
 #define SCORE_THREADS 256   // threads per score block
+#define FEW_THREADS 128     // threads per score_few block, one row each
+#define FEW_MIN_BLOCKS 4    // score_few blocks per SM at least: a cap of 128 registers per thread
+#define FEW_QUERIES 8       // queries per score_few block at most
+#define FEW_TD 64           // dimensions per score_few tile
 #define TOPK_THREADS 128    // threads per topk block (one block per query)
 #define TOPK_LOADS 8        // entries a topk thread loads at once
 #define MAX_K 64            // the largest k (CudaEngine.MAX_K)
@@ -167,6 +171,256 @@ extern "C" __global__ void __launch_bounds__(SCORE_THREADS) score_wide(
         const long long* __restrict__ queryFrom, const long long* __restrict__ queryTo, int nq,
         float* __restrict__ out, long long ld) {
     scoreTile<128, 64, 4, 8>(rows, rowGroup, rowStamp, n, dim, queries, queryGroup, queryFrom, queryTo, nq, out, ld);
+}
+
+// The element a score_few thread loads per row segment: 16 bytes where the rows allow it, else one float.
+template <bool VEC>
+struct RowLoad {
+    typedef float4 T;
+};
+template <>
+struct RowLoad<false> {
+    typedef float T;
+};
+
+__device__ __forceinline__ float4 loadRow(const float4*, const float* p) {
+    return __ldg(reinterpret_cast<const float4*>(p));
+}
+
+__device__ __forceinline__ float loadRow(const float*, const float* p) {
+    return __ldg(p);
+}
+
+template <class T>
+__device__ __forceinline__ T zero();
+
+template <>
+__device__ __forceinline__ float4 zero<float4>() {
+    return make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+}
+
+template <>
+__device__ __forceinline__ float zero<float>() {
+    return 0.0f;
+}
+
+// acc[j] += q[j] * x for the QN queries of one dimension, each rounded on its own (no FMA). q is 4·QN-byte aligned.
+template <int QN>
+__device__ __forceinline__ void addProducts(float (&acc)[QN], const float* q, float x) {
+    float v[QN];
+    if (QN % 4 == 0) {
+#pragma unroll
+        for (int j = 0; j < QN; j += 4) {
+            const float4 f = *reinterpret_cast<const float4*>(q + j);
+            v[j] = f.x;
+            v[j + 1] = f.y;
+            v[j + 2] = f.z;
+            v[j + 3] = f.w;
+        }
+    } else if (QN == 2) {
+        const float2 f = *reinterpret_cast<const float2*>(q);
+        v[0] = f.x;
+        v[QN - 1] = f.y;
+    } else {
+#pragma unroll
+        for (int j = 0; j < QN; j++) {
+            v[j] = q[j];
+        }
+    }
+#pragma unroll
+    for (int j = 0; j < QN; j++) {
+        acc[j] = __fadd_rn(acc[j], __fmul_rn(v[j], x));
+    }
+}
+
+// A few queries (at most FEW_QUERIES), where reading the rows is all the work: one row per thread, no padded
+// queries summed, and a tile's worth of row bytes in flight while the block computes. The block walks the dimension
+// in tiles of TILE. Each thread loads its share of the next tile of the block's TR rows into registers (16-byte loads
+// where the rows allow them, all issued before any is used) and then scores the current tile from shared memory, so
+// that the loads overlap the arithmetic and the barriers. A warp's loads read whole row segments (coalesced); the
+// tile is staged row by row with 16 bytes of padding per row, so that the 16-byte stores and each thread's 16-byte
+// reads of its own row are free of bank conflicts. Each (query, row) score is still summed by one thread in index
+// order, exactly as score_narrow and the CPU engine sum it.
+//
+// TR rows (= threads) per block, TILE dimensions per tile, QN queries per thread: the block's m <= QN queries (padding
+// queries are loaded as zeros but never written), VEC: 16-byte row loads (needs dim % 4 == 0 and 16-byte aligned
+// rows) or 4-byte ones. rs holds TR * (TILE + 4) floats, qs TILE * QN, both 16-byte aligned; qg, qf and qt the
+// queries' groups and windows, loaded by the caller.
+template <int TR, int TILE, int QN, bool VEC>
+__device__ __forceinline__ void scoreFewRows(
+        float* rs, float* qs, const int* qg, const long long* qf, const long long* qt,
+        const float* __restrict__ rows, const int* __restrict__ rowGroup, const long long* __restrict__ rowStamp,
+        int n, int dim, const float* __restrict__ queries, int q0, int m,
+        float* __restrict__ out, long long ld, long long outOff) {
+    typedef typename RowLoad<VEC>::T Load;
+    constexpr int STRIDE = TILE + 4;                   // floats per staged row
+    constexpr int W = VEC ? TILE / 4 : TILE;           // loads per staged row
+    constexpr int PER = W;                             // row loads per thread and tile (TR threads, TR rows)
+    constexpr int RSTEP = TR / W;                      // staged rows between two of a thread's loads
+    constexpr int QLOADS = (QN * TILE + TR - 1) / TR;  // query loads per thread and tile
+    static_assert(TR % W == 0 && TILE % 4 == 0, "a warp loads whole row segments");
+    static_assert(QN <= 32, "validity bits fit one word");
+
+    const int t = threadIdx.x;
+    const int r0 = blockIdx.x * TR;
+    const int row = r0 + t;
+
+    unsigned valid = 0;
+    if (row < n) {
+        const int g = rowGroup[row];
+        const long long s = rowStamp[row];
+#pragma unroll
+        for (int j = 0; j < QN; j++) {
+            if (j < m && g == qg[j] && s >= qf[j] && s < qt[j]) {
+                valid |= 1u << j;
+            }
+        }
+    }
+    float acc[QN];
+#pragma unroll
+    for (int j = 0; j < QN; j++) {
+        acc[j] = 0.0f;
+    }
+
+    if (__syncthreads_or(valid != 0)) {
+        // this thread loads element c of the row segments of staged rows lr0 + u * RSTEP (u < PER)
+        const int c = t % W;
+        const int lr0 = t / W;
+        const int col = VEC ? c * 4 : c;
+        const float* src = rows + (long long) (r0 + lr0) * dim + col;
+        const long long step = (long long) RSTEP * dim;
+        const float* mine = rs + t * STRIDE;
+        Load pre[PER];
+        float qpre[QLOADS];
+
+        const int tiles = (dim + TILE - 1) / TILE;
+        for (int tile = 0; tile <= tiles; tile++) {
+            if (tile > 0) {
+                if (tile > 1) {
+                    __syncthreads();  // every thread is done with the tile before
+                }
+#pragma unroll
+                for (int u = 0; u < PER; u++) {
+                    *reinterpret_cast<Load*>(rs + (lr0 + u * RSTEP) * STRIDE + col) = pre[u];
+                }
+#pragma unroll
+                for (int i = 0; i < QLOADS; i++) {
+                    const int e = t + i * TR;
+                    if (e < QN * TILE) {
+                        qs[(e % TILE) * QN + e / TILE] = qpre[i];
+                    }
+                }
+                __syncthreads();
+            }
+            if (tile < tiles) {
+                // the next tile's loads, all issued here and first used after the arithmetic below
+                const int d0 = tile * TILE;
+                const int dl = min(TILE, dim - d0);
+#pragma unroll
+                for (int u = 0; u < PER; u++) {
+                    const bool in = r0 + lr0 + u * RSTEP < n && col < dl;
+                    pre[u] = in ? loadRow(&pre[u], src + u * step + d0) : zero<Load>();
+                }
+#pragma unroll
+                for (int i = 0; i < QLOADS; i++) {
+                    const int e = t + i * TR;
+                    const int j = e / TILE;
+                    const int d = e % TILE;
+                    qpre[i] = e < QN * TILE && j < m && d < dl ? queries[(long long) (q0 + j) * dim + d0 + d] : 0.0f;
+                }
+            }
+            if (tile > 0) {
+                const int dl = min(TILE, dim - (tile - 1) * TILE);
+                if (dl == TILE) {
+#pragma unroll
+                    for (int d = 0; d < TILE; d += 4) {
+                        const float4 x = *reinterpret_cast<const float4*>(mine + d);
+                        addProducts<QN>(acc, qs + (d + 0) * QN, x.x);
+                        addProducts<QN>(acc, qs + (d + 1) * QN, x.y);
+                        addProducts<QN>(acc, qs + (d + 2) * QN, x.z);
+                        addProducts<QN>(acc, qs + (d + 3) * QN, x.w);
+                    }
+                } else {
+                    for (int d = 0; d < dl; d++) {
+                        addProducts<QN>(acc, qs + d * QN, mine[d]);
+                    }
+                }
+            }
+        }
+    }
+
+    if (row < n) {
+#pragma unroll
+        for (int j = 0; j < QN; j++) {
+            if (j < m) {
+                out[(long long) (q0 + j) * ld + outOff + row] = ((valid >> j) & 1u) ? acc[j] : masked();
+            }
+        }
+    }
+}
+
+// score_few's body for TR rows per block and tiles of TILE: loads the block's queries' groups and windows, then
+// scores with as few queries per thread as the block has (1, 2, 4 or 8), 16-byte row loads where dim % 4 == 0 (else
+// 4-byte loads of at most 32 dimensions per tile, which keeps their TILE registers per thread in check).
+template <int TR, int TILE>
+__device__ __forceinline__ void scoreFew(
+        const float* __restrict__ rows, const int* __restrict__ rowGroup, const long long* __restrict__ rowStamp,
+        int n, int dim,
+        const float* __restrict__ queries, const int* __restrict__ queryGroup,
+        const long long* __restrict__ queryFrom, const long long* __restrict__ queryTo, int nq,
+        float* __restrict__ out, long long ld, long long outOff) {
+    __shared__ __align__(16) float rs[TR * (TILE + 4)];
+    __shared__ __align__(16) float qs[TILE * FEW_QUERIES];
+    __shared__ int qg[FEW_QUERIES];
+    __shared__ long long qf[FEW_QUERIES];
+    __shared__ long long qt[FEW_QUERIES];
+
+    const int q0 = blockIdx.y * FEW_QUERIES;
+    const int m = min(FEW_QUERIES, nq - q0);
+    if (threadIdx.x < FEW_QUERIES) {
+        const int j = threadIdx.x;
+        qg[j] = j < m ? queryGroup[q0 + j] : 0;
+        qf[j] = j < m ? queryFrom[q0 + j] : 0;
+        qt[j] = j < m ? queryTo[q0 + j] : 0;  // from == to: an empty window
+    }
+    __syncthreads();
+
+    const bool vec = (dim & 3) == 0 && (reinterpret_cast<unsigned long long>(rows) & 15) == 0;
+    if (!vec) {
+        constexpr int SCALAR_TILE = TILE < 32 ? TILE : 32;
+        scoreFewRows<TR, SCALAR_TILE, FEW_QUERIES, false>(rs, qs, qg, qf, qt, rows, rowGroup, rowStamp, n, dim, queries,
+                q0, m, out, ld, outOff);
+    } else if (m == 1) {
+        scoreFewRows<TR, TILE, 1, true>(rs, qs, qg, qf, qt, rows, rowGroup, rowStamp, n, dim, queries, q0, m, out, ld,
+                outOff);
+    } else if (m == 2) {
+        scoreFewRows<TR, TILE, 2, true>(rs, qs, qg, qf, qt, rows, rowGroup, rowStamp, n, dim, queries, q0, m, out, ld,
+                outOff);
+    } else if (m <= 4) {
+        scoreFewRows<TR, TILE, 4, true>(rs, qs, qg, qf, qt, rows, rowGroup, rowStamp, n, dim, queries, q0, m, out, ld,
+                outOff);
+    } else {
+        scoreFewRows<TR, TILE, FEW_QUERIES, true>(rs, qs, qg, qf, qt, rows, rowGroup, rowStamp, n, dim, queries, q0, m,
+                out, ld, outOff);
+    }
+}
+
+// Up to 8 queries per blockIdx.y, FEW_THREADS rows per block, one per thread; scores go to
+// out[q * ld + outOff + row], so that the chunks of one search can fill one score matrix and be selected from at once.
+//
+// The shape was timed on an H200 (src/test/cuda/score_bench.cu: a million rows of 1024 floats, 16 chunk launches,
+// against a plain read of the rows at 4.3 TB/s): 128 rows and tiles of 64 at 4 blocks per SM read 3.97 TB/s at
+// batch 1 and 2.97 at batch 8; 256 rows and tiles of 32 read 3.51 and 3.00; tiles of 64 without the register cap
+// (142 registers, fewer blocks per SM) 3.25 and 2.36. A thread keeps 16 loads of 16 bytes in flight per tile, 128
+// KiB per SM when a chunk's 512 blocks are all resident.
+extern "C" __global__ void __launch_bounds__(FEW_THREADS, FEW_MIN_BLOCKS) score_few(
+        const float* __restrict__ rows, const int* __restrict__ rowGroup, const long long* __restrict__ rowStamp,
+        int n, int dim,
+        const float* __restrict__ queries, const int* __restrict__ queryGroup,
+        const long long* __restrict__ queryFrom, const long long* __restrict__ queryTo, int nq,
+        float* __restrict__ out, long long ld, long long outOff) {
+    scoreFew<FEW_THREADS, FEW_TD>(rows, rowGroup, rowStamp, n, dim, queries, queryGroup, queryFrom, queryTo, nq, out,
+            ld, outOff);
 }
 
 // Offers entry (v, x) to a thread's list of its best cnt <= k entries, sorted best first; masked() is ignored.

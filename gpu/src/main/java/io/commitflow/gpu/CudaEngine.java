@@ -26,7 +26,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * pinned mirrors of groups and stamps); an add touches the device only to allocate a chunk or, when the staging
  * buffer is full, to upload it. Each search first uploads what changed, then runs on its tier's prioritised stream:
  * per chunk a score kernel and a top-k kernel keep the k best of that chunk per query (several blocks per query, each
- * over a part of the chunk, when the batch is small), then one top-k kernel merges the candidates, and only k slots and scores per query come back.
+ * over a part of the chunk, when the batch is small); a pass of at most 8 queries instead scores every chunk into one
+ * matrix and selects from all of it with one top-k launch ({@link SmallBatchPath#FEW}). Then one top-k kernel merges
+ * the candidates, and only k slots and scores per query come back.
  *
  * <p>Threads: searches may run concurrently (each tier has its own stream, scratch and lock; two searches of the same
  * tier take turns); {@link #add}, {@link #remove} and {@link #close} must run alone, as {@link RetrievalEngine} says.
@@ -50,19 +52,58 @@ public final class CudaEngine implements RetrievalEngine {
     static final int TOPK_PART_ROWS = 1024;
     /** The most top-k blocks per query and chunk. */
     static final int MAX_TOPK_PARTS = 64;
+    /** About this many top-k blocks select from a small batch's whole score matrix (spread over the SMs). */
+    static final int WHOLE_TOPK_BLOCKS = 256;
+    /** The system property that picks the default {@link SmallBatchPath}: {@code few} or {@code narrow}. */
+    public static final String SMALL_BATCH_PATH_PROPERTY = "commitflow.gpu.smallBatchPath";
 
     private static final Logger LOG = LoggerFactory.getLogger(CudaEngine.class);
     private static final AtomicBoolean PRIORITIES_LOGGED = new AtomicBoolean();
 
     /**
+     * How a pass of at most 8 queries is scored and selected. Both answer exactly alike (the same sums in the same
+     * order); they differ in speed only. Larger passes always use {@code score_wide} and a top-k per chunk.
+     */
+    public enum SmallBatchPath {
+        /**
+         * {@code score_few} (one row per thread, the rows' bytes kept in flight, no padded queries) into one score
+         * matrix for all chunks when the scratch holds it, then one top-k launch over all of it: the default.
+         */
+        FEW,
+        /** {@code score_narrow} (8 queries per thread, padded) and a top-k per chunk: the engine's first kernels. */
+        NARROW;
+
+        /** The path named by the system property {@value #SMALL_BATCH_PATH_PROPERTY}, {@link #FEW} without it. */
+        public static SmallBatchPath fromSystemProperty() {
+            return parse(System.getProperty(SMALL_BATCH_PATH_PROPERTY, "few"));
+        }
+
+        /** {@code few} or {@code narrow}, in any case. */
+        public static SmallBatchPath parse(String name) {
+            for (SmallBatchPath p : values()) {
+                if (p.label().equalsIgnoreCase(name.trim())) {
+                    return p;
+                }
+            }
+            throw new IllegalArgumentException("a small-batch path is few or narrow, not '" + name + "'");
+        }
+
+        public String label() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+
+    /**
      * Sizes of a CUDA engine.
      *
-     * @param budgetBytes  device memory for row chunks and the three tiers' search scratch
-     * @param chunkRows    rows per device chunk
-     * @param batchQueries queries per kernel pass; larger batches are split
-     * @param stagingRows  rows added between two uploads at most (an add beyond uploads at once)
+     * @param budgetBytes    device memory for row chunks and the three tiers' search scratch
+     * @param chunkRows      rows per device chunk
+     * @param batchQueries   queries per kernel pass; larger batches are split
+     * @param stagingRows    rows added between two uploads at most (an add beyond uploads at once)
+     * @param smallBatchPath how passes of at most 8 queries run
      */
-    public record Options(long budgetBytes, int chunkRows, int batchQueries, int stagingRows) {
+    public record Options(long budgetBytes, int chunkRows, int batchQueries, int stagingRows,
+                          SmallBatchPath smallBatchPath) {
         public static final int DEFAULT_CHUNK_ROWS = 65_536;
         public static final int DEFAULT_BATCH_QUERIES = 256;
         public static final int DEFAULT_STAGING_ROWS = 1024;
@@ -73,6 +114,12 @@ public final class CudaEngine implements RetrievalEngine {
                         + chunkRows + " rows per chunk, " + batchQueries + " queries per pass, " + stagingRows
                         + " staged rows");
             }
+            Objects.requireNonNull(smallBatchPath, "smallBatchPath");
+        }
+
+        /** These sizes, with the small-batch path of {@link SmallBatchPath#fromSystemProperty()}. */
+        public Options(long budgetBytes, int chunkRows, int batchQueries, int stagingRows) {
+            this(budgetBytes, chunkRows, batchQueries, stagingRows, SmallBatchPath.fromSystemProperty());
         }
 
         /** The default sizes within {@code budgetBytes}. */
@@ -81,15 +128,19 @@ public final class CudaEngine implements RetrievalEngine {
         }
 
         public Options withChunkRows(int rows) {
-            return new Options(budgetBytes, rows, batchQueries, stagingRows);
+            return new Options(budgetBytes, rows, batchQueries, stagingRows, smallBatchPath);
         }
 
         public Options withBatchQueries(int queries) {
-            return new Options(budgetBytes, chunkRows, queries, stagingRows);
+            return new Options(budgetBytes, chunkRows, queries, stagingRows, smallBatchPath);
         }
 
         public Options withStagingRows(int rows) {
-            return new Options(budgetBytes, chunkRows, batchQueries, rows);
+            return new Options(budgetBytes, chunkRows, batchQueries, rows, smallBatchPath);
+        }
+
+        public Options withSmallBatchPath(SmallBatchPath path) {
+            return new Options(budgetBytes, chunkRows, batchQueries, stagingRows, path);
         }
     }
 
@@ -120,6 +171,7 @@ public final class CudaEngine implements RetrievalEngine {
     private int size;
     private final IntStack free = new IntStack();
     private volatile boolean closed;
+    private volatile SmallBatchPath smallBatchPath;
 
     /** An engine on the first GPU with the default {@link Options} within {@code budgetBytes} of device memory. */
     public CudaEngine(int dimension, long budgetBytes) {
@@ -137,6 +189,7 @@ public final class CudaEngine implements RetrievalEngine {
             checkSizes(dimension, options);
             this.dim = dimension;
             this.options = options;
+            this.smallBatchPath = options.smallBatchPath();
             this.budget = new DeviceBudget(dimension, options.chunkRows(), options.batchQueries(), options.budgetBytes());
             this.maxChunks = budget.maxChunks();
             if (maxChunks < 1) {
@@ -221,6 +274,19 @@ public final class CudaEngine implements RetrievalEngine {
     /** The priority each tier's stream runs at, as the device reports it. */
     public Map<Tier, Integer> streamPriorities() {
         return Collections.unmodifiableMap(priorities);
+    }
+
+    /** How passes of at most 8 queries run now: {@link Options#smallBatchPath()} unless changed since. */
+    public SmallBatchPath smallBatchPath() {
+        return smallBatchPath;
+    }
+
+    /**
+     * Runs later passes of at most 8 queries on {@code path}: for benchmarks and tests that compare the two paths on
+     * the same rows. Both answer alike; a search already running keeps the path it started with.
+     */
+    public void smallBatchPath(SmallBatchPath path) {
+        smallBatchPath = Objects.requireNonNull(path, "path");
     }
 
     /** The most rows this engine's budget holds. */
@@ -343,9 +409,10 @@ public final class CudaEngine implements RetrievalEngine {
                     // another tier's copies or kernels
                     gpu.await(lane.stream, uploaded);
                 }
+                SmallBatchPath path = smallBatchPath;
                 for (int start = 0; start < queries.length; start += options.batchQueries()) {
                     int n = Math.min(options.batchQueries(), queries.length - start);
-                    lane.run(snapshot, slotCount, groups, from, to, queries, start, n, k, out);
+                    lane.run(snapshot, slotCount, groups, from, to, queries, start, n, k, path, out);
                 }
             } finally {
                 lane.lock.unlock();
@@ -631,7 +698,7 @@ public final class CudaEngine implements RetrievalEngine {
 
         /** Answers queries[start, start + n) into out; n is at most the batch of one pass. */
         void run(Chunk[] rowChunks, int slotCount, int[] groups, long[] from, long[] to, float[][] q, int start, int n,
-                 int k, Neighbors[] out) {
+                 int k, SmallBatchPath path, Neighbors[] out) {
             for (int i = 0; i < n; i++) {
                 hostQueries.put(i * dim, q[start + i]);
                 hostGroups.put(i, groups[start + i]);
@@ -645,19 +712,31 @@ public final class CudaEngine implements RetrievalEngine {
 
             int c = options.chunkRows();
             int used = (slotCount + c - 1) / c;
-            int parts = topkParts(n, Math.min(c, slotCount), options.batchQueries());
-            long candidates = (long) used * parts * k; // per query: k per part of each chunk
-            Kernel score = Kernel.scoreFor(n);
-            for (int ch = 0; ch < used; ch++) {
-                Chunk chunk = rowChunks[ch];
-                int rows = Math.min(c, slotCount - ch * c);
-                gpu.launch(score, ceilDiv(rows, score.tileRows), ceilDiv(n, score.tileQueries), stream,
-                        chunk.rows, chunk.groups, chunk.stamps, rows, dim,
-                        queries, queryGroups, queryFrom, queryTo, n, scores, (long) c);
-                // the slots argument is unused here (hasSlots = 0): any device pointer will do
+            Kernel score = Kernel.scoreFor(n, path);
+            long candidates;
+            if (score == Kernel.SCORE_FEW && (long) n * used <= options.batchQueries()) {
+                // every chunk's scores side by side in one matrix (query q's slot s at q * ld + s), then one top-k
+                // launch over all of them: no top-k per chunk waits between the score launches
+                long ld = (long) used * c;
+                for (int ch = 0; ch < used; ch++) {
+                    launchScore(score, rowChunks[ch], Math.min(c, slotCount - ch * c), n, ld, (long) ch * c);
+                }
+                int parts = wholeTopkParts(n, slotCount, k, (long) options.batchQueries() * maxChunks * MAX_K);
+                candidates = (long) parts * k;
                 gpu.launch(Kernel.TOPK, n, parts, stream,
-                        scores, scores, 0, (long) c, rows, ch * c, k,
-                        candidateScores, candidateSlots, candidates, (long) ch * parts * k);
+                        scores, scores, 0, ld, slotCount, 0, k,
+                        candidateScores, candidateSlots, candidates, 0L);
+            } else {
+                int parts = topkParts(n, Math.min(c, slotCount), options.batchQueries());
+                candidates = (long) used * parts * k; // per query: k per part of each chunk
+                for (int ch = 0; ch < used; ch++) {
+                    int rows = Math.min(c, slotCount - ch * c);
+                    launchScore(score, rowChunks[ch], rows, n, c, 0L);
+                    // the slots argument is unused here (hasSlots = 0): any device pointer will do
+                    gpu.launch(Kernel.TOPK, n, parts, stream,
+                            scores, scores, 0, (long) c, rows, ch * c, k,
+                            candidateScores, candidateSlots, candidates, (long) ch * parts * k);
+                }
             }
             gpu.launch(Kernel.TOPK, n, 1, stream,
                     candidateScores, candidateSlots, 1, candidates, (int) candidates, 0, k,
@@ -675,6 +754,21 @@ public final class CudaEngine implements RetrievalEngine {
                 }
                 out[start + i] = new Neighbors(Arrays.copyOfRange(answerSlotsCopy, i * k, i * k + found),
                         Arrays.copyOfRange(answerScoresCopy, i * k, i * k + found));
+            }
+        }
+
+        /** Scores the pass's n queries against a chunk's first rows into scores[q * ld + outOff + row]. */
+        private void launchScore(Kernel score, Chunk chunk, int rows, int n, long ld, long outOff) {
+            int gridX = ceilDiv(rows, score.tileRows);
+            int gridY = ceilDiv(n, score.tileQueries);
+            if (score == Kernel.SCORE_FEW) {
+                gpu.launch(score, gridX, gridY, stream, chunk.rows, chunk.groups, chunk.stamps, rows, dim,
+                        queries, queryGroups, queryFrom, queryTo, n, scores, ld, outOff);
+            } else if (outOff == 0) {
+                gpu.launch(score, gridX, gridY, stream, chunk.rows, chunk.groups, chunk.stamps, rows, dim,
+                        queries, queryGroups, queryFrom, queryTo, n, scores, ld);
+            } else {
+                throw new IllegalArgumentException(score.entry + " writes at the start of the score matrix only");
             }
         }
 
@@ -697,6 +791,18 @@ public final class CudaEngine implements RetrievalEngine {
         int byBatch = Math.max(1, batchQueries / n);
         int byRows = Math.max(1, ceilDiv(rows, TOPK_PART_ROWS));
         return Math.min(MAX_TOPK_PARTS, Math.min(byBatch, byRows));
+    }
+
+    /**
+     * How many blocks select one query's candidates from a small batch's whole score matrix of {@code entries}
+     * entries: about {@link #WHOLE_TOPK_BLOCKS} blocks over the batch, each with at least {@link #TOPK_PART_ROWS}
+     * entries, and no more candidates ({@code n × parts × k}) than {@code candidateRoom}, the lane's room for them.
+     */
+    static int wholeTopkParts(int n, int entries, int k, long candidateRoom) {
+        long byBlocks = Math.max(1, WHOLE_TOPK_BLOCKS / n);
+        long byRows = Math.max(1, ceilDiv(entries, TOPK_PART_ROWS));
+        long byRoom = candidateRoom / ((long) n * k);
+        return (int) Math.max(1, Math.min(Math.min(byBlocks, byRows), Math.min(byRoom, 65_535)));
     }
 
     private static int ceilDiv(int a, int b) {

@@ -6,7 +6,12 @@ package io.commitflow.gpu;
  * {@code KernelSignatureTest} checks against the PTX and every launch checks against its arguments.
  */
 enum Kernel {
-    /** Scores up to 8 queries against 256 rows per block. */
+    /**
+     * Scores up to 8 queries against 128 rows per block, one row per thread, into {@code out[q * ld + outOff + row]}
+     * (the small batches' kernel, {@link CudaEngine.SmallBatchPath#FEW}).
+     */
+    SCORE_FEW("score_few", 128, 128, 8, "pppiippppipll"),
+    /** Scores up to 8 queries against 256 rows per block ({@link CudaEngine.SmallBatchPath#NARROW}). */
     SCORE_NARROW("score_narrow", 256, 256, 8, "pppiippppipl"),
     /** Scores 64 queries against 128 rows per block. */
     SCORE_WIDE("score_wide", 256, 128, 64, "pppiippppipl"),
@@ -27,9 +32,12 @@ enum Kernel {
         this.signature = signature;
     }
 
-    /** The score kernel for a batch of {@code queries}. */
-    static Kernel scoreFor(int queries) {
-        return queries <= SCORE_NARROW.tileQueries ? SCORE_NARROW : SCORE_WIDE;
+    /** The score kernel for a batch of {@code queries} on {@code path}. */
+    static Kernel scoreFor(int queries, CudaEngine.SmallBatchPath path) {
+        if (queries > SCORE_NARROW.tileQueries) {
+            return SCORE_WIDE;
+        }
+        return path == CudaEngine.SmallBatchPath.FEW ? SCORE_FEW : SCORE_NARROW;
     }
 
     /** Throws unless {@code args} match the signature: {@link Gpu.Mem}, {@link Integer} or {@link Long} in order. */

@@ -205,28 +205,78 @@ class CudaEngineTest {
     }
 
     @Test
-    void aSplitTopkAnswersAsTheCpuEngine() {
-        // chunks of 4,096 rows: a batch of one takes 4 parts per chunk, a batch of 3 one; the last chunk has 3 rows,
-        // so one of its parts has none, and duplicate rows of group 1 tie across parts and chunks
-        FakeGpu gpu = new FakeGpu();
-        Random r = new Random(21);
-        try (CudaEngine e = new CudaEngine(gpu, DIM, new CudaEngine.Options(1L << 24, 4096, 4, 64));
-             CpuEngine cpu = new CpuEngine(DIM)) {
-            float[] dup = ParityFixture.unit(r, DIM);
-            for (int i = 0; i < 8_195; i++) {
-                float[] v = i % 1_500 == 1 || i == 8_194 ? dup : ParityFixture.unit(r, DIM);
-                assertThat(e.add(i % 3, i, v)).isEqualTo(cpu.add(i % 3, i, v));
+    void splitsASmallBatchsWholeScoreMatrixOverAboutAsManyBlocks() {
+        long room = 256L * 15 * CudaEngine.MAX_K; // a full lane's candidate room at 15 chunks
+        assertThat(CudaEngine.wholeTopkParts(1, 1_000_000, 10, room)).isEqualTo(256);
+        assertThat(CudaEngine.wholeTopkParts(8, 1_000_000, 64, room)).isEqualTo(32);
+        assertThat(CudaEngine.wholeTopkParts(1, 3_000, 10, room)).as("1,024 entries or more per part").isEqualTo(3);
+        assertThat(CudaEngine.wholeTopkParts(1, 10, 10, room)).isEqualTo(1);
+        assertThat(CudaEngine.wholeTopkParts(1, 1_000_000, 64, 4 * 64)).as("no more candidates than room").isEqualTo(4);
+        assertThat(CudaEngine.wholeTopkParts(4, 1_000_000, 64, 4 * 64)).isEqualTo(1);
+    }
+
+    @Test
+    void picksTheSmallBatchPathByNameOrSystemProperty() {
+        assertThat(CudaEngine.SmallBatchPath.parse(" Narrow")).isEqualTo(CudaEngine.SmallBatchPath.NARROW);
+        assertThat(CudaEngine.SmallBatchPath.parse("few")).isEqualTo(CudaEngine.SmallBatchPath.FEW);
+        assertThatThrownBy(() -> CudaEngine.SmallBatchPath.parse("tiled")).hasMessageContaining("few or narrow");
+        String before = System.getProperty(CudaEngine.SMALL_BATCH_PATH_PROPERTY);
+        try {
+            System.clearProperty(CudaEngine.SMALL_BATCH_PATH_PROPERTY);
+            assertThat(CudaEngine.Options.of(1L << 30).smallBatchPath()).as("the default")
+                    .isEqualTo(CudaEngine.SmallBatchPath.FEW);
+            System.setProperty(CudaEngine.SMALL_BATCH_PATH_PROPERTY, "narrow");
+            assertThat(CudaEngine.Options.of(1L << 30).smallBatchPath()).isEqualTo(CudaEngine.SmallBatchPath.NARROW);
+        } finally {
+            if (before == null) {
+                System.clearProperty(CudaEngine.SMALL_BATCH_PATH_PROPERTY);
+            } else {
+                System.setProperty(CudaEngine.SMALL_BATCH_PATH_PROPERTY, before);
             }
-            float[][] one = {dup};
-            float[][] three = {dup, ParityFixture.unit(r, DIM), ParityFixture.unit(r, DIM)};
-            int before = gpu.launches;
-            Neighbors[] got = e.search(Tier.GOLD, new int[] {1}, new long[] {0}, new long[] {8_195}, one, 12);
-            assertThat(gpu.launches - before).as("score and topk per chunk, one merge").isEqualTo(3 * 2 + 1);
-            ParityFixture.assertSame("one query over 3 chunks in 4 parts each",
-                    cpu.search(Tier.GOLD, new int[] {1}, new long[] {0}, new long[] {8_195}, one, 12), got);
-            assertThat(got[0].slots()).as("the duplicates, in slot order").startsWith(1, 1_501, 3_001, 4_501, 6_001, 7_501, 8_194);
-            ParityFixture.assertSame("three queries", cpu.search(new int[] {1, 0, 2}, three, 64),
-                    e.search(new int[] {1, 0, 2}, three, 64));
+        }
+        try (CudaEngine e = new CudaEngine(new FakeGpu(), DIM,
+                options(1L << 20).withSmallBatchPath(CudaEngine.SmallBatchPath.NARROW))) {
+            assertThat(e.smallBatchPath()).isEqualTo(CudaEngine.SmallBatchPath.NARROW);
+            e.smallBatchPath(CudaEngine.SmallBatchPath.FEW);
+            assertThat(e.smallBatchPath()).isEqualTo(CudaEngine.SmallBatchPath.FEW);
+        }
+    }
+
+    @Test
+    void aSplitTopkAnswersAsTheCpuEngineOnBothSmallBatchPaths() {
+        // chunks of 4,096 rows, passes of 4 queries: on the narrow path a batch of one takes 4 parts per chunk, a
+        // batch of 3 one; on the few path a batch of one selects from all 3 chunks' scores at once (8 parts), a batch
+        // of 3 (9 chunk-queries, more than the 4 a pass has room for) per chunk. The last chunk has 3 rows, so one of
+        // its parts has none, and duplicate rows of group 1 tie across parts and chunks.
+        for (CudaEngine.SmallBatchPath path : CudaEngine.SmallBatchPath.values()) {
+            FakeGpu gpu = new FakeGpu();
+            Random r = new Random(21);
+            try (CudaEngine e = new CudaEngine(gpu, DIM,
+                    new CudaEngine.Options(1L << 24, 4096, 4, 64).withSmallBatchPath(path));
+                 CpuEngine cpu = new CpuEngine(DIM)) {
+                float[] dup = ParityFixture.unit(r, DIM);
+                for (int i = 0; i < 8_195; i++) {
+                    float[] v = i % 1_500 == 1 || i == 8_194 ? dup : ParityFixture.unit(r, DIM);
+                    assertThat(e.add(i % 3, i, v)).isEqualTo(cpu.add(i % 3, i, v));
+                }
+                float[][] one = {dup};
+                float[][] three = {dup, ParityFixture.unit(r, DIM), ParityFixture.unit(r, DIM)};
+                int before = gpu.launches;
+                Neighbors[] got = e.search(Tier.GOLD, new int[] {1}, new long[] {0}, new long[] {8_195}, one, 12);
+                if (path == CudaEngine.SmallBatchPath.NARROW) {
+                    assertThat(gpu.launches - before).as("score and topk per chunk, one merge").isEqualTo(3 * 2 + 1);
+                } else {
+                    assertThat(gpu.launches - before).as("score per chunk, one topk, one merge").isEqualTo(3 + 1 + 1);
+                }
+                ParityFixture.assertSame(path + ": one query over 3 chunks",
+                        cpu.search(Tier.GOLD, new int[] {1}, new long[] {0}, new long[] {8_195}, one, 12), got);
+                assertThat(got[0].slots()).as("the duplicates, in slot order")
+                        .startsWith(1, 1_501, 3_001, 4_501, 6_001, 7_501, 8_194);
+                before = gpu.launches;
+                ParityFixture.assertSame(path + ": three queries", cpu.search(new int[] {1, 0, 2}, three, 64),
+                        e.search(new int[] {1, 0, 2}, three, 64));
+                assertThat(gpu.launches - before).as("score and topk per chunk, one merge").isEqualTo(3 * 2 + 1);
+            }
         }
     }
 
@@ -409,15 +459,20 @@ class CudaEngineTest {
 
     @Test
     void runsAPassPerBatchOfQueriesAndAScoreAndTopkPerChunk() {
-        FakeGpu gpu = new FakeGpu();
-        Random r = new Random(6);
-        try (CudaEngine e = engine(gpu)) {
-            for (int i = 0; i < 40; i++) { // 3 chunks of 16
-                e.add(0, ParityFixture.unit(r, DIM));
+        for (CudaEngine.SmallBatchPath path : CudaEngine.SmallBatchPath.values()) {
+            FakeGpu gpu = new FakeGpu();
+            Random r = new Random(6);
+            try (CudaEngine e = new CudaEngine(gpu, DIM, options(1L << 20).withSmallBatchPath(path))) {
+                for (int i = 0; i < 40; i++) { // 3 chunks of 16
+                    e.add(0, ParityFixture.unit(r, DIM));
+                }
+                int before = gpu.launches;
+                e.search(new int[9], new float[9][DIM], 2); // 3 passes of at most 4 queries
+                // per pass: a score and a topk launch per chunk, one merge; on the few path, the last pass's single
+                // query has room for all 3 chunks' scores at once: a score launch per chunk, one topk, one merge
+                int launches = path == CudaEngine.SmallBatchPath.NARROW ? 3 * (3 * 2 + 1) : 2 * (3 * 2 + 1) + 3 + 2;
+                assertThat(gpu.launches - before).as(path.label()).isEqualTo(launches);
             }
-            int before = gpu.launches;
-            e.search(new int[9], new float[9][DIM], 2); // 3 passes of at most 4 queries
-            assertThat(gpu.launches - before).isEqualTo(3 * (3 * 2 + 1));
         }
     }
 

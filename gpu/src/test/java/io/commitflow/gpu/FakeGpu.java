@@ -229,7 +229,10 @@ final class FakeGpu implements Gpu {
         });
     }
 
-    /** score_narrow / score_wide: the pairs the grid covers, masked by group and stamp window, as retrieval.cu. */
+    /**
+     * score_few / score_narrow / score_wide: the pairs the grid covers, masked by group and stamp window, as
+     * retrieval.cu; score_few writes at {@code outOff} (its last argument) past each query's start.
+     */
     private static void score(Kernel kernel, int gridX, int gridY, Object[] a) {
         ByteBuffer rows = mem((Mem) a[0]).live();
         ByteBuffer rowGroup = mem((Mem) a[1]).live();
@@ -243,6 +246,7 @@ final class FakeGpu implements Gpu {
         int nq = (Integer) a[9];
         ByteBuffer out = mem((Mem) a[10]).live();
         long ld = (Long) a[11];
+        long outOff = kernel == Kernel.SCORE_FEW ? (Long) a[12] : 0;
         int rowsCovered = Math.min(n, gridX * kernel.tileRows);
         int queriesCovered = Math.min(nq, gridY * kernel.tileQueries);
         for (int q = 0; q < queriesCovered; q++) {
@@ -256,7 +260,7 @@ final class FakeGpu implements Gpu {
                 for (int d = 0; d < dim; d++) {
                     s += queries.getFloat((q * dim + d) * 4) * rows.getFloat(Math.toIntExact(((long) r * dim + d) * 4));
                 }
-                out.putFloat(Math.toIntExact((q * ld + r) * 4), valid ? s : Float.NaN);
+                out.putFloat(Math.toIntExact((q * ld + outOff + r) * 4), valid ? s : Float.NaN);
             }
         }
     }

@@ -24,7 +24,7 @@ class KernelEmulationTest {
         assumeTrue(onPath("g++"), "g++ is not on PATH: the kernels cannot be emulated here");
         Path exe = Files.createTempFile("emulate", ".bin");
         try {
-            run(300, "g++", "-std=c++20", "-O1", "-ffp-contract=off", "-pthread", "-Wno-unknown-pragmas",
+            run(300, "g++", "-std=c++20", "-O1", "-ffp-contract=off", "-fno-strict-aliasing", "-Wno-unknown-pragmas",
                     HARNESS.toString(), "-o", exe.toString());
             String out = run(600, exe.toString());
             assertThat(out).contains("runs match");

@@ -119,7 +119,7 @@ final class ParityFixture {
         return (int) model.stream().filter(x -> x != null).count();
     }
 
-    /** Batches of 1, 7 and 300 queries (k 10), 7 more with k 1 and k 64, on all three tiers. */
+    /** Batches of 1, 7 and 300 queries (k 10), 7 more with k 1 and k 64, 40 with k 64, 2 and 4, on all three tiers. */
     List<Batch> batches() {
         Random r = new Random(seed * 31 + 1);
         List<Batch> out = new ArrayList<>();
@@ -129,6 +129,8 @@ final class ParityFixture {
         out.add(batch("7 queries, k 1", r, 7, 1, Tier.GOLD));
         out.add(batch("7 queries, k 64", r, 7, 64, Tier.SILVER));
         out.add(batch("40 queries, k 64", r, 40, 64, Tier.BRONZE));
+        out.add(batch("2 queries", r, 2, 10, Tier.SILVER));
+        out.add(batch("4 queries, k 64", r, 4, 64, Tier.GOLD));
         return out;
     }
 

@@ -14,6 +14,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
+import java.util.function.LongFunction;
+import java.util.function.Supplier;
 
 /**
  * Times the retrieval engines' batched top-k on random unit rows (one group, stamps 0..N-1): CUDA and CPU in the
@@ -23,6 +25,10 @@ import java.util.SplittableRandom;
  * <pre>{@code
  * java -cp 'lib/*' io.commitflow.gpu.bench.EngineBench --rows 100000,1000000 --batch 1,32,256,1024
  * }</pre>
+ *
+ * <p>Where CUDA runs, each row count also times the CUDA engine on both of its {@link CudaEngine.SmallBatchPath
+ * small-batch paths} at {@code --path-batches} (one {@code "compare":"small_batch_paths"} line per batch, with the
+ * speed-up of the default path over the first kernels), and checks both against the CPU engine.
  *
  * <p>The CPU engine needs minutes for large batches over a million rows, so each CPU measurement is held to
  * {@code --cpu-max-seconds}: where the full batch would take longer, the bench times as many queries as fit and
@@ -35,6 +41,8 @@ public final class EngineBench {
             "  --engine auto|cpu|cuda|both  auto: CUDA and CPU where CUDA works, else CPU (default auto)",
             "  --rows N[,N...]              row counts, ascending fills (default 100000,1000000)",
             "  --batch N[,N...]             queries per batch (default 1,32,256,1024)",
+            "  --path-batches N[,N...]|none batches timed on both CUDA small-batch paths, few and narrow",
+            "                               (default 1,2,4,8; at most 8)",
             "  --dim N                      floats per row (default 1024)",
             "  --k N                        neighbours per query, at most 64 on CUDA (default 10)",
             "  --runs N                     timed batches per measurement, after one warm-up (default 5)",
@@ -46,27 +54,47 @@ public final class EngineBench {
             "  --help                       this text");
 
     /** What to measure; see {@link #USAGE}. */
-    public record Settings(String engine, List<Integer> rows, List<Integer> batches, int dim, int k, int runs,
-                           int cpuRuns, double cpuMaxSeconds, double peakGbps, long deviceBudgetMiB, long seed) {
+    public record Settings(String engine, List<Integer> rows, List<Integer> batches, List<Integer> pathBatches,
+                           int dim, int k, int runs, int cpuRuns, double cpuMaxSeconds, double peakGbps,
+                           long deviceBudgetMiB, long seed) {
         public Settings {
             if (!List.of("auto", "cpu", "cuda", "both").contains(engine)) {
                 throw new IllegalArgumentException("--engine must be auto, cpu, cuda or both, not '" + engine + "'");
             }
             rows = List.copyOf(rows).stream().sorted().toList();
             batches = List.copyOf(batches);
+            pathBatches = List.copyOf(pathBatches);
             if (rows.isEmpty() || batches.isEmpty() || rows.get(0) < 1 || batches.stream().anyMatch(b -> b < 1)
                     || dim < 1 || k < 1 || runs < 1 || cpuRuns < 1 || cpuMaxSeconds <= 0 || peakGbps <= 0
                     || deviceBudgetMiB < 0) {
                 throw new IllegalArgumentException("rows, batches, --dim, --k, --runs, --cpu-runs, --cpu-max-seconds "
                         + "and --peak-gbps must be positive, --device-budget-mib not negative");
             }
+            if (pathBatches.stream().anyMatch(b -> b < 1 || b > MAX_PATH_BATCH)) {
+                throw new IllegalArgumentException("--path-batches must be between 1 and " + MAX_PATH_BATCH
+                        + " (the small-batch paths' reach): " + pathBatches);
+            }
+        }
+
+        /** The settings of earlier versions: batches timed on the default path only. */
+        public Settings(String engine, List<Integer> rows, List<Integer> batches, int dim, int k, int runs,
+                        int cpuRuns, double cpuMaxSeconds, double peakGbps, long deviceBudgetMiB, long seed) {
+            this(engine, rows, batches, List.of(), dim, k, runs, cpuRuns, cpuMaxSeconds, peakGbps, deviceBudgetMiB,
+                    seed);
         }
 
         public static Settings defaults() {
-            return new Settings("auto", List.of(100_000, 1_000_000), List.of(1, 32, 256, 1024), 1024, 10, 5, 3, 60,
-                    4800, 0, 7);
+            return new Settings("auto", List.of(100_000, 1_000_000), List.of(1, 32, 256, 1024), List.of(1, 2, 4, 8),
+                    1024, 10, 5, 3, 60, 4800, 0, 7);
         }
     }
+
+    /** The largest batch the small-batch paths take (score_few's and score_narrow's queries per block). */
+    static final int MAX_PATH_BATCH = 8;
+    /** Timed searches per path and batch in a path comparison: fast on a GPU, and a steadier median than --runs. */
+    private static final int PATH_RUNS = 25;
+    /** Queries of each parity spot-check. */
+    private static final int PARITY_QUERIES = 8;
 
     private EngineBench() {
     }
@@ -96,6 +124,7 @@ public final class EngineBench {
         String engine = d.engine();
         List<Integer> rows = d.rows();
         List<Integer> batches = d.batches();
+        List<Integer> pathBatches = d.pathBatches();
         int dim = d.dim();
         int k = d.k();
         int runs = d.runs();
@@ -118,6 +147,7 @@ public final class EngineBench {
                     case "--engine" -> engine = v;
                     case "--rows" -> rows = ints(v);
                     case "--batch", "--batches" -> batches = ints(v);
+                    case "--path-batches" -> pathBatches = v.equals("none") ? List.of() : ints(v);
                     case "--dim" -> dim = Integer.parseInt(v);
                     case "--k" -> k = Integer.parseInt(v);
                     case "--runs" -> runs = Integer.parseInt(v);
@@ -132,7 +162,7 @@ public final class EngineBench {
                 throw new IllegalArgumentException(a + " wants a number, not '" + v + "'");
             }
         }
-        return new Settings(engine, rows, batches, dim, k, runs, cpuRuns, cpuMax, peak, budget, seed);
+        return new Settings(engine, rows, batches, pathBatches, dim, k, runs, cpuRuns, cpuMax, peak, budget, seed);
     }
 
     private static List<Integer> ints(String csv) {
@@ -145,12 +175,21 @@ public final class EngineBench {
 
     /** Runs the benchmark; returns the exit status (0, or 2 when CUDA was asked for and is unavailable). */
     public static int run(Settings s, PrintWriter out, PrintWriter err) {
+        return run(s, out, err, Engines::probe, budget -> new CudaEngine(s.dim(), budget));
+    }
+
+    /**
+     * {@link #run(Settings, PrintWriter, PrintWriter)} with the probe and the CUDA engine given (a simulated device in
+     * tests); {@code openCuda} takes the device memory budget in bytes.
+     */
+    static int run(Settings s, PrintWriter out, PrintWriter err, Supplier<EngineChoice> probe,
+                   LongFunction<CudaEngine> openCuda) {
         boolean cuda = false;
         double peak = 0;
         String peakSource = "";
         long budget = 0;
         if (!s.engine().equals("cpu")) {
-            EngineChoice choice = Engines.probe();
+            EngineChoice choice = probe.get();
             out.println("{\"probe\":" + choice.toJson() + "}");
             cuda = choice.cudaAvailable();
             if (!cuda && !s.engine().equals("auto")) {
@@ -170,8 +209,9 @@ public final class EngineBench {
         }
         boolean cpu = !s.engine().equals("cuda");
 
-        try (RetrievalEngine gpuEngine = cuda ? new CudaEngine(s.dim(), budget) : null;
+        try (CudaEngine gpuEngine = cuda ? openCuda.apply(budget) : null;
              RetrievalEngine cpuEngine = cpu ? new CpuEngine(s.dim()) : null) {
+            CudaEngine.SmallBatchPath defaultPath = gpuEngine == null ? null : gpuEngine.smallBatchPath();
             SplittableRandom random = new SplittableRandom(s.seed());
             int loaded = 0;
             for (int rows : s.rows()) {
@@ -188,7 +228,8 @@ public final class EngineBench {
                 err.printf(Locale.ROOT, "bench engine: %d rows of %d floats loaded in %.1f s%n", rows, s.dim(),
                         (System.nanoTime() - t) / 1e9);
                 if (gpuEngine != null && cpuEngine != null) {
-                    parity(out, gpuEngine, cpuEngine, rows, Math.min(4, s.batches().get(0)), s, random.split());
+                    parity(out, gpuEngine, cpuEngine, rows, s, random.split());
+                    gpuEngine.smallBatchPath(defaultPath);
                 }
                 for (int batch : s.batches()) {
                     float[][] queries = new float[batch][];
@@ -201,12 +242,50 @@ public final class EngineBench {
                     }
                     if (gpuEngine != null) {
                         Measurement g = measure(gpuEngine, queries, queries.length, s.k(), s.runs(), err);
-                        out.println(g.json("cuda", rows, s, peak, peakSource) + cudaExtras(c, g));
+                        String path = batch <= MAX_PATH_BATCH ? defaultPath.label() : "wide";
+                        out.println(g.json("cuda", rows, s, peak, peakSource) + ",\"path\":\"" + path + "\""
+                                + cudaExtras(c, g));
                     }
+                }
+                if (gpuEngine != null) {
+                    for (int batch : s.pathBatches()) {
+                        comparePaths(out, err, gpuEngine, rows, batch, s, peak, peakSource, random.split());
+                    }
+                    gpuEngine.smallBatchPath(defaultPath);
                 }
             }
         }
         return 0;
+    }
+
+    /**
+     * Times one batch on each small-batch path of {@code cuda} (the first kernels, then the default) and prints one
+     * line with both and the ratio {@code few_over_narrow} of their speeds.
+     */
+    private static void comparePaths(PrintWriter out, PrintWriter err, CudaEngine cuda, int rows, int batch,
+                                     Settings s, double peak, String peakSource, SplittableRandom random) {
+        float[][] queries = new float[batch][];
+        for (int i = 0; i < batch; i++) {
+            queries[i] = unit(random, s.dim());
+        }
+        StringBuilder line = new StringBuilder(String.format(Locale.ROOT,
+                "{\"compare\":\"small_batch_paths\",\"rows\":%d,\"dim\":%d,\"batch\":%d,\"k\":%d,\"runs\":%d",
+                rows, s.dim(), batch, s.k(), PATH_RUNS));
+        double[] perSecond = new double[2];
+        CudaEngine.SmallBatchPath[] order = {CudaEngine.SmallBatchPath.NARROW, CudaEngine.SmallBatchPath.FEW};
+        for (int i = 0; i < order.length; i++) {
+            cuda.smallBatchPath(order[i]);
+            Measurement m = measure(cuda, queries, batch, s.k(), PATH_RUNS, err);
+            double t = m.batchSeconds();
+            double bytes = (double) rows * s.dim() * Float.BYTES;
+            perSecond[i] = batch / t;
+            line.append(String.format(Locale.ROOT, ",\"%s\":{\"queries_per_s\":%.1f,\"batch_ms\":%.3f,"
+                            + "\"effective_gb_per_s\":%.1f,\"fraction_of_peak\":%.3f}",
+                    order[i].label(), batch / t, t * 1000, bytes / t / 1e9, peak > 0 ? bytes / t / peak : 0));
+        }
+        line.append(String.format(Locale.ROOT, ",\"few_over_narrow\":%.2f,\"peak_gb_per_s\":%.1f,"
+                + "\"peak_source\":\"%s\"}", perSecond[1] / perSecond[0], peak / 1e9, peakSource));
+        out.println(line);
     }
 
     /** The times of one engine, rows and batch. */
@@ -287,15 +366,27 @@ public final class EngineBench {
                 queries.length, budget));
     }
 
-    /** Both engines on the same queries: slots equal, scores bit for bit. */
-    private static void parity(PrintWriter out, RetrievalEngine gpu, RetrievalEngine cpu, int rows, int n, Settings s,
+    /**
+     * Both engines on the same {@link #PARITY_QUERIES} queries, the CUDA engine on each small-batch path: slots equal,
+     * scores bit for bit. One line per path.
+     */
+    private static void parity(PrintWriter out, CudaEngine gpu, RetrievalEngine cpu, int rows, Settings s,
                                SplittableRandom random) {
+        int n = PARITY_QUERIES;
         float[][] q = new float[n][];
         for (int i = 0; i < n; i++) {
             q[i] = unit(random, s.dim());
         }
-        Neighbors[] a = search(gpu, q, s.k());
         Neighbors[] b = search(cpu, q, s.k());
+        for (CudaEngine.SmallBatchPath path : CudaEngine.SmallBatchPath.values()) {
+            gpu.smallBatchPath(path);
+            out.println(parityLine(search(gpu, q, s.k()), b, rows, s) + ",\"path\":\"" + path.label() + "\"}");
+        }
+    }
+
+    /** The comparison of the CUDA answers a with the CPU answers b, as a JSON object without its closing brace. */
+    private static String parityLine(Neighbors[] a, Neighbors[] b, int rows, Settings s) {
+        int n = b.length;
         boolean idsEqual = true;
         int identical = 0;
         int total = 0;
@@ -310,9 +401,9 @@ public final class EngineBench {
                 maxDiff = Math.max(maxDiff, Math.abs(a[i].scores()[j] - b[i].scores()[j]));
             }
         }
-        out.println(String.format(Locale.ROOT, "{\"parity\":%b,\"rows\":%d,\"queries\":%d,\"k\":%d,\"ids_equal\":%b,"
-                        + "\"bit_identical_scores\":%d,\"scores\":%d,\"max_abs_score_diff\":%.3g}",
-                idsEqual && identical == total, rows, n, s.k(), idsEqual, identical, total, maxDiff));
+        return String.format(Locale.ROOT, "{\"parity\":%b,\"rows\":%d,\"queries\":%d,\"k\":%d,\"ids_equal\":%b,"
+                        + "\"bit_identical_scores\":%d,\"scores\":%d,\"max_abs_score_diff\":%.3g",
+                idsEqual && identical == total, rows, n, s.k(), idsEqual, identical, total, maxDiff);
     }
 
     private static Neighbors[] search(RetrievalEngine e, float[][] q, int k) {
