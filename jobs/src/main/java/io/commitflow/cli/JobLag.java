@@ -18,6 +18,12 @@ final class JobLag {
     private static final String EVENTS_SOURCE = "operator_name=\"Source:_kafka:_events\"";
     /** The job's own per-partition series ({@code PartitionLag}), under the source's deserializer. */
     static final String PARTITION_BEHIND = "deserializer_consumerLag_topic_partition_recordsBehind";
+    /**
+     * Only the three series: the endpoint renders just the metric families named (the job has thousands, and writing
+     * them all once a second cost the job about 5% of its CPU in a load test).
+     */
+    static final String QUERY = "?name[]=" + PREFIX + "pendingRecords&name[]=" + PREFIX + "currentEmitEventTimeLag&name[]="
+            + PREFIX + PARTITION_BEHIND;
 
     private final java.util.function.IntSupplier port;
 
@@ -33,7 +39,7 @@ final class JobLag {
             return null;
         }
         try {
-            HttpURLConnection c = (HttpURLConnection) URI.create("http://localhost:" + p + "/metrics").toURL().openConnection();
+            HttpURLConnection c = (HttpURLConnection) URI.create("http://localhost:" + p + "/metrics" + QUERY.replace("[]", "%5B%5D")).toURL().openConnection();
             c.setConnectTimeout(500);
             c.setReadTimeout(2000);
             try (InputStream in = c.getInputStream()) {
