@@ -95,23 +95,25 @@ public final class FleetMemory extends KeyedProcessFunction<String, DiffedCommit
         String repo = c.repo();
         Integer count = learnedByRepo.get(repo);
         int own = count == null ? 0 : count;
+        String message = c.message();
+        boolean learns = !c.draft() && message != null && !message.isBlank();
+        // what the diff reads as, computed once here for the lookup, the learning and the suggest stage after this one
         DiffFeatures features = null;
         float[] query = null;
         List<RepoKnowledge.Neighbor> fleet = List.of();
-        if (own < RetrievalGenerator.YOUNG && t.memory.size() > own) {
+        boolean young = own < RetrievalGenerator.YOUNG && t.memory.size() > own;
+        if (young || learns) {
             features = DiffFeatures.of(d);
+        }
+        if (young) {
             query = t.memory.vector(features.terms());
             fleet = nearest(t.memory, d, features, query, weights, row -> !repo.equals(t.repoOf.get(row.seq())));
             lookups.inc();
             exemplars.inc(fleet.size());
         }
         out.collect(new CommitWithFleet(d, features, fleet));
-        String message = c.message();
-        if (c.draft() || message == null || message.isBlank()) {
+        if (!learns) {
             return;
-        }
-        if (features == null) {
-            features = DiffFeatures.of(d);
         }
         if (query == null) {
             query = t.memory.vector(features.terms());
