@@ -107,7 +107,8 @@ public final class KitSummary {
         if (report != null && Files.isRegularFile(Path.of(report.asText()))) {
             for (JsonNode s : JSON.readTree(Path.of(report.asText()).toFile())) {
                 String name = s.path("step").asText();
-                if (!name.equals("reference") && !name.equals("drafts")) {
+                boolean neverRan = s.path("offered_per_s").asDouble() == 0 && s.path("tps").asDouble() == 0;
+                if (!name.equals("reference") && !name.equals("drafts") && !neverRan) { // a stopped row's later steps
                     steps.add(s);
                 }
             }
@@ -262,7 +263,7 @@ public final class KitSummary {
                 + "of its offered rate, >= when every step held; held: the same, also with P95 <= %.0f ms, P99 <= %.0f ms, "
                 + "0 errors, RSS <= %.0f MB)%n",
                 HOLDS * 100, GOAL_P95_MS, GOAL_P99_MS, GOAL_RSS_MB));
-        b.append("engine  par  status    sat TPS  at offered  max TPS  held TPS  P99@sat  peak RSS  wall s  limit s  "
+        b.append("engine  par  status       sat TPS  at offered  max TPS  held TPS  P99@sat  peak RSS  wall s  limit s  "
                 + "GPU util/mem  cause\n");
         for (JsonNode r : rows) {
             double rss = 0;
@@ -275,7 +276,7 @@ public final class KitSummary {
             if (!sat.equals("-") && !r.path("saturated").asBoolean(true)) {
                 sat = ">=" + sat; // every step held: the row never reached saturation
             }
-            b.append(String.format(Locale.ROOT, "%-6s %4d  %-8s %8s %11s %8s %9s %8s %9s %7s %8s  %-12s  %s%n",
+            b.append(String.format(Locale.ROOT, "%-6s %4d  %-11s %8s %11s %8s %9s %8s %9s %7s %8s  %-12s  %s%n",
                     r.path("engine").asText(), r.path("parallelism").asInt(), r.path("status").asText(),
                     sat, one(r, "saturation_offered_per_s"), one(r, "max_tps"), one(r, "held_goal_tps"),
                     ms(r, "saturation_p99_ms"), rss > 0 ? String.format(Locale.ROOT, "%.0f", rss) : "-", one(r, "wall_s"),

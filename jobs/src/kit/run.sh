@@ -193,8 +193,15 @@ cleanup() {
 }
 interrupted() {
   say "interrupted: stopping the row that runs and writing the summary"
+  [[ -n $sampler_pid ]] && kill "$sampler_pid" 2>/dev/null
+  sampler_pid=""
+  if [[ -n $row_pid ]]; then
+    stop_tree "$row_pid" 15 # the load test writes what it measured before it exits
+    row_pid=""
+    tool row "$jsonl" "${common[@]}" status=interrupted cause="run.sh was interrupted" \
+      wall_s="$(secs $(($(now_ms) - started)))" report="$row/report/report.json" gpu_csv="$row/gpu.csv" 2>/dev/null
+  fi
   cleanup
-  row_pid=""
   tool end "$jsonl" wall_s="$(secs $(($(now_ms) - t0)))" budget_s="$budget" note="interrupted" 2>/dev/null
   tool text "$jsonl" "$txt" 2>/dev/null
   exit 130
