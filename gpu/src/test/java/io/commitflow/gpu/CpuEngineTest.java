@@ -212,6 +212,45 @@ class CpuEngineTest {
         }
     }
 
+    @Test
+    void sparseRowsScoreExactlyThroughSealingUnsealingAndRemoves() {
+        // a diff's vector: each dimension non-zero with its own chance, from always to never, so a full tile keeps
+        // some columns dense, some as entries and some not at all; a quarter of the steps remove a row, which reseals
+        // the hole's tile or reopens the last sealed one
+        Random r = new Random(5);
+        int dim = 48;
+        double[] chance = new double[dim];
+        for (int j = 0; j < dim; j++) {
+            chance[j] = j % 6 == 0 ? 0.9 : j % 6 == 1 ? 0 : 0.02 + 0.04 * (j % 5);
+        }
+        java.util.Map<Integer, float[]> rows = new java.util.HashMap<>();
+        java.util.Map<Integer, Integer> groupOf = new java.util.HashMap<>();
+        java.util.Map<Integer, Long> stampOf = new java.util.HashMap<>();
+        try (CpuEngine e = new CpuEngine(dim)) {
+            for (int step = 0; step < 8_000; step++) {
+                if (rows.size() > 300 && r.nextInt(3) == 0) {
+                    int victim = new ArrayList<>(rows.keySet()).get(r.nextInt(rows.size()));
+                    e.remove(victim);
+                    rows.remove(victim);
+                } else {
+                    int g = r.nextInt(8) == 0 ? 1 + r.nextInt(3) : 0;
+                    float[] v = new float[dim];
+                    for (int j = 0; j < dim; j++) {
+                        v[j] = r.nextDouble() < chance[j] ? (float) r.nextGaussian() : 0;
+                    }
+                    int slot = e.add(g, step, v);
+                    rows.put(slot, v);
+                    groupOf.put(slot, g);
+                    stampOf.put(slot, (long) step);
+                }
+                if (step % 700 == 0 || step == 8_000 - 1) {
+                    assertMatchesReference(e, rows, groupOf, stampOf, r, dim, step);
+                }
+            }
+            assertThat(e.size()).isEqualTo(rows.size());
+        }
+    }
+
     private static void assertMatchesReference(CpuEngine e, java.util.Map<Integer, float[]> rows,
                                                java.util.Map<Integer, Integer> groupOf,
                                                java.util.Map<Integer, Long> stampOf, Random r, int dim, int step) {
