@@ -4,9 +4,10 @@ package io.commitflow.generate;
  * {@link Bleu#sentence} of one diff signature (the hypothesis) against many others, on primitive arrays: the same
  * value, bit for bit, at a fraction of the cost of boxed n-gram maps, which were a quarter of the CPU of a loaded job.
  *
- * <p>Words of ours get small ids (1 and up); an n-gram becomes a {@code long} of up to four 16-bit ids, so n-grams of
- * different lengths never share a key. Our n-grams go into one open-addressing table with their counts. Their
- * n-grams are then looked up there and counted, clipped at our counts. A word only they have cannot sit in an n-gram
+ * <p>Words of ours get small ids (1 and up), and their counts sit in an array by id; an n-gram of two to four words
+ * becomes a {@code long} of 16-bit ids, so n-grams of different lengths never share a key, and goes into one
+ * open-addressing table with its count. Their n-grams are then looked up there (a word by its id) and counted, clipped
+ * at our counts. A word only they have cannot sit in an n-gram
  * of ours, and an n-gram we lack has no longer n-gram we have starting with it (a prefix of ours is ours): both end
  * the lookups from that position. The signature is at most {@value DiffTokens#SIGNATURE_WORDS} words, so ids fit in
  * 16 bits with room to spare.
@@ -21,7 +22,10 @@ public final class SignatureBleu {
     /** Our words: open addressing, {@code wordId[i] == 0} is an empty place. */
     private final int[] words;
     private final int[] wordId;
-    /** Our n-grams: open addressing over {@code gramKey} ({@code 0} empty), with their counts. */
+    /** Our words' counts by id, and theirs during {@link #against} (zero between calls). */
+    private final int[] wordCount;
+    private final int[] theirWordCount;
+    /** Our n-grams of two words and more: open addressing over {@code gramKey} ({@code 0} empty), with their counts. */
     private final long[] gramKey;
     private final int[] gramCount;
     /** Their counts per place of ours during {@link #against}, zero between calls, and the places a call used. */
@@ -49,14 +53,19 @@ public final class SignatureBleu {
             }
             mapped[i] = wordId[at];
         }
-        int gramPlaces = Integer.highestOneBit(Math.max(8, ours.length * N * 2)) * 2;
+        this.wordCount = new int[next];
+        this.theirWordCount = new int[next];
+        for (int id : mapped) {
+            wordCount[id]++;
+        }
+        int gramPlaces = Integer.highestOneBit(Math.max(8, ours.length * (N - 1) * 2)) * 2;
         this.gramKey = new long[gramPlaces];
         this.gramCount = new int[gramPlaces];
         this.theirCount = new int[gramPlaces];
         this.used = new int[gramPlaces];
         for (int i = 0; i < mapped.length; i++) {
-            long key = 0;
-            for (int n = 1; n <= N && i + n <= mapped.length; n++) {
+            long key = mapped[i];
+            for (int n = 2; n <= N && i + n <= mapped.length; n++) {
                 key = key << 16 | mapped[i + n - 1];
                 int at = place(key, gramPlaces);
                 while (gramKey[at] != 0 && gramKey[at] != key) {
@@ -77,8 +86,14 @@ public final class SignatureBleu {
         int[] correct = new int[N + 1];
         int usedPlaces = 0;
         for (int i = 0; i < mapped.length; i++) {
-            long key = 0;
-            for (int n = 1; n <= N && i + n <= mapped.length; n++) {
+            long key = mapped[i];
+            if (key == 0) {
+                continue; // a word we lack: no n-gram of ours starts here
+            }
+            if (theirWordCount[(int) key]++ < wordCount[(int) key]) {
+                correct[1]++;
+            }
+            for (int n = 2; n <= N && i + n <= mapped.length; n++) {
                 int id = mapped[i + n - 1];
                 if (id == 0) {
                     break;
@@ -98,6 +113,9 @@ public final class SignatureBleu {
         }
         for (int k = 0; k < usedPlaces; k++) {
             theirCount[used[k]] = 0;
+        }
+        for (int id : mapped) {
+            theirWordCount[id] = 0;
         }
         return Bleu.score(size, theirs.length, correct);
     }
