@@ -18,7 +18,7 @@ public class LocalRunOptions {
 
     @Option(names = "--parallelism", paramLabel = "N", description = "Job parallelism (default: half of this machine's "
             + "cores, at least 1: the Kafka broker and the load driver run beside the job and need the rest; on 2 cores "
-            + "parallelism 1 holds more than 2, see the README's load test figures).")
+            + "parallelism 1 holds more than 2, see docs/performance.md).")
     Integer parallelism;
 
     @Option(names = "--start-timeout", defaultValue = "2m", converter = io.commitflow.job.DurationConverter.class,

@@ -53,7 +53,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
                 "One clone or fetch per repository at a time, --threads repositories in parallel, retries with backoff, "
                         + "a timeout per run; offsets are committed once the events' commits are in (or given up), so "
                         + "a restart fetches again what was not. Prometheus metrics per outcome on --metrics-port. Run "
-                        + "it beside the job where the TaskManagers' mirror root is (see the README's deployment)."},
+                        + "it beside the job where the TaskManagers' mirror root is (see docs/architecture.md, Deployment)."},
         footer = {"", "Example: GIT_SSH_COMMAND='ssh -i /keys/mirror' ./commitflow mirror --bootstrap kafka:9092 "
                 + "--mirror-root /srv/mirrors --mirror-source 'acme=ssh://git@gerrit:29418/{name}' "
                 + "--mirror-source '*=https://gitea.example.com/{name}.git'"})

@@ -38,7 +38,7 @@ import java.util.function.LongSupplier;
  * <p>The margin (a quarter of the timeout, at most a minute) covers the time from preparing a transaction to its
  * commit, which waits for the rest of the checkpoint. One window stays open: a broker that dies after a checkpoint
  * completed and before its commit reached the broker, and stays away longer than the timeout, still aborts that
- * checkpoint's transactions (see the README's reliability section).
+ * checkpoint's transactions (see docs/operations.md, Reliability).
  */
 final class FreshTransactionSink<IN> implements TwoPhaseCommittingStatefulSink<IN, KafkaWriterState, KafkaCommittable>,
         SupportsPostCommitTopology<KafkaCommittable>, LineageVertexProvider {

@@ -16,7 +16,7 @@ import java.util.List;
  * Turns the value of a Kafka record into a {@link CommitEvent} or {@link PushEvent}, or says why it cannot.
  * Never throws on bad input: every failure is a {@link Result.Rejected} with a {@link Reason}.
  *
- * <p>Native JSON (the README's Events section has every field):
+ * <p>Native JSON (docs/events.md has every field):
  * {@code {"type":"commit","tenant":"acme","repo":"tools/git","sha":"…","parents":["…"],"ts":1700000000000}}
  * and {@code {"type":"push","repo":"tools/git","ref":"refs/heads/main","before":"…","after":"…"}}.
  * Unknown fields are ignored, so producers can add fields without breaking the job. Git servers' own push
