@@ -51,8 +51,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * <p>The kill lands mid-transaction: right after a checkpoint's commit became visible and before the next
  * checkpoint can complete ({@code min-pause} 2 s), so the sinks hold open transactions with records in them and no
  * commit is pending. (A kill in the milliseconds between a checkpoint's completion and its commit, followed by an
- * outage longer than the transaction timeout, is the one case still known to lose output: see the README's
- * reliability section.)
+ * outage longer than the transaction timeout, is the one case still known to lose output: see docs/operations.md,
+ * Reliability.)
  */
 class KafkaFaultsITCase {
     private static final Path HOME = Path.of(System.getProperty("commitflow.home", "..")).toAbsolutePath().normalize();
@@ -117,8 +117,8 @@ class KafkaFaultsITCase {
     @Test
     @org.junit.jupiter.api.Disabled("fails reproducibly since this session's generator changes (2026-12-01): the kill"
             + " lands between a completed checkpoint and its commit, the window FreshTransactionSink leaves open, and"
-            + " subtask 1's transaction of that checkpoint is lost (InvalidTxnStateException at commit); see the"
-            + " README's reliability section. Passes on 160025a and 672d2c5.")
+            + " subtask 1's transaction of that checkpoint is lost (InvalidTxnStateException at commit); see"
+            + " docs/operations.md, Reliability. Passes on 160025a and 672d2c5.")
     void anOutageLongerThanTheTransactionTimeoutLosesNothing() throws Exception {
         try (LocalKafka kafka = LocalKafka.start(dir.resolve("kafka"), brokerClasspath)) {
             // 15 s: on a loaded 2-core machine a checkpoint can take several seconds, and the sinks refuse a
