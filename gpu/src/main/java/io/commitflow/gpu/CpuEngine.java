@@ -83,8 +83,6 @@ public final class CpuEngine implements RetrievalEngine {
             slotAt = new int[Math.max(16, Integer.highestOneBit(Math.max(1, n - dead)) * 2)];
             n = 0;
             dead = 0;
-            int[] dims = new int[dim];
-            float[] values = new float[dim];
             for (int b = 0; b < old.size(); b++) {
                 Block block = old.get(b);
                 int[][] rowDims = new int[block.n][];
@@ -297,7 +295,7 @@ public final class CpuEngine implements RetrievalEngine {
                 qs.forEach(q -> out[q] = new Neighbors(new int[0], new float[0]));
                 continue;
             }
-            int rows = BLOCK_ROWS;
+            int rows = Math.min(BLOCK_ROWS, g.n); // the most rows one block of this group holds
             TopK[] tops = new TopK[qs.size()];
             int[][] nz = new int[qs.size()][];
             for (int i = 0; i < tops.length; i++) {

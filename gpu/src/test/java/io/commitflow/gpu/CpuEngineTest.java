@@ -213,10 +213,10 @@ class CpuEngineTest {
     }
 
     @Test
-    void sparseRowsScoreExactlyThroughSealingUnsealingAndRemoves() {
-        // a diff's vector: each dimension non-zero with its own chance, from always to never, so a full tile keeps
-        // some columns dense, some as entries and some not at all; a quarter of the steps remove a row, which reseals
-        // the hole's tile or reopens the last sealed one
+    void sparseRowsScoreExactlyThroughDenseColumnsCompactionAndRemoves() {
+        // a diff's vector: each dimension non-zero with its own chance, from always to never, so a block keeps some
+        // dimensions as dense columns, some as entries and some not at all; a third of the steps past 300 rows remove
+        // a row, so the group is compacted again and again
         Random r = new Random(5);
         int dim = 48;
         double[] chance = new double[dim];
