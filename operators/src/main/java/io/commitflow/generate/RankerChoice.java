@@ -4,10 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Which {@link ExemplarRanker.Weights} a repository's history rewards, learned online (issue 16: "learn to rank the
- * candidates from the repository's own history"). Before a commit is learned its neighbours are ranked under every
- * weighting of {@link #GRID}, and each weighting earns what its pick's description scores (B-Norm) against the
- * commit's real description, which is known then. The weighting that has earned most ranks the next suggestions
+ * Which {@link ExemplarRanker.Weights} a repository's history rewards, learned online: repositories differ in which
+ * exemplar their own messages follow, so the ranking is learned from each one's history. Before a commit is learned
+ * its neighbours are ranked under every weighting of {@link #GRID}, and each weighting earns what its pick's
+ * description scores (B-Norm) against the commit's real description, which is known then. The weighting that has earned most ranks the next suggestions
  * (follow the leader: every weighting's pick is scored on every commit, so none needs to be tried out). Earnings
  * decay by {@value #DECAY} a commit, so a history that changes its habits is followed and the sums stay bounded.
  * <p>Deterministic (the same commits in the same order give the same choice); a POJO inside the {@link RepoModel},
