@@ -1,0 +1,53 @@
+package io.commitflow.job;
+
+import io.commitflow.event.EventParser;
+import io.commitflow.sla.SlaSettings;
+import io.commitflow.suggest.SuggestSettings;
+import io.commitflow.git.DiffBudget;
+import io.commitflow.diff.DedupAndDiff;
+import io.commitflow.push.RetryPolicy;
+
+import java.io.Serializable;
+import java.time.Duration;
+
+/**
+ * What the pipeline's operators need, apart from where Kafka is.
+ *
+ * @param mirrorRoot    the folder holding the bare mirrors, or {@code null} for inline patches only
+ * @param dedupTtl      how long a diffed commit is remembered for dedup
+ * @param maxEventBytes records larger than this are dead letters
+ * @param budget        per-commit diff limits
+ * @param mirrorWait    how long a push or a commit event waits for its commits to reach the mirror
+ * @param suggest       the suggest stage: engine, batching, timeout, tenant tiers and LLMs, history, caches
+ * @param sla           the SLA windows
+ */
+public record PipelineSettings(String mirrorRoot, Duration dedupTtl, int maxEventBytes, DiffBudget budget,
+                               RetryPolicy mirrorWait, SuggestSettings suggest, SlaSettings sla)
+        implements Serializable {
+
+    public PipelineSettings {
+        if (dedupTtl.isNegative() || dedupTtl.isZero()) {
+            throw new IllegalArgumentException("the dedup TTL must be positive: " + dedupTtl);
+        }
+        if (maxEventBytes < 1) {
+            throw new IllegalArgumentException("the largest event must be at least 1 byte: " + maxEventBytes);
+        }
+    }
+
+    public static PipelineSettings defaults(String mirrorRoot) {
+        return new PipelineSettings(mirrorRoot, DedupAndDiff.DEFAULT_TTL, EventParser.DEFAULT_MAX_EVENT_BYTES,
+                DiffBudget.DEFAULT, RetryPolicy.DEFAULT, SuggestSettings.DEFAULT, SlaSettings.DEFAULT);
+    }
+
+    public PipelineSettings withSuggest(SuggestSettings a) {
+        return new PipelineSettings(mirrorRoot, dedupTtl, maxEventBytes, budget, mirrorWait, a, sla);
+    }
+
+    public PipelineSettings withMirrorRoot(String root) {
+        return new PipelineSettings(root, dedupTtl, maxEventBytes, budget, mirrorWait, suggest, sla);
+    }
+
+    public PipelineSettings withSla(SlaSettings s) {
+        return new PipelineSettings(mirrorRoot, dedupTtl, maxEventBytes, budget, mirrorWait, suggest, s);
+    }
+}

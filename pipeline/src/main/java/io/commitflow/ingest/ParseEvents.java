@@ -1,0 +1,100 @@
+package io.commitflow.ingest;
+
+import io.commitflow.trace.Stages;
+import io.commitflow.trace.Tracing;
+import io.opentelemetry.api.common.Attributes;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.streaming.api.functions.ProcessFunction;
+import org.apache.flink.util.Collector;
+import org.apache.flink.util.OutputTag;
+import io.commitflow.event.CommitEvent;
+import io.commitflow.event.DeadLetter;
+import io.commitflow.event.EventParser;
+import io.commitflow.event.Origin;
+import io.commitflow.event.PushEvent;
+import io.commitflow.event.RawRecord;
+
+/**
+ * Parses and validates raw Kafka records. Commits go to the main output, pushes to {@link #PUSHES},
+ * everything else to {@link DeadLetters#TAG} with its reason and origin. Stateless.
+ *
+ * <p>Metrics (counts): {@code eventsIn}, {@code commitsIn}, {@code pushesIn}, {@code deadLetters}.
+ */
+public class ParseEvents extends ProcessFunction<RawRecord, CommitEvent> {
+    private static final long serialVersionUID = 1L;
+
+    public static final OutputTag<PushEvent> PUSHES = new OutputTag<>("pushes", TypeInformation.of(PushEvent.class));
+
+    private final EventParser parser;
+    private transient Counter eventsIn;
+    private transient Counter commitsIn;
+    private transient Counter pushesIn;
+    private transient Counter deadLetters;
+    private transient Tracing tracing;
+
+    public ParseEvents(int maxEventBytes) {
+        this.parser = new EventParser(maxEventBytes);
+    }
+
+    @Override
+    public void open(OpenContext openContext) {
+        var metrics = getRuntimeContext().getMetricGroup();
+        eventsIn = metrics.counter("eventsIn");
+        commitsIn = metrics.counter("commitsIn");
+        pushesIn = metrics.counter("pushesIn");
+        deadLetters = metrics.counter("deadLetters");
+        tracing = Tracing.acquire();
+    }
+
+    @Override
+    public void close() {
+        if (tracing != null) {
+            Tracing.release();
+            tracing = null;
+        }
+    }
+
+    @Override
+    public void processElement(RawRecord record, Context ctx, Collector<CommitEvent> out) {
+        eventsIn.inc();
+        long startNs = tracing.enabled() ? Tracing.nowNs() : 0;
+        EventParser.Result result = parser.parse(record);
+        if (tracing.enabled()) {
+            trace(record.origin(), result, startNs);
+        }
+        if (result instanceof EventParser.Result.Commit c) {
+            commitsIn.inc();
+            out.collect(c.event());
+        } else if (result instanceof EventParser.Result.Push p) {
+            pushesIn.inc();
+            ctx.output(PUSHES, p.event());
+        } else {
+            deadLetters.inc();
+            ctx.output(DeadLetters.TAG, ((EventParser.Result.Rejected) result).deadLetter());
+        }
+    }
+
+    private void trace(Origin o, EventParser.Result result, long startNs) {
+        if (result instanceof EventParser.Result.Commit c) {
+            CommitEvent e = c.event();
+            Tracing.Trace t = tracing.trace(e.traceId(), o.traceparent(), o.tracestate());
+            if (t != null) {
+                Stages.consumed(tracing, t, o, true, e.draft() ? "draft" : "commit", Stages.of(e), startNs, null);
+            }
+        } else if (result instanceof EventParser.Result.Push p) {
+            Tracing.Trace t = tracing.trace(p.event().traceId(), o.traceparent(), o.tracestate());
+            if (t != null) {
+                Stages.consumed(tracing, t, o, false, "push", Stages.of(p.event()), startNs, null);
+            }
+        } else {
+            DeadLetter d = ((EventParser.Result.Rejected) result).deadLetter();
+            Tracing.Trace t = tracing.trace(d.traceId(), o.traceparent(), o.tracestate());
+            if (t != null) {
+                Stages.consumed(tracing, t, o, false, "rejected", Attributes.builder().put(Stages.REASON, d.reason()),
+                        startNs, d.reason() + ": " + d.detail());
+            }
+        }
+    }
+}

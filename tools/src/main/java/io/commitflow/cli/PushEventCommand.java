@@ -1,0 +1,92 @@
+package io.commitflow.cli;
+
+import io.commitflow.event.EventParser;
+import io.commitflow.event.Origin;
+import io.commitflow.event.RawRecord;
+import io.commitflow.event.WireFormat;
+import io.commitflow.job.KafkaSettings;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+
+/** {@code commitflow push-event}: one push event to Kafka, as the post-receive hook sends it. */
+@Command(name = "push-event", mixinStandardHelpOptions = true,
+        description = {"Publishes one push event (a ref update) to Kafka and waits for the broker's acknowledgement. "
+                + "tools/hooks/post-receive calls it for every ref a push updates.",
+                "The event is checked with the job's own parser first: what the job would dead-letter is refused here.",
+                "Its record carries a W3C traceparent: the environment's TRACEPARENT (and TRACESTATE) when set, else a "
+                        + "new trace sampled as OTEL_TRACES_SAMPLER and OTEL_TRACES_SAMPLER_ARG say (default: sampled)."},
+        footer = {"", "Example: ./commitflow push-event --bootstrap localhost:9092 --tenant acme --repo team/app.git "
+                + "--ref refs/heads/main --before 0000…0000 --after 3f2a…"})
+public final class PushEventCommand implements Callable<Integer> {
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--bootstrap", required = true, paramLabel = "HOST:PORT", description = "Kafka bootstrap servers.")
+    String bootstrap;
+
+    @Option(names = "--topic", defaultValue = KafkaSettings.EVENTS_TOPIC, paramLabel = "TOPIC",
+            description = "Topic (default: ${DEFAULT-VALUE}).")
+    String topic;
+
+    @Option(names = "--tenant", defaultValue = "default", paramLabel = "NAME", description = "Tenant (default: ${DEFAULT-VALUE}).")
+    String tenant;
+
+    @Option(names = "--repo", required = true, paramLabel = "NAME", description = "Repository name under the job's mirror root.")
+    String repo;
+
+    @Option(names = "--ref", required = true, paramLabel = "REF", description = "The updated ref, e.g. refs/heads/main.")
+    String ref;
+
+    @Option(names = "--before", required = true, paramLabel = "SHA", description = "The ref's old value (40 zeros: created).")
+    String before;
+
+    @Option(names = "--after", required = true, paramLabel = "SHA", description = "The ref's new value (40 zeros: deleted).")
+    String after;
+
+    @Option(names = "--pusher", defaultValue = "unknown", paramLabel = "NAME", description = "Who pushed (default: ${DEFAULT-VALUE}).")
+    String pusher;
+
+    @Option(names = {"-X", "--kafka-property"}, paramLabel = "KEY=VALUE", description = "Extra Kafka producer property. Repeatable.")
+    Map<String, String> properties = new LinkedHashMap<>();
+
+    @Override
+    public Integer call() throws Exception {
+        long now = System.currentTimeMillis();
+        byte[] value = WireFormat.push(tenant, repo, ref, before, after, pusher, now);
+        var parsed = new EventParser(EventParser.DEFAULT_MAX_EVENT_BYTES)
+                .parse(new RawRecord(Origin.synthetic(now), null, value));
+        if (parsed instanceof EventParser.Result.Rejected r) {
+            throw new UserError("not a valid push event: " + r.deadLetter().reason() + ": " + r.deadLetter().detail());
+        }
+        KafkaReach.require(bootstrap, properties, KafkaReach.DEFAULT_WAIT);
+        Map<String, Object> p = new LinkedHashMap<>();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+        p.put(ProducerConfig.CLIENT_ID_CONFIG, "commitflow-push-event");
+        p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "15000");
+        p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "15000");
+        p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "30000");
+        p.putAll(properties);
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
+            ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, null, now,
+                    repo.getBytes(StandardCharsets.UTF_8), value);
+            ProducerTrace trace = ProducerTrace.of(System.getenv());
+            trace.addTo(record.headers());
+            var meta = producer.send(record).get(45, TimeUnit.SECONDS);
+            spec.commandLine().getOut().printf("sent %s %s..%s of %s to %s-%d@%d, trace %s%n", ref, before, after, repo,
+                    meta.topic(), meta.partition(), meta.offset(), trace.traceId());
+            return 0;
+        }
+    }
+}
