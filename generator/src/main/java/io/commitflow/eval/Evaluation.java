@@ -101,8 +101,8 @@ public final class Evaluation {
      * A run that is one point of a learning curve: its test commits are chosen as for {@code longest}, the largest
      * history of the curve, so that every point scores the same commits. With {@code hindsight}, each test commit is
      * also written a second time with the exemplar chosen knowing its real subject (of those the generator would
-     * accept, the one whose finished subject scores best against it: {@link RetrievalGenerator#generate(DiffedCommit,
-     * DiffFeatures, RepoKnowledge, float[], RepoKnowledge, java.util.function.ToDoubleFunction)}): the ceiling of
+     * accept, the one whose finished subject scores best against it: {@link
+     * RetrievalGenerator#exemplarDrafts}): the ceiling of
      * choosing among the same exemplars with the same edits. It costs a second draft per test commit.
      */
     public Evaluation(int test, int history, int longest, boolean hindsight) {
@@ -202,8 +202,8 @@ public final class Evaluation {
                     double bestBnormNoSuffix = Double.NaN;
                     double realFormBnorm = Double.NaN;
                     if (hindsight) {
-                        best = generator.generate(d, features, memory, q, fleetMemory,
-                                subject -> Bleu.bnorm(subject, ref)).subject();
+                        best = hindsight(generator.exemplarDrafts(d, features, memory, q, fleetMemory), ours,
+                                subject -> Bleu.bnorm(subject, ref));
                         bestBnorm = Bleu.bnorm(best, ref);
                         bestBnormNoSuffix = Bleu.bnorm(Faithfulness.withoutSquashSuffix(best), bareRef);
                         sums[16] += bestBnorm;
@@ -375,5 +375,23 @@ public final class Evaluation {
         }
         Collections.reverse(out);
         return out;
+    }
+
+    /**
+     * The subject the generator would have written had it chosen its exemplar with hindsight: of the drafts its
+     * exemplar rule could write ({@link RetrievalGenerator#exemplarDrafts}), the first that {@code judge} scores best
+     * (eval's judge: B-Norm against the real subject); {@code ours} when another rule wrote the subject.
+     */
+    public static String hindsight(List<Draft> drafts, String ours, java.util.function.ToDoubleFunction<String> judge) {
+        String best = ours;
+        double judged = Double.NEGATIVE_INFINITY;
+        for (Draft d : drafts) {
+            double score = judge.applyAsDouble(d.subject());
+            if (score > judged) {
+                best = d.subject();
+                judged = score;
+            }
+        }
+        return best;
     }
 }

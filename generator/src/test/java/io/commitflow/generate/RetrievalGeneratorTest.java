@@ -1,6 +1,7 @@
 package io.commitflow.generate;
 
 
+import io.commitflow.eval.Evaluation;
 import io.commitflow.git.DiffedCommit;
 import io.commitflow.gpu.CpuEngine;
 import org.junit.jupiter.api.Test;
@@ -149,14 +150,14 @@ class RetrievalGeneratorTest {
 
     @Test
     void aRevertOfARevertIsTitledAsTheChangeItPutsBack() {
-        assertThat(RetrievalGenerator.revertSubject("Improve footer parsing")).isEqualTo("Revert \"Improve footer parsing\"");
+        assertThat(RevertRule.subject("Improve footer parsing")).isEqualTo("Revert \"Improve footer parsing\"");
         // a revert's revert puts the change back, titled as the change was (13 of 16 re-applications read)
-        assertThat(RetrievalGenerator.revertSubject("Revert \"Improve footer parsing\""))
+        assertThat(RevertRule.subject("Revert \"Improve footer parsing\""))
                 .isEqualTo("Improve footer parsing");
         // GitHub's revert quotes the pull request's title: the squash suffix's old number is not carried
-        assertThat(RetrievalGenerator.revertSubject("Pin to Node.js 21 on CI (#16451)"))
+        assertThat(RevertRule.subject("Pin to Node.js 21 on CI (#16451)"))
                 .isEqualTo("Revert \"Pin to Node.js 21 on CI\"");
-        assertThat(RetrievalGenerator.revertSubject("Revert \"Pin to Node.js 21 on CI\" (#16452)"))
+        assertThat(RevertRule.subject("Revert \"Pin to Node.js 21 on CI\" (#16452)"))
                 .isEqualTo("Pin to Node.js 21 on CI");
     }
 
@@ -485,19 +486,18 @@ class RetrievalGeneratorTest {
             DiffFeatures f = DiffFeatures.of(d);
             RetrievalGenerator generator = new RetrievalGenerator();
             Draft first = generator.generate(d, f, memory, memory.vector(f.terms()), null);
-            assertThat(generator.generate(d, f, memory, memory.vector(f.terms()), null, null)).isEqualTo(first);
+            List<Draft> drafts = generator.exemplarDrafts(d, f, memory, memory.vector(f.terms()), null);
+            assertThat(drafts.get(0)).isEqualTo(first);
 
             // every supported exemplar is scored, finished as the draft would be: the judge's favourite is taken
             // whatever the ranker's order
             for (String wanted : subjects.subList(0, 3)) {
-                Draft judged = generator.generate(d, f, memory, memory.vector(f.terms()), null,
-                        s -> s.equals(wanted) ? 1 : 0);
-                assertThat(judged.subject()).isEqualTo(wanted);
+                String judged = Evaluation.hindsight(drafts, first.subject(), s -> s.equals(wanted) ? 1 : 0);
+                assertThat(judged).isEqualTo(wanted);
             }
             // but never one the generator turns down: the bump names a version this diff lacks
-            Draft bump = generator.generate(d, f, memory, memory.vector(f.terms()), null,
-                    s -> s.contains("2.0.0") ? 1 : 0);
-            assertThat(bump.subject()).doesNotContain("2.0.0").isEqualTo(first.subject());
+            String bump = Evaluation.hindsight(drafts, first.subject(), s -> s.contains("2.0.0") ? 1 : 0);
+            assertThat(bump).doesNotContain("2.0.0").isEqualTo(first.subject());
         }
     }
 

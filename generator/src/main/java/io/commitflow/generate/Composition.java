@@ -1,0 +1,104 @@
+package io.commitflow.generate;
+
+import io.commitflow.git.DiffedCommit;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What the subject rules of {@link RetrievalGenerator} see of one request: the diff and its features, the
+ * repository's memory as the request sees it ({@code window}) and its form ({@code conventions}), and the
+ * candidates for exemplar, most similar first. Only its own neighbours ({@link #voters}) vote on the repository's
+ * form; a young repository's fleet neighbours compete as exemplars among {@link #candidates}.
+ */
+final class Composition {
+    final RetrievalGenerator generator;
+    final DiffedCommit diff;
+    final DiffFeatures features;
+    final RepoKnowledge memory;
+    final RepoKnowledge.Window window;
+    final Conventions conventions;
+    /** the index in {@link RankerChoice#GRID} of the weights that rank this request's exemplars (0: the generator's) */
+    final int ranker;
+    /** the repository's own neighbours, of any kind */
+    final List<RepoKnowledge.Neighbor> neighbours;
+    final List<RepoKnowledge.Neighbor> fleetNeighbours;
+    final boolean merge;
+    /** the repository's own neighbours of this diff's kind (merge or not): they vote on its form */
+    final List<RepoKnowledge.Neighbor> voters;
+    final List<Subject> voterSubjects;
+    /** the exemplars to choose from, and their subjects; a rule may replace them ({@link MovesRule}) */
+    List<RepoKnowledge.Neighbor> candidates;
+    List<Subject> subjects;
+    final List<String> files;
+    final List<String> codeFiles;
+    /** the diff's own description, for when no exemplar fits */
+    final Draft template;
+    /** the type the history gives a diff of only tests (docs, CI…), read once for every candidate */
+    final String habit;
+
+    Composition(RetrievalGenerator generator, DiffedCommit diff, DiffFeatures features, RepoKnowledge memory,
+                RepoKnowledge.Window window, Conventions conventions, int ranker,
+                List<RepoKnowledge.Neighbor> neighbours, List<RepoKnowledge.Neighbor> fleetNeighbours) {
+        this.generator = generator;
+        this.diff = diff;
+        this.features = features;
+        this.memory = memory;
+        this.window = window;
+        this.conventions = conventions;
+        this.ranker = ranker;
+        this.neighbours = neighbours;
+        this.fleetNeighbours = fleetNeighbours;
+        merge = diff.commit().parents().size() > 1;
+        voters = sameKind(neighbours, diff);
+        List<RepoKnowledge.Neighbor> nn = voters;
+        if (!fleetNeighbours.isEmpty()) {
+            nn = new ArrayList<>(voters);
+            nn.addAll(sameKind(fleetNeighbours, diff));
+            // stable: on equal scores the repository's own commit first
+            nn.sort(java.util.Comparator.comparingDouble((RepoKnowledge.Neighbor n) -> -n.score()));
+            nn = List.copyOf(nn.subList(0, Math.min(nn.size(), Math.max(neighbours.size(), fleetNeighbours.size()))));
+        }
+        candidates = nn;
+        files = RepoKnowledge.fileNames(diff);
+        template = generator.template(diff);
+        subjects = RepoKnowledge.subjects(nn);
+        voterSubjects = voters == nn ? subjects : RepoKnowledge.subjects(voters);
+        codeFiles = StyleApplier.codeFiles(diff);
+        habit = conventions.habitualType(PathKind.of(diff));
+    }
+
+    String patch() {
+        return diff.patch();
+    }
+
+    /** {@code s} in the repository's form, as its own neighbours vote it. */
+    Subject styled(Subject s) {
+        return StyleApplier.styled(s, voters, voterSubjects, conventions, files, codeFiles, template.type(), habit);
+    }
+
+    /** The exemplars a draft written from {@code pick} names: it first, then the most similar other candidates. */
+    List<String> exemplarsFrom(RepoKnowledge.Neighbor pick) {
+        List<String> exemplars = new ArrayList<>();
+        exemplars.add(pick.commit().sha());
+        for (RepoKnowledge.Neighbor n : candidates) {
+            if (exemplars.size() < 3 && !exemplars.contains(n.commit().sha())) {
+                exemplars.add(n.commit().sha());
+            }
+        }
+        return List.copyOf(exemplars);
+    }
+
+    /** The exemplars of a draft written from the diff's own words: the nearest candidate's, if there is one. */
+    List<String> nearestExemplars() {
+        return candidates.isEmpty() ? List.of() : exemplarsFrom(candidates.get(0));
+    }
+
+    /** The neighbours of {@code diff}'s kind, in order: "Merge …" subjects describe merges only, and only merges. */
+    static List<RepoKnowledge.Neighbor> sameKind(List<RepoKnowledge.Neighbor> nn, DiffedCommit diff) {
+        boolean merge = diff.commit().parents().size() > 1;
+        List<RepoKnowledge.Neighbor> out = new ArrayList<>(nn);
+        out.removeIf(n -> n.commit().merge() != merge);
+        return out;
+    }
+}
