@@ -15,11 +15,11 @@ enum ExemplarCheck {
     NOT_A_REVERT(true, (c, x) -> !RevertRule.REVERT.matcher(x.subject().description()).lookingAt()
             && !x.subject().type().equalsIgnoreCase("revert")),
     /** Prose: "+=codecov => notifications" is a history's oddity, no suggestion. */
-    STARTS_AS_PROSE(true, (c, x) -> SubjectEditor.startsAsProse(x.subject().description())),
+    STARTS_AS_PROSE(true, (c, x) -> MoodEdit.startsAsProse(x.subject().description())),
     /** A bump names the library this diff bumps, not another one near it ({@link BumpedArtifact}). */
     NAMES_THE_BUMPED_LIBRARY(false, (c, x) -> x.bumpNamed()),
     /** No file the exemplar changed and this diff does not. */
-    NAMES_NO_FILE_LEFT_ALONE(false, (c, x) -> !SubjectEditor.namesOtherFiles(x.edited().description(),
+    NAMES_NO_FILE_LEFT_ALONE(false, (c, x) -> !FileNameEdit.namesOtherFiles(x.edited().description(),
             x.exemplar().commit().files(), c.files)),
     /** Faithful: no identifier, file or version the diff lacks ({@link Faithfulness}). */
     FAITHFUL(false, (c, x) -> Faithfulness.faithful(x.styled().render(), c.patch())),
@@ -28,13 +28,13 @@ enum ExemplarCheck {
     /** No issue or pull-request number of the exemplar's. */
     NO_OLD_NUMBER(false, (c, x) -> Faithfulness.numbers(x.edited().description()).isEmpty()),
     /** A year and month (a release train) the diff's added lines write. */
-    YEAR_MONTHS_ADDED(false, (c, x) -> SubjectEditor.yearMonthsAdded(x.styled().description(), c.patch())),
+    YEAR_MONTHS_ADDED(false, (c, x) -> DateEdit.yearMonthsAdded(x.styled().description(), c.patch())),
     /** A versioned name ({@code jgit-4.38}) the diff's added lines write. */
-    NAME_VERSIONS_ADDED(false, (c, x) -> SubjectEditor.nameVersionsAdded(x.styled().description(), c.patch())),
+    NAME_VERSIONS_ADDED(false, (c, x) -> VersionEdit.nameVersionsAdded(x.styled().description(), c.patch())),
     /** Fitted to 72 characters, it keeps a phrase whole ({@link SubjectLength#keepsPhrase}). */
     KEEPS_ITS_PHRASE(false, (c, x) -> SubjectLength.keepsPhrase(x.styled(), c.diff)),
     /** No name carried from the exemplar's diff that this diff lacks ({@link SubjectEditor#carriedName}). */
-    CARRIES_NO_NAME(false, (c, x) -> SubjectEditor.carriedName(x.styled().description(),
+    CARRIES_NO_NAME(false, (c, x) -> CarriedNameEdit.carriedName(x.styled().description(),
             x.exemplar().commit().signature(), c.features.signature(), c.patch()) == null);
 
     /**

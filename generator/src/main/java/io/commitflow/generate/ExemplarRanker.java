@@ -186,7 +186,7 @@ public final class ExemplarRanker {
                 continue;
             }
             if (isId(w)) {
-                continue; // a build id the exemplar moved to becomes this diff's (SubjectEditor.replaceCarried)
+                continue; // a build id the exemplar moved to becomes this diff's (CarriedNameEdit.replaceCarried)
             }
             words++;
             int h = DiffTokens.wordHash(w);

@@ -45,8 +45,8 @@ final class ExemplarRule implements SubjectRule {
         // one then, not for every suggestion
         List<String> oldVersions = c.features.newVersions().size() == 1 ? DiffTokens.oldVersions(c.patch()) : List.of();
         // a diff of a test is about the class it tests: an exemplar's class becomes that one
-        String underTest = SubjectEditor.classUnderTest(c.files, c.patch());
-        SubjectEditor.Member member = null;
+        String underTest = FileNameEdit.classUnderTest(c.files, c.patch());
+        MemberEdit.Member member = null;
         boolean memberRead = false;
         List<Written> out = new ArrayList<>();
         for (int i : order) {
@@ -58,18 +58,18 @@ final class ExemplarRule implements SubjectRule {
             Subject edited = SubjectEditor.adapt(subject, candidate.commit().files(), c.files, underTest, oldVersions,
                     c.features.newVersions());
             // a copyright notice's year is the one this diff writes
-            edited = edited.withDescription(SubjectEditor.editYear(edited.description(), c.patch()));
+            edited = edited.withDescription(DateEdit.editYear(edited.description(), c.patch()));
             // and a release train's year and month, the one this diff points at
-            edited = edited.withDescription(SubjectEditor.editYearMonth(edited.description(), c.patch()));
+            edited = edited.withDescription(DateEdit.editYearMonth(edited.description(), c.patch()));
             // a build id the exemplar moved to ("Update Orbit to R20220830213456") becomes the one this diff adds
-            edited = edited.withDescription(SubjectEditor.replaceCarried(edited.description(),
+            edited = edited.withDescription(CarriedNameEdit.replaceCarried(edited.description(),
                     candidate.commit().signature(), c.features.signature(), c.patch()));
-            if (SubjectEditor.namesMember(edited.description())) {
+            if (MemberEdit.namesMember(edited.description())) {
                 if (!memberRead) { // the patch is read for its declarations only when an exemplar names a member
-                    member = SubjectEditor.changedMember(c.patch());
+                    member = MemberEdit.changedMember(c.patch());
                     memberRead = true;
                 }
-                edited = edited.withDescription(SubjectEditor.editMember(edited.description(), member, c.patch()));
+                edited = edited.withDescription(MemberEdit.editMember(edited.description(), member, c.patch()));
             }
             Subject styled = StyleApplier.withoutUnsupportedArea(c.styled(edited), c.patch());
             if (styled.render().length() > SubjectLength.MAX && !edited.scope().isEmpty()

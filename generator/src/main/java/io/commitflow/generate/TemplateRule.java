@@ -11,7 +11,7 @@ final class TemplateRule implements SubjectRule {
     @Override
     public Written write(Composition c) {
         Subject t = Subject.parse(c.template.subject());
-        Subject styled = c.styled(t.withDescription(SubjectEditor.imperative(t.description())));
+        Subject styled = c.styled(t.withDescription(MoodEdit.imperative(t.description())));
         // the neighbours' area may name a class this diff does not touch ("CommitGraphWriter: Update
         // config-options.md"): the template's own words stand alone
         return new Written(StyleApplier.withoutUnsupportedArea(styled, c.patch()), List.of());

@@ -9,75 +9,75 @@ import static org.assertj.core.api.Assertions.assertThat;
 class SubjectEditorTest {
     @Test
     void editsNamesAndVersionsOfTheExemplar() {
-        assertThat(SubjectEditor.edit("Fix race in PackWriter", List.of("PackWriter"), List.of("RefUpdate")))
+        assertThat(FileNameEdit.edit("Fix race in PackWriter", List.of("PackWriter"), List.of("RefUpdate")))
                 .isEqualTo("Fix race in RefUpdate");
-        assertThat(SubjectEditor.edit("Fix race in PackWriter", List.of("PackWriter"), List.of("PackWriter", "X")))
+        assertThat(FileNameEdit.edit("Fix race in PackWriter", List.of("PackWriter"), List.of("PackWriter", "X")))
                 .as("a name this diff changes too stays").isEqualTo("Fix race in PackWriter");
-        assertThat(SubjectEditor.edit("Update Orbit to S20220726152247 and bouncycastle to 1.71",
+        assertThat(FileNameEdit.edit("Update Orbit to S20220726152247 and bouncycastle to 1.71",
                 List.of("S20220726152247", "WORKSPACE"), List.of("WORKSPACE", "pom")))
                 .as("a file named by an id is replaced by no plain name")
                 .isEqualTo("Update Orbit to S20220726152247 and bouncycastle to 1.71");
-        assertThat(SubjectEditor.edit("A full device budget throws EngineFullException",
+        assertThat(FileNameEdit.edit("A full device budget throws EngineFullException",
                 List.of("EngineFullException", "CudaEngine"), List.of("CudaEngine", "CudaLane")))
                 .as("an exception only for an exception").isEqualTo("A full device budget throws EngineFullException");
-        assertThat(SubjectEditor.edit("Throw EngineFullException when full", List.of("EngineFullException"),
+        assertThat(FileNameEdit.edit("Throw EngineFullException when full", List.of("EngineFullException"),
                 List.of("LaneFullException"))).isEqualTo("Throw LaneFullException when full");
-        assertThat(SubjectEditor.edit("Add orbit S20220726152247", List.of("S20220726152247"),
+        assertThat(FileNameEdit.edit("Add orbit S20220726152247", List.of("S20220726152247"),
                 List.of("R20221123021534"))).as("by an id of its form it is").isEqualTo("Add orbit R20221123021534");
-        assertThat(SubjectEditor.editVersion("Update jetty to 12.0.19", List.of("12.0.21"))).isEqualTo("Update jetty to 12.0.21");
-        assertThat(SubjectEditor.editVersion("update dependency vite to v5", List.of("6.2.0"))).isEqualTo("update dependency vite to v6");
-        assertThat(SubjectEditor.editVersion("Bump 1.2 -> 1.3", List.of("2.0"))).as("ambiguous").isEqualTo("Bump 1.2 -> 1.3");
-        assertThat(SubjectEditor.editVersion("Add jgit-4.38 target platform", List.of("3.0.0"))).as("part of a name")
+        assertThat(VersionEdit.editVersion("Update jetty to 12.0.19", List.of("12.0.21"))).isEqualTo("Update jetty to 12.0.21");
+        assertThat(VersionEdit.editVersion("update dependency vite to v5", List.of("6.2.0"))).isEqualTo("update dependency vite to v6");
+        assertThat(VersionEdit.editVersion("Bump 1.2 -> 1.3", List.of("2.0"))).as("ambiguous").isEqualTo("Bump 1.2 -> 1.3");
+        assertThat(VersionEdit.editVersion("Add jgit-4.38 target platform", List.of("3.0.0"))).as("part of a name")
                 .isEqualTo("Add jgit-4.38 target platform");
-        assertThat(SubjectEditor.editVersion("Update Orbit to release/4.29.0", List.of("4.30.0"))).as("part of a path")
+        assertThat(VersionEdit.editVersion("Update Orbit to release/4.29.0", List.of("4.30.0"))).as("part of a path")
                 .isEqualTo("Update Orbit to release/4.29.0");
-        assertThat(SubjectEditor.editVersion("Start building against Spring WS 5.0.0 snapshots", List.of("5.0.1-SNAPSHOT")))
+        assertThat(VersionEdit.editVersion("Start building against Spring WS 5.0.0 snapshots", List.of("5.0.1-SNAPSHOT")))
                 .as("the exemplar's version has no qualifier: neither does the edit")
                 .isEqualTo("Start building against Spring WS 5.0.1 snapshots");
-        assertThat(SubjectEditor.editVersion("Upgrade to Netty 4.1.99.Final", List.of("4.1.100.Final")))
+        assertThat(VersionEdit.editVersion("Upgrade to Netty 4.1.99.Final", List.of("4.1.100.Final")))
                 .isEqualTo("Upgrade to Netty 4.1.100.Final");
     }
 
     @Test
     void aVersionOutsideAnUpdateTakesOnlyAVersionOfItsForm() {
-        assertThat(SubjectEditor.editVersion("Add target platform for Eclipse 2023-09 (4.29)", List.of("2.11.0")))
+        assertThat(VersionEdit.editVersion("Add target platform for Eclipse 2023-09 (4.29)", List.of("2.11.0")))
                 .as("a library's version is no target platform's").isEqualTo("Add target platform for Eclipse 2023-09 (4.29)");
-        assertThat(SubjectEditor.editVersion("Prepare 6.10.0-SNAPSHOT builds", List.of("7.0.0.qualifier")))
+        assertThat(VersionEdit.editVersion("Prepare 6.10.0-SNAPSHOT builds", List.of("7.0.0.qualifier")))
                 .isEqualTo("Prepare 7.0.0.qualifier builds");
-        assertThat(SubjectEditor.editVersion("Prepare 6.10.0-SNAPSHOT builds", List.of("7.0.0.qualifier", "7.0.0-SNAPSHOT")))
+        assertThat(VersionEdit.editVersion("Prepare 6.10.0-SNAPSHOT builds", List.of("7.0.0.qualifier", "7.0.0-SNAPSHOT")))
                 .as("the exemplar's form where the diff has it").isEqualTo("Prepare 7.0.0-SNAPSHOT builds");
-        assertThat(SubjectEditor.editVersion("release: v3.4.0-alpha.3", List.of("3.4.0-alpha.4", "3.4.0-alpha.3")))
+        assertThat(VersionEdit.editVersion("release: v3.4.0-alpha.3", List.of("3.4.0-alpha.4", "3.4.0-alpha.3")))
                 .as("a counter is no form").isEqualTo("release: v3.4.0-alpha.4");
-        assertThat(SubjectEditor.editVersion("Prepare 6.10.0-SNAPSHOT builds", List.of("6.11")))
+        assertThat(VersionEdit.editVersion("Prepare 6.10.0-SNAPSHOT builds", List.of("6.11")))
                 .as("same major").isEqualTo("Prepare 6.11 builds");
-        assertThat(SubjectEditor.editVersion("gpu/README: the PTX's ISA 8.0 and what it takes to load", List.of("12.2")))
+        assertThat(VersionEdit.editVersion("gpu/README: the PTX's ISA 8.0 and what it takes to load", List.of("12.2")))
                 .as("a bare decimal of another major is another figure").isEqualTo("gpu/README: the PTX's ISA 8.0 and what it takes to load");
-        assertThat(SubjectEditor.editVersion("README: the six, 1.09-2.40x", List.of("1.25")))
+        assertThat(VersionEdit.editVersion("README: the six, 1.09-2.40x", List.of("1.25")))
                 .as("a range is figures").isEqualTo("README: the six, 1.09-2.40x");
-        assertThat(SubjectEditor.editVersion("Cut the scan by 1.5%", List.of("1.7")))
+        assertThat(VersionEdit.editVersion("Cut the scan by 1.5%", List.of("1.7")))
                 .as("a share is a figure").isEqualTo("Cut the scan by 1.5%");
-        assertThat(SubjectEditor.editVersion("Test against Flink 1.19", List.of("1.20")))
+        assertThat(VersionEdit.editVersion("Test against Flink 1.19", List.of("1.20")))
                 .as("one of its major").isEqualTo("Test against Flink 1.20");
-        assertThat(SubjectEditor.editVersion("Bump Kafka to 3.9", List.of("4.1")))
+        assertThat(VersionEdit.editVersion("Bump Kafka to 3.9", List.of("4.1")))
                 .as("an update takes any").isEqualTo("Bump Kafka to 4.1");
-        assertThat(SubjectEditor.editVersion("chore(deps): upgrade to typescript 5.5", List.of("6.0.3")))
+        assertThat(VersionEdit.editVersion("chore(deps): upgrade to typescript 5.5", List.of("6.0.3")))
                 .as("an update").isEqualTo("chore(deps): upgrade to typescript 6.0.3");
-        assertThat(SubjectEditor.editVersion("Update orbit to S20210406213021 and add 4.20-staging target",
+        assertThat(VersionEdit.editVersion("Update orbit to S20210406213021 and add 4.20-staging target",
                 List.of("0.1.55.v20221112"))).as("jgit: the update is Orbit's; the other clause names a target platform")
                 .isEqualTo("Update orbit to S20210406213021 and add 4.20-staging target");
-        assertThat(SubjectEditor.editVersion("Update Orbit to S20220726152247 and bouncycastle to 1.71", List.of("1.72")))
+        assertThat(VersionEdit.editVersion("Update Orbit to S20220726152247 and bouncycastle to 1.71", List.of("1.72")))
                 .as("a version of its form still moves in another clause").isEqualTo("Update Orbit to S20220726152247 and bouncycastle to 1.72");
     }
 
     @Test
     void aVersionNamingTheExemplarsFileBecomesTheVersionOfThisDiffsFile() {
-        assertThat(SubjectEditor.fileVersion("Add 4.31 target platform", List.of("jgit-4.31", "orbit-4.31", "pom"),
+        assertThat(VersionEdit.fileVersion("Add 4.31 target platform", List.of("jgit-4.31", "orbit-4.31", "pom"),
                 List.of("jgit-4.32", "orbit-4.32", "pom"))).isEqualTo("Add 4.32 target platform");
-        assertThat(SubjectEditor.fileVersion("Add 4.31 target platform", List.of("jgit-4.31"), List.of("pom")))
+        assertThat(VersionEdit.fileVersion("Add 4.31 target platform", List.of("jgit-4.31"), List.of("pom")))
                 .as("no such file here").isNull();
-        assertThat(SubjectEditor.fileVersion("Add 4.31 target platform", List.of("jgit-4.31"),
+        assertThat(VersionEdit.fileVersion("Add 4.31 target platform", List.of("jgit-4.31"),
                 List.of("jgit-4.32", "jgit-4.33"))).as("which one is not clear").isNull();
-        assertThat(SubjectEditor.fileVersion("Update jetty to 12.0.16", List.of("pom"), List.of("pom")))
+        assertThat(VersionEdit.fileVersion("Update jetty to 12.0.16", List.of("pom"), List.of("pom")))
                 .as("a version of no file").isNull();
         assertThat(SubjectEditor.adapt(Subject.parse("Add 4.31 target platform"), List.of("jgit-4.31"),
                 List.of("jgit-4.32"), List.of("1.0", "0.1.55")).render()).isEqualTo("Add 4.32 target platform");
@@ -94,13 +94,13 @@ class SubjectEditorTest {
     void aCopyrightYearBecomesTheOneThisDiffWrites() {
         String notice = "--- a/NOTICE\n+++ b/NOTICE\n-Copyright 2014-2023 The Apache Software Foundation\n"
                 + "+Copyright 2014-2024 The Apache Software Foundation\n";
-        assertThat(SubjectEditor.editYear("Update copyright year to 2014-2022 in NOTICE files", notice))
+        assertThat(DateEdit.editYear("Update copyright year to 2014-2022 in NOTICE files", notice))
                 .isEqualTo("Update copyright year to 2014-2024 in NOTICE files");
-        assertThat(SubjectEditor.editYear("Update NOTICE file for 2022", notice)).as("a lone year: the range's end")
+        assertThat(DateEdit.editYear("Update NOTICE file for 2022", notice)).as("a lone year: the range's end")
                 .isEqualTo("Update NOTICE file for 2024");
-        assertThat(SubjectEditor.editYear("Remove the API deprecated in 2019", notice)).as("not about years")
+        assertThat(DateEdit.editYear("Remove the API deprecated in 2019", notice)).as("not about years")
                 .isEqualTo("Remove the API deprecated in 2019");
-        assertThat(SubjectEditor.editYear("Update copyright year to 2024", "--- a/A\n+++ b/A\n+x = 1\n"))
+        assertThat(DateEdit.editYear("Update copyright year to 2024", "--- a/A\n+++ b/A\n+x = 1\n"))
                 .as("no year written").isEqualTo("Update copyright year to 2024");
     }
 
@@ -110,33 +110,33 @@ class SubjectEditorTest {
                 + "+  <repository location=\"https://download.eclipse.org/releases/2025-03/\"/>\n"
                 + "--- a/org.eclipse.jgit.target/jgit-4.34.target\n+++ b/org.eclipse.jgit.target/jgit-4.34.target\n"
                 + "   <!-- Eclipse 2024-12 -->\n";
-        assertThat(SubjectEditor.editYearMonth("Add 4.35 target platform for Eclipse 2024-12", target))
+        assertThat(DateEdit.editYearMonth("Add 4.35 target platform for Eclipse 2024-12", target))
                 .isEqualTo("Add 4.35 target platform for Eclipse 2025-03");
-        assertThat(SubjectEditor.yearMonthsAdded("Add 4.35 target platform for Eclipse 2025-03", target)).isTrue();
-        assertThat(SubjectEditor.yearMonthsAdded("Add 4.35 target platform for Eclipse 2024-12", target))
+        assertThat(DateEdit.yearMonthsAdded("Add 4.35 target platform for Eclipse 2025-03", target)).isTrue();
+        assertThat(DateEdit.yearMonthsAdded("Add 4.35 target platform for Eclipse 2024-12", target))
                 .as("only on a line the diff keeps").isFalse();
-        assertThat(SubjectEditor.yearMonthsAdded("Add 4.35 target platform", target)).isTrue();
-        assertThat(SubjectEditor.editYearMonth("Release 2024-12-05 notes", target)).as("a date is no year and month")
+        assertThat(DateEdit.yearMonthsAdded("Add 4.35 target platform", target)).isTrue();
+        assertThat(DateEdit.editYearMonth("Release 2024-12-05 notes", target)).as("a date is no year and month")
                 .isEqualTo("Release 2024-12-05 notes");
-        assertThat(SubjectEditor.nameVersionsAdded("Add target platform jgit-4.35 for Eclipse 2025-03", target))
+        assertThat(VersionEdit.nameVersionsAdded("Add target platform jgit-4.35 for Eclipse 2025-03", target))
                 .isTrue();
         String pom = "--- a/pom.xml\n+++ b/pom.xml\n     <module>jgit-4.34</module>\n+    <module>jgit-4.35</module>\n";
-        assertThat(SubjectEditor.nameVersionsAdded("Add target platform jgit-4.34 for Eclipse 2025-03", pom))
+        assertThat(VersionEdit.nameVersionsAdded("Add target platform jgit-4.34 for Eclipse 2025-03", pom))
                 .as("a module the diff only keeps").isFalse();
-        assertThat(SubjectEditor.nameVersionsAdded("Add jgit-4.35 target platform", pom)).isTrue();
+        assertThat(VersionEdit.nameVersionsAdded("Add jgit-4.35 target platform", pom)).isTrue();
         String two = target + "+  <repository location=\"https://download.eclipse.org/releases/2025-06/\"/>\n";
-        assertThat(SubjectEditor.editYearMonth("Add 4.35 target platform for Eclipse 2024-12", two))
+        assertThat(DateEdit.editYearMonth("Add 4.35 target platform for Eclipse 2024-12", two))
                 .as("which of two is not known").isEqualTo("Add 4.35 target platform for Eclipse 2024-12");
     }
 
     @Test
     void writesTheImperativeMood() {
-        assertThat(SubjectEditor.imperative("Fixed the parser")).isEqualTo("Fix the parser");
-        assertThat(SubjectEditor.imperative("adds a test")).isEqualTo("add a test");
-        assertThat(SubjectEditor.imperative("Polish")).isEqualTo("Polish");
-        assertThat(SubjectEditor.imperative("Bumps name the library they bump")).as("a noun, then its verb")
+        assertThat(MoodEdit.imperative("Fixed the parser")).isEqualTo("Fix the parser");
+        assertThat(MoodEdit.imperative("adds a test")).isEqualTo("add a test");
+        assertThat(MoodEdit.imperative("Polish")).isEqualTo("Polish");
+        assertThat(MoodEdit.imperative("Bumps name the library they bump")).as("a noun, then its verb")
                 .isEqualTo("Bumps name the library they bump");
-        assertThat(SubjectEditor.imperative("Bumps the version")).isEqualTo("Bump the version");
+        assertThat(MoodEdit.imperative("Bumps the version")).isEqualTo("Bump the version");
     }
 
     @Test
@@ -151,25 +151,25 @@ class SubjectEditorTest {
     @Test
     void neverTurnsAFileNameIntoANameOfAnotherShape() {
         // a nonsense edit seen in review: the README became a class
-        assertThat(SubjectEditor.edit("Show real demo output in the README", List.of("README"), List.of("PatchId")))
+        assertThat(FileNameEdit.edit("Show real demo output in the README", List.of("README"), List.of("PatchId")))
                 .isEqualTo("Show real demo output in the README");
-        assertThat(SubjectEditor.namesOtherFiles("Show real demo output in the README", List.of("README"), List.of("PatchId")))
+        assertThat(FileNameEdit.namesOtherFiles("Show real demo output in the README", List.of("README"), List.of("PatchId")))
                 .as("so the exemplar still speaks of a file this diff does not change").isTrue();
-        assertThat(SubjectEditor.edit("Update the NEWS for the release", List.of("NEWS"), List.of("CHANGES")))
+        assertThat(FileNameEdit.edit("Update the NEWS for the release", List.of("NEWS"), List.of("CHANGES")))
                 .isEqualTo("Update the CHANGES for the release");
-        assertThat(SubjectEditor.namesOtherFiles("Fix race in RefUpdate", List.of("PackWriter"), List.of("RefUpdate"))).isFalse();
+        assertThat(FileNameEdit.namesOtherFiles("Fix race in RefUpdate", List.of("PackWriter"), List.of("RefUpdate"))).isFalse();
     }
 
     @Test
     void aLowerCaseWordIsAFileOnlyWithItsExtension() {
         // babel/babel: "fix: update identifier to unicode 16" for a diff of yarn's files had become "Update yarn to
         // unicode 16"; "Improve traverse information collection performance" "Improve index information …"
-        assertThat(SubjectEditor.edit("update identifier to unicode 16", List.of("identifier"), List.of("yarn")))
+        assertThat(FileNameEdit.edit("update identifier to unicode 16", List.of("identifier"), List.of("yarn")))
                 .isEqualTo("update identifier to unicode 16");
-        assertThat(SubjectEditor.namesOtherFiles("update identifier to unicode 16", List.of("identifier"),
+        assertThat(FileNameEdit.namesOtherFiles("update identifier to unicode 16", List.of("identifier"),
                 List.of("yarn"))).as("so that exemplar is passed over").isTrue();
         // written as a file, it is one: flink-connector-kafka's "Add back missing kafka.md Chinese documentation"
-        assertThat(SubjectEditor.edit("Add back missing kafka.md Chinese documentation", List.of("kafka"),
+        assertThat(FileNameEdit.edit("Add back missing kafka.md Chinese documentation", List.of("kafka"),
                 List.of("avro-confluent"))).isEqualTo("Add back missing avro-confluent.md Chinese documentation");
     }
 
@@ -177,15 +177,15 @@ class SubjectEditorTest {
     void aTestClassStandsOnlyForATestClass() {
         // jgit with 30 candidates: "[pgm] Ensure UploadPackTest is closed to fix resource leak", "BlameGenerator: Add
         // BlameGeneratorTest that can overwrites its parents"
-        assertThat(SubjectEditor.edit("Ensure RevWalk is closed to fix resource leak", List.of("RevWalk"),
+        assertThat(FileNameEdit.edit("Ensure RevWalk is closed to fix resource leak", List.of("RevWalk"),
                 List.of("UploadPackTest"), null)).isEqualTo("Ensure RevWalk is closed to fix resource leak");
-        assertThat(SubjectEditor.edit("Add missing test in BlameGeneratorTest", List.of("BlameGeneratorTest"),
+        assertThat(FileNameEdit.edit("Add missing test in BlameGeneratorTest", List.of("BlameGeneratorTest"),
                 List.of("RevWalkTest"), null)).isEqualTo("Add missing test in RevWalkTest");
-        assertThat(SubjectEditor.edit("Add missing test in BlameGeneratorTest", List.of("BlameGeneratorTest"),
+        assertThat(FileNameEdit.edit("Add missing test in BlameGeneratorTest", List.of("BlameGeneratorTest"),
                 List.of("RevWalk", "RevWalkTest"), null)).as("nor does a class replace a test")
                 .isEqualTo("Add missing test in BlameGeneratorTest");
         // commons-lang: a diff of CharRangeTest is about CharRange, the class it tests
-        assertThat(SubjectEditor.edit("Fix collision in Range.hashCode()", List.of("Range"), List.of("CharRangeTest"),
+        assertThat(FileNameEdit.edit("Fix collision in Range.hashCode()", List.of("Range"), List.of("CharRangeTest"),
                 "CharRange")).isEqualTo("Fix collision in CharRange.hashCode()");
     }
 
@@ -193,42 +193,42 @@ class SubjectEditorTest {
     void aClassThatActsInTheSentenceIsNotSwapped() {
         // the demo's "PathKind pads a short subject with no file it names already": what the sentence says of
         // SubjectLength, PathKind does not do
-        assertThat(SubjectEditor.edit("SubjectLength pads a short subject with no file it names already",
+        assertThat(FileNameEdit.edit("SubjectLength pads a short subject with no file it names already",
                 List.of("SubjectLength"), List.of("PathKind"))).startsWith("SubjectLength pads");
-        assertThat(SubjectEditor.edit("RevWalk is closed twice", List.of("RevWalk"), List.of("PackWriter")))
+        assertThat(FileNameEdit.edit("RevWalk is closed twice", List.of("RevWalk"), List.of("PackWriter")))
                 .isEqualTo("RevWalk is closed twice");
         // an area, an object, a plain noun after the name: swapped
-        assertThat(SubjectEditor.edit("RevWalk: close twice", List.of("RevWalk"), List.of("PackWriter")))
+        assertThat(FileNameEdit.edit("RevWalk: close twice", List.of("RevWalk"), List.of("PackWriter")))
                 .isEqualTo("PackWriter: close twice");
-        assertThat(SubjectEditor.edit("Close RevWalk twice", List.of("RevWalk"), List.of("PackWriter")))
+        assertThat(FileNameEdit.edit("Close RevWalk twice", List.of("RevWalk"), List.of("PackWriter")))
                 .isEqualTo("Close PackWriter twice");
-        assertThat(SubjectEditor.edit("RevWalk tests cleanup", List.of("RevWalk"), List.of("PackWriter")))
+        assertThat(FileNameEdit.edit("RevWalk tests cleanup", List.of("RevWalk"), List.of("PackWriter")))
                 .as("a plural noun that is no verb still reads as one").isEqualTo("RevWalk tests cleanup");
-        assertThat(SubjectEditor.edit("RevWalk javadoc cleanup", List.of("RevWalk"), List.of("PackWriter")))
+        assertThat(FileNameEdit.edit("RevWalk javadoc cleanup", List.of("RevWalk"), List.of("PackWriter")))
                 .isEqualTo("PackWriter javadoc cleanup");
     }
 
     @Test
     void theClassUnderTestIsOneThePatchNames() {
         String patch = "+++ b/src/test/java/CharRangeTest.java\n+        assertNotEquals(CharRange.is('a').hashCode(), x);\n";
-        assertThat(SubjectEditor.classUnderTest(List.of("CharRangeTest"), patch)).isEqualTo("CharRange");
-        assertThat(SubjectEditor.classUnderTest(List.of("KafkaSinkITCase"), patch)).as("not in the patch").isNull();
-        assertThat(SubjectEditor.classUnderTest(List.of("CharRangeTest"), "+ CharRangeTest.run();\n"))
+        assertThat(FileNameEdit.classUnderTest(List.of("CharRangeTest"), patch)).isEqualTo("CharRange");
+        assertThat(FileNameEdit.classUnderTest(List.of("KafkaSinkITCase"), patch)).as("not in the patch").isNull();
+        assertThat(FileNameEdit.classUnderTest(List.of("CharRangeTest"), "+ CharRangeTest.run();\n"))
                 .as("the test's own name is no mention").isNull();
-        assertThat(SubjectEditor.classUnderTest(List.of("CharRange"), patch)).as("no test").isNull();
+        assertThat(FileNameEdit.classUnderTest(List.of("CharRange"), patch)).as("no test").isNull();
     }
 
     @Test
     void oneNameStandsForOneFile() {
         // jgit: "Remove TopoInDegreePhase and move Commit Graph info to TopoInDegreePhase"
-        assertThat(SubjectEditor.edit("Remove TopoSortGenerator and move Commit Graph info to TopoInDegreePhase",
+        assertThat(FileNameEdit.edit("Remove TopoSortGenerator and move Commit Graph info to TopoInDegreePhase",
                 List.of("TopoSortGenerator", "TopoInDegreePhase"), List.of("TopoInDegreePhase")))
                 .as("this diff's file is named already").isEqualTo("Remove TopoSortGenerator and move Commit Graph info to TopoInDegreePhase");
-        assertThat(SubjectEditor.edit("Move PackWriter statistics into PackStatistics",
+        assertThat(FileNameEdit.edit("Move PackWriter statistics into PackStatistics",
                 List.of("PackWriter", "PackStatistics"), List.of("RefUpdate")))
                 .as("two of the exemplar's files do not both become this diff's one")
                 .isEqualTo("Move RefUpdate statistics into PackStatistics");
-        assertThat(SubjectEditor.edit("Fix PackWriter: PackWriter leaks", List.of("PackWriter"), List.of("RefUpdate")))
+        assertThat(FileNameEdit.edit("Fix PackWriter: PackWriter leaks", List.of("PackWriter"), List.of("RefUpdate")))
                 .as("the same name twice is still one file").isEqualTo("Fix RefUpdate: RefUpdate leaks");
     }
 
@@ -237,9 +237,9 @@ class SubjectEditorTest {
         assertThat(SubjectEditor.adapt(Subject.parse("Bump Bump actions/cache from 5.0.3 to 5.0.4"), List.of(),
                 List.of("maven.yml"), null, List.of("5.0.4"), List.of("5.0.5")).render())
                 .as("commons-lang's history holds the typo").isEqualTo("Bump actions/cache from 5.0.4 to 5.0.5");
-        assertThat(SubjectEditor.withoutDoubledWords("Fix the the typo")).isEqualTo("Fix the typo");
-        assertThat(SubjectEditor.withoutDoubledWords("Add x.x support and 1 1 test")).isEqualTo("Add x.x support and 1 1 test");
-        assertThat(SubjectEditor.withoutDoubledWords("Update RefUpdate")).isEqualTo("Update RefUpdate");
+        assertThat(MoodEdit.withoutDoubledWords("Fix the the typo")).isEqualTo("Fix the typo");
+        assertThat(MoodEdit.withoutDoubledWords("Add x.x support and 1 1 test")).isEqualTo("Add x.x support and 1 1 test");
+        assertThat(MoodEdit.withoutDoubledWords("Update RefUpdate")).isEqualTo("Update RefUpdate");
     }
 
     @Test
@@ -254,9 +254,9 @@ class SubjectEditorTest {
         Subject adapted = SubjectEditor.adapt(Subject.parse("Bump github/codeql-action from 3.29.2 to 3.29.4 (#1421)"),
                 List.of(), List.of("codeql"), null, List.of("3.29.8"), List.of("3.29.9"));
         assertThat(adapted.render()).isEqualTo("Bump github/codeql-action from 3.29.8 to 3.29.9");
-        assertThat(SubjectEditor.editVersionPair("update vite from v5.4.1 to v5.4.2", List.of("5.4.2"), List.of("5.4.3")))
+        assertThat(VersionEdit.editVersionPair("update vite from v5.4.1 to v5.4.2", List.of("5.4.2"), List.of("5.4.3")))
                 .isEqualTo("update vite from v5.4.2 to v5.4.3");
-        assertThat(SubjectEditor.editVersionPair("Bump x from 1.0 to 1.1", List.of("1.0", "2.0"), List.of("1.2")))
+        assertThat(VersionEdit.editVersionPair("Bump x from 1.0 to 1.1", List.of("1.0", "2.0"), List.of("1.2")))
                 .as("two old versions: which one is unclear").isNull();
     }
 
@@ -271,22 +271,22 @@ class SubjectEditorTest {
                 +    void testCreateLongFailure(final String s, @Nullable int[] radix) throws Exception {
                          assertThrows(x);
                 """;
-        SubjectEditor.Member member = SubjectEditor.changedMember(patch);
-        assertThat(member).isEqualTo(new SubjectEditor.Member("NumberUtilsTest", "testCreateLongFailure(String, int[])"));
-        assertThat(SubjectEditor.editMember("Refactor NumberUtilsTest.testCreateDouble() test using assertThrows",
+        MemberEdit.Member member = MemberEdit.changedMember(patch);
+        assertThat(member).isEqualTo(new MemberEdit.Member("NumberUtilsTest", "testCreateLongFailure(String, int[])"));
+        assertThat(MemberEdit.editMember("Refactor NumberUtilsTest.testCreateDouble() test using assertThrows",
                 member, patch)).isEqualTo(
                 "Refactor NumberUtilsTest.testCreateLongFailure(String, int[]) test using assertThrows");
         // the qualifier becomes the class the member is declared in
-        assertThat(SubjectEditor.editMember("Add org.example.IntegerRange.toIntStream()", member, patch))
+        assertThat(MemberEdit.editMember("Add org.example.IntegerRange.toIntStream()", member, patch))
                 .isEqualTo("Add org.example.NumberUtilsTest.testCreateLongFailure(String, int[])");
         // nothing to edit: no reference, two references, a reference this diff has, no single changed member
-        assertThat(SubjectEditor.editMember("Use final", member, patch)).isEqualTo("Use final");
-        assertThat(SubjectEditor.editMember("Use a() and b()", member, patch)).isEqualTo("Use a() and b()");
-        assertThat(SubjectEditor.editMember("Fix testCreateLongFailure(String)", member, patch))
+        assertThat(MemberEdit.editMember("Use final", member, patch)).isEqualTo("Use final");
+        assertThat(MemberEdit.editMember("Use a() and b()", member, patch)).isEqualTo("Use a() and b()");
+        assertThat(MemberEdit.editMember("Fix testCreateLongFailure(String)", member, patch))
                 .isEqualTo("Fix testCreateLongFailure(String)");
-        assertThat(SubjectEditor.editMember("Fix Foo.bar()", null, patch)).isEqualTo("Fix Foo.bar()");
-        assertThat(SubjectEditor.changedMember(patch + "+    private int other(int a) {\n")).as("two members").isNull();
-        assertThat(SubjectEditor.changedMember("+        if (x) {\n+        foo(bar);\n")).isNull();
+        assertThat(MemberEdit.editMember("Fix Foo.bar()", null, patch)).isEqualTo("Fix Foo.bar()");
+        assertThat(MemberEdit.changedMember(patch + "+    private int other(int a) {\n")).as("two members").isNull();
+        assertThat(MemberEdit.changedMember("+        if (x) {\n+        foo(bar);\n")).isNull();
     }
 
     @Test
@@ -299,18 +299,18 @@ class SubjectEditorTest {
         int[] signature = DiffTokens.signature(theirs);
         String subject = "Use org.tukaani:xz directly from Maven Central";
 
-        assertThat(SubjectEditor.carriedName(subject, signature, ours)).isEqualTo("tukaani");
-        assertThat(SubjectEditor.carriedName(subject, signature, theirs)).as("this diff names it too").isNull();
-        assertThat(SubjectEditor.carriedName("Use tukaani directly from Maven Central", signature, ours))
+        assertThat(CarriedNameEdit.carriedName(subject, signature, ours)).isEqualTo("tukaani");
+        assertThat(CarriedNameEdit.carriedName(subject, signature, theirs)).as("this diff names it too").isNull();
+        assertThat(CarriedNameEdit.carriedName("Use tukaani directly from Maven Central", signature, ours))
                 .as("a plain word said twice may say the same of another diff: not judged").isNull();
-        assertThat(SubjectEditor.carriedName("Use net.bytebuddy directly from Maven Central", signature, ours))
+        assertThat(CarriedNameEdit.carriedName("Use net.bytebuddy directly from Maven Central", signature, ours))
                 .as("a name the exemplar's diff did not contain is this edit's own").isNull();
-        assertThat(SubjectEditor.carriedName("Update Orbit to R20220830213456",
+        assertThat(CarriedNameEdit.carriedName("Update Orbit to R20220830213456",
                 DiffTokens.signature("+ <unit location=\"R20220830213456\"/>"), ours)).isEqualTo("R20220830213456");
-        assertThat(SubjectEditor.carriedName(subject, new int[0], ours)).as("no signature kept: nothing judged").isNull();
-        assertThat(SubjectEditor.carriedName(subject, signature, DiffTokens.signature(ours), ours))
+        assertThat(CarriedNameEdit.carriedName(subject, new int[0], ours)).as("no signature kept: nothing judged").isNull();
+        assertThat(CarriedNameEdit.carriedName(subject, signature, DiffTokens.signature(ours), ours))
                 .as("this diff's signature read first: the same answer").isEqualTo("tukaani");
-        assertThat(SubjectEditor.carriedName(subject, signature, signature, ours))
+        assertThat(CarriedNameEdit.carriedName(subject, signature, signature, ours))
                 .as("a word this diff's signature holds is this diff's").isNull();
     }
 
@@ -324,10 +324,10 @@ class SubjectEditorTest {
         String ours = "diff --git a/jgit-4.28.target b/jgit-4.28.target\n"
                 + "+    <location type=\"Maven\" label=\"xz\">\n+      <artifactId>xz</artifactId>\n";
         int[] signature = DiffTokens.signature(theirs.toString());
-        assertThat(SubjectEditor.carriedName("Use gson directly from Maven Central", signature, ours))
+        assertThat(CarriedNameEdit.carriedName("Use gson directly from Maven Central", signature, ours))
                 .as("gson, in every file the exemplar changed, is not this diff's").isEqualTo("gson");
-        assertThat(SubjectEditor.carriedName("Use xz directly from Maven Central", signature, ours)).isNull();
-        assertThat(SubjectEditor.carriedName("Use gson directly from Maven Central", signature,
+        assertThat(CarriedNameEdit.carriedName("Use xz directly from Maven Central", signature, ours)).isNull();
+        assertThat(CarriedNameEdit.carriedName("Use gson directly from Maven Central", signature,
                 ours + "     <artifactId>gson</artifactId>\n")).as("this diff says it too").isNull();
     }
 
@@ -340,26 +340,26 @@ class SubjectEditorTest {
                 + "-location \"https://download.eclipse.org/tools/orbit/downloads/drops/R20220830213456/repository\" {\n"
                 + "+location \"https://download.eclipse.org/tools/orbit/downloads/drops/R20221123021534/repository\" {\n";
 
-        assertThat(SubjectEditor.replaceCarried("Update Orbit to R20220531185310 for 2022-09", theirs, ours))
+        assertThat(CarriedNameEdit.replaceCarried("Update Orbit to R20220531185310 for 2022-09", theirs, ours))
                 .as("the exemplar's id, which this diff lacks, becomes the one it adds")
                 .isEqualTo("Update Orbit to R20221123021534 for 2022-09");
-        assertThat(SubjectEditor.replaceCarried("Update Orbit to R20220830213456 for 2022-09", theirs, ours))
+        assertThat(CarriedNameEdit.replaceCarried("Update Orbit to R20220830213456 for 2022-09", theirs, ours))
                 .as("an id this diff has (it removes it) is no carried name: left as it is")
                 .isEqualTo("Update Orbit to R20220830213456 for 2022-09");
         String two = ours + "+location \"https://download.eclipse.org/tools/orbit/downloads/drops/S20221110001122/repository\" {\n";
-        assertThat(SubjectEditor.replaceCarried("Update Orbit to R20220531185310", theirs, two))
+        assertThat(CarriedNameEdit.replaceCarried("Update Orbit to R20220531185310", theirs, two))
                 .as("two new ids of that shape: which one is meant is not known").isEqualTo("Update Orbit to R20220531185310");
     }
 
     @Test
     void aDescriptionStartingWithAnOperatorOrAListMarkerIsNoSubject() {
         for (String odd : List.of("+=codecov => notifications", "+= .asf.yaml", "* Inline var", "-> retry", "", "  ")) {
-            assertThat(SubjectEditor.startsAsProse(odd)).as(odd).isFalse();
+            assertThat(MoodEdit.startsAsProse(odd)).as(odd).isFalse();
         }
         for (String fine : List.of("Fix the walker", "2024 copyright", "@since tags", ".gitignore entries",
                 "`foo` is gone", "\"quoted\" name", "[docs] fix", "#include order", "$HOME expansion",
                 "<dependency> order", "_internal helper")) {
-            assertThat(SubjectEditor.startsAsProse(fine)).as(fine).isTrue();
+            assertThat(MoodEdit.startsAsProse(fine)).as(fine).isTrue();
         }
     }
 }
