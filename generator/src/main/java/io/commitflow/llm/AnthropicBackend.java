@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.commitflow.event.Json;
 
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 
@@ -19,13 +18,8 @@ public final class AnthropicBackend extends HttpBackend {
     private final String apiKey;
 
     public AnthropicBackend(HttpClient http, String baseUrl, String model, String apiKey) {
-        super(http, URI.create(baseUrl.replaceAll("/+$", "") + "/v1/messages"), model);
+        super(http, "anthropic", baseUrl, "/v1/messages", model);
         this.apiKey = apiKey;
-    }
-
-    @Override
-    public String name() {
-        return "anthropic:" + model;
     }
 
     @Override

@@ -19,13 +19,25 @@ import java.util.concurrent.CompletionException;
 /** What both APIs share: a JSON POST over Java's non-blocking HTTP client, and the mapping of failures. */
 abstract class HttpBackend implements LlmBackend {
     private final HttpClient http;
+    private final String provider;
     protected final URI endpoint;
     protected final String model;
 
-    HttpBackend(HttpClient http, URI endpoint, String model) {
+    /**
+     * @param provider the API's name in {@link #name()}
+     * @param baseUrl  the server's address ({@code https://api.openai.com}, {@code http://vllm:8000}); {@code path} is
+     *                 added
+     */
+    HttpBackend(HttpClient http, String provider, String baseUrl, String path, String model) {
         this.http = http;
-        this.endpoint = endpoint;
+        this.provider = provider;
+        this.endpoint = URI.create(baseUrl.replaceAll("/+$", "") + path);
         this.model = model;
+    }
+
+    @Override
+    public String name() {
+        return provider + ":" + model;
     }
 
     /** The request body, in the API's documented fields. */

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.commitflow.event.Json;
 
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 
@@ -18,13 +17,8 @@ public final class OpenAiBackend extends HttpBackend {
 
     /** @param baseUrl for example {@code https://api.openai.com} or {@code http://vllm:8000}; the path is added */
     public OpenAiBackend(HttpClient http, String baseUrl, String model, String apiKey) {
-        super(http, URI.create(baseUrl.replaceAll("/+$", "") + "/v1/chat/completions"), model);
+        super(http, "openai", baseUrl, "/v1/chat/completions", model);
         this.apiKey = apiKey;
-    }
-
-    @Override
-    public String name() {
-        return "openai:" + model;
     }
 
     @Override

@@ -38,8 +38,6 @@ import java.util.concurrent.atomic.AtomicLong;
  * }</pre>
  */
 final class LoadMeasurement {
-    /** The key of the backlog's peak memory: the time before the profile's first event. */
-    static final int BACKLOG_STEP = -1;
     private final LocalStack stack;
     private final RateProfile profile;
     private final boolean warmup;
@@ -185,7 +183,7 @@ final class LoadMeasurement {
             long now = System.currentTimeMillis();
             jobCpuNanos.put(now, JobCpu.nanos());
             double mb = rssMb();
-            int step = start < 0 ? BACKLOG_STEP : profile.stepAt((now - start) / 1000.0);
+            int step = start < 0 ? LoadReport.BACKLOG_STEP : profile.stepAt((now - start) / 1000.0);
             if (start >= 0 && step < 0) {
                 step = Math.max(0, profile.steps().size() - 1); // draining: the last step's output
             }

@@ -1,8 +1,5 @@
 package io.commitflow.cli;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.commitflow.event.Json;
 import io.commitflow.replay.RateProfile;
 
 import java.io.IOException;
@@ -17,9 +14,9 @@ import java.util.NavigableMap;
 import java.util.TreeMap;
 
 /**
- * What a load test measured, and its two files: {@code report.json} (one object per phase: the backlog when there is
- * one, the warm-up when there is one, then each step of the profile) and {@code report.html} (the table and three
- * plots as inline SVG, no script, no network).
+ * What a load test measured: the phases (the backlog when there is one, the warm-up when there is one, then each step
+ * of the profile) and their figures. {@link LoadReportJson} and {@link LoadReportHtml} write them as
+ * {@code report.json} and {@code report.html}.
  *
  * <p>Times are epoch ms. An outcome belongs to the phase in which its event was offered; a step's TPS counts the
  * suggestions written during the step. Latency runs from the event's Kafka timestamp to the suggestion's (the moment
@@ -28,6 +25,9 @@ import java.util.TreeMap;
  * threads, over the suggestions written in the phase.
  */
 final class LoadReport {
+    /** The index of the backlog phase, the time before the profile's first event, among the profile's steps. */
+    static final int BACKLOG_STEP = -1;
+
     /**
      * A suggestion or dead letter read from the output: when its event was offered, when it was written, when the
      * consumer saw it, whose.
@@ -125,11 +125,11 @@ final class LoadReport {
 
     /**
      * This report with the job's consumer lag sampled from its Prometheus endpoint: per step key (as for the peak
-     * memory: {@link LoadMeasurement#BACKLOG_STEP} or the profile's step index) the peak {records behind, age in ms}.
+     * memory: {@link #BACKLOG_STEP} or the profile's step index) the peak {records behind, age in ms}.
      */
     LoadReport withLag(Map<Integer, double[]> peakByStep) {
         Map<String, double[]> byName = new java.util.HashMap<>();
-        peakByStep.forEach((i, v) -> byName.put(i == LoadMeasurement.BACKLOG_STEP ? "backlog" : stepName(i), v.clone()));
+        peakByStep.forEach((i, v) -> byName.put(i == BACKLOG_STEP ? "backlog" : stepName(i), v.clone()));
         return copy(reference, drafts, Map.copyOf(byName));
     }
 
@@ -235,7 +235,7 @@ final class LoadReport {
         double offeredPerS = backlog.events() / Math.max(1e-3, (lastQueued - first) / 1000.0);
         double drain = backlog.drainSeconds();
         return step("backlog", offeredPerS, backlog.events() / Math.max(1e-3, drain), o -> o.eventMs() < startMs,
-                backlog.events(), peakRssMbByStep.getOrDefault(LoadMeasurement.BACKLOG_STEP, 0.0),
+                backlog.events(), peakRssMbByStep.getOrDefault(BACKLOG_STEP, 0.0),
                 cpuMsPer(backlog.jobStartMs(), backlog.drainedMs(), backlog.events()), drain,
                 steadyAfterSeconds()).withComparisons(Double.NaN, Double.NaN, reference);
     }
@@ -306,289 +306,29 @@ final class LoadReport {
     /** Writes report.json and report.html into {@code dir}. */
     void write(Path dir, String title) throws IOException {
         Files.createDirectories(dir);
-        ArrayNode json = Json.mapper().createArrayNode();
-        for (Step s : steps()) {
-            ObjectNode o = json.addObject();
-            o.put("step", s.name());
-            o.put("offered_per_s", round(s.offeredPerS()));
-            o.put("tps", round(s.tps()));
-            put(o, "p50_ms", s.p50Ms());
-            put(o, "p95_ms", s.p95Ms());
-            put(o, "p99_ms", s.p99Ms());
-            put(o, "p999_ms", s.p999Ms());
-            o.put("error_rate", s.errorRate());
-            o.put("peak_rss_mb", round(s.peakRssMb()));
-            put(o, "cpu_ms_per_commit", round2(s.cpuMsPerCommit()));
-            put(o, "visible_p50_ms", s.visibleP50Ms());
-            put(o, "visible_p95_ms", s.visibleP95Ms());
-            put(o, "visible_p99_ms", s.visibleP99Ms());
-            put(o, "visible_p999_ms", s.visibleP999Ms());
-            if (!Double.isNaN(s.drainSeconds())) {
-                o.put("drain_s", round(s.drainSeconds()));
-                put(o, "steady_after_s", s.steadyAfterSeconds());
-            }
-            putIfKnown(o, "peak_backlog_records", lag(s.name())[0]);
-            putIfKnown(o, "peak_event_age_ms", lag(s.name())[1]);
-            putIfKnown(o, "p99_vs_previous_step", s.p99VsPrevious());
-            putIfKnown(o, "new_tenant_p99_ms", s.newTenantP99Ms());
-            putIfKnown(o, "cpu_vs_diff_code", s.cpuVsDiff());
-            putIfKnown(o, "tps_vs_git_log_p", s.tpsVsGit());
-        }
-        if (reference != null) {
-            ObjectNode o = json.addObject();
-            o.put("step", "reference");
-            o.put("commits", reference.commits());
-            o.put("diff_code_commits_per_s", round(reference.diffCommitsPerS()));
-            o.put("diff_code_ms_per_commit", round2(1000 / reference.diffCommitsPerS()));
-            put(o, "git_log_p_commits_per_s", round(reference.gitCommitsPerS()));
-        }
-        if (drafts != null) {
-            ObjectNode o = json.addObject();
-            o.put("step", "drafts");
-            o.put("per_s", drafts.perSecond());
-            o.put("sent", drafts.sent());
-            o.put("answered", drafts.answered());
-            o.put("refused", drafts.refused());
-            o.put("without_reply", drafts.timedOut());
-            put(o, "round_trip_p50_ms", round(drafts.p50Ms()));
-            put(o, "round_trip_p95_ms", round(drafts.p95Ms()));
-            put(o, "round_trip_p99_ms", round(drafts.p99Ms()));
-            put(o, "round_trip_max_ms", round(drafts.maxMs()));
-        }
-        Files.writeString(dir.resolve("report.json"),
-                Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(json) + "\n");
-        Files.writeString(dir.resolve("report.html"), html(title));
+        Files.writeString(dir.resolve("report.json"), LoadReportJson.of(this));
+        Files.writeString(dir.resolve("report.html"), new LoadReportHtml(this).page(title));
     }
 
-    private static void put(ObjectNode o, String field, double v) {
-        if (Double.isNaN(v)) {
-            o.putNull(field); // no suggestion of this step arrived
-        } else {
-            o.put(field, v);
-        }
+    // ---- what the JSON and HTML writers read ----------------------------------------------------------------
+
+    RateProfile profile() {
+        return profile;
     }
 
-    private static void putIfKnown(ObjectNode o, String field, double v) {
-        if (!Double.isNaN(v)) {
-            o.put(field, round2(v));
-        }
+    long startMs() {
+        return startMs;
     }
 
-    /** To two decimals; NaN stays NaN. */
-    private static double round2(double v) {
-        return Double.isNaN(v) ? v : Math.round(v * 100) / 100.0;
+    long[] sent() {
+        return sent;
     }
 
-    private static double round(double v) {
-        return Double.isNaN(v) ? v : Math.round(v * 10) / 10.0;
+    List<Outcome> outcomeList() {
+        return outcomes;
     }
 
-    // ---- HTML ---------------------------------------------------------------------------------------------
-
-    private String html(String title) {
-        StringBuilder h = new StringBuilder();
-        h.append("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>")
-                .append(esc(title)).append("</title>\n<style>body{font:14px system-ui,sans-serif;margin:2em;color:#222}"
-                        + "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:4px 8px;text-align:right}"
-                        + "th{background:#f4f4f4}svg{background:#fff;border:1px solid #ddd;margin:8px 0}"
-                        + ".note{color:#666}</style></head><body>\n");
-        h.append("<h1>").append(esc(title)).append("</h1>\n<p class=\"note\">Profile <code>").append(esc(profile.toString()))
-                .append("</code>; latency from each event's Kafka timestamp to its suggestion's (visible: to the moment a "
-                        + "read_committed consumer received it). Outcomes belong to the step their event was offered in; TPS "
-                        + "counts suggestions written during the step; CPU is the job's, per suggestion written.</p>\n");
-        h.append("<table><tr><th>step</th><th>offered/s</th><th>TPS</th><th>P50 ms</th><th>P95 ms</th><th>P99 ms</th>"
-                + "<th>P999 ms</th><th>errors</th><th>peak RSS MB</th><th>CPU ms/commit</th><th>visible P99 ms</th>"
-                + "<th>peak backlog, records</th><th>peak age of the event read, ms</th></tr>\n");
-        for (Step s : steps()) {
-            double[] lag = lag(s.name());
-            h.append(String.format(Locale.ROOT, "<tr><td>%s</td><td>%.1f</td><td>%.1f</td><td>%s</td><td>%s</td><td>%s</td>"
-                            + "<td>%s</td><td>%.3f%%</td><td>%.0f</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>%n",
-                    esc(s.name()), s.offeredPerS(), s.tps(), ms(s.p50Ms()), ms(s.p95Ms()), ms(s.p99Ms()), ms(s.p999Ms()),
-                    s.errorRate() * 100, s.peakRssMb(), Double.isNaN(s.cpuMsPerCommit()) ? "–"
-                            : String.format(Locale.ROOT, "%.2f", s.cpuMsPerCommit()), ms(s.visibleP99Ms()), ms(lag[0]),
-                    ms(lag[1])));
-        }
-        h.append("</table>\n");
-        h.append("<h2>Latency quantiles over time</h2>\n").append(latencyPlot());
-        h.append("<h2>Achieved vs offered</h2>\n").append(throughputPlot());
-        h.append("<h2>Δ = P999 − P99 per tenant (5 s buckets)</h2>\n").append(deltaHeatmap());
-        h.append("</body></html>\n");
-        return h.toString();
-    }
-
-    private static String ms(double v) {
-        return Double.isNaN(v) ? "–" : String.format(Locale.ROOT, "%.0f", v);
-    }
-
-    /** Per-second buckets of the run, by event time. */
-    private int seconds() {
-        long last = Math.max(sent.length == 0 ? startMs : sent[sent.length - 1],
-                outcomes.stream().mapToLong(Outcome::outputMs).max().orElse(startMs));
-        return (int) Math.max(1, (last - startMs) / 1000 + 1);
-    }
-
-    private String latencyPlot() {
-        int n = seconds();
-        List<List<Long>> buckets = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            buckets.add(new ArrayList<>());
-        }
-        for (Outcome o : outcomes) {
-            int b = (int) ((o.eventMs() - startMs) / 1000);
-            if (!o.error() && b >= 0 && b < n) {
-                buckets.get(b).add(o.latencyMs());
-            }
-        }
-        double[][] series = new double[3][n];
-        double[] ps = {50, 99, 99.9};
-        for (int i = 0; i < n; i++) {
-            long[] v = buckets.get(i).stream().mapToLong(Long::longValue).sorted().toArray();
-            for (int j = 0; j < 3; j++) {
-                series[j][i] = quantile(v, ps[j]);
-            }
-        }
-        return lines(series, new String[] {"P50", "P99", "P999"}, new String[] {"#1f77b4", "#ff7f0e", "#d62728"},
-                "seconds since start (event time)", "ms");
-    }
-
-    private String throughputPlot() {
-        int n = seconds();
-        double[][] series = new double[2][n];
-        for (long t : sent) {
-            int b = (int) ((t - startMs) / 1000);
-            if (b >= 0 && b < n) {
-                series[0][b]++;
-            }
-        }
-        for (Outcome o : outcomes) {
-            int b = (int) ((o.outputMs() - startMs) / 1000);
-            if (!o.error() && b >= 0 && b < n) {
-                series[1][b]++;
-            }
-        }
-        return lines(series, new String[] {"offered/s", "achieved/s"}, new String[] {"#7f7f7f", "#2ca02c"},
-                "seconds since start", "events per second");
-    }
-
-    private String deltaHeatmap() {
-        int n = (seconds() + 4) / 5;
-        Map<String, List<List<Long>>> byTenant = new TreeMap<>();
-        for (Outcome o : outcomes) {
-            int b = (int) ((o.eventMs() - startMs) / 5000);
-            if (!o.error() && b >= 0 && b < n) {
-                List<List<Long>> t = byTenant.computeIfAbsent(o.tenant(), k -> {
-                    List<List<Long>> l = new ArrayList<>();
-                    for (int i = 0; i < n; i++) {
-                        l.add(new ArrayList<>());
-                    }
-                    return l;
-                });
-                t.get(b).add(o.latencyMs());
-            }
-        }
-        int cell = Math.max(6, Math.min(40, 800 / Math.max(1, n)));
-        int left = 110;
-        int rowH = 22;
-        int width = Math.max(860, left + n * cell + 20);
-        int height = 30 + rowH * byTenant.size() + 40;
-        StringBuilder s = new StringBuilder(String.format(Locale.ROOT,
-                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" role=\"img\">%n", width, height));
-        double max = 1;
-        Map<String, double[]> deltas = new TreeMap<>();
-        for (var e : byTenant.entrySet()) {
-            double[] d = new double[n];
-            for (int i = 0; i < n; i++) {
-                long[] v = e.getValue().get(i).stream().mapToLong(Long::longValue).sorted().toArray();
-                d[i] = v.length == 0 ? Double.NaN : quantile(v, 99.9) - quantile(v, 99);
-                if (!Double.isNaN(d[i])) {
-                    max = Math.max(max, d[i]);
-                }
-            }
-            deltas.put(e.getKey(), d);
-        }
-        int row = 0;
-        for (var e : deltas.entrySet()) {
-            int y = 20 + row * rowH;
-            s.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"end\">%s</text>%n",
-                    left - 6, y + 15, esc(e.getKey())));
-            for (int i = 0; i < n; i++) {
-                double d = e.getValue()[i];
-                String color = Double.isNaN(d) ? "#d9d9d9" : heat(d / max);
-                s.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\" stroke=\"#bbb\">"
-                                + "<title>%s, %d–%d s: Δ %s ms</title></rect>%n", left + i * cell, y, cell - 1, rowH - 2, color,
-                        esc(e.getKey()), i * 5, i * 5 + 5, Double.isNaN(d) ? "–" : String.format(Locale.ROOT, "%.0f", d)));
-            }
-            row++;
-        }
-        s.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" font-size=\"12\">seconds since start, 5 s per cell; "
-                + "pale → dark red: Δ from 0 to %.0f ms; grey: no suggestions</text>%n", left, height - 8, max));
-        return s.append("</svg>\n").toString();
-    }
-
-    private static String heat(double f) {
-        f = Math.max(0, Math.min(1, f));
-        int r = (int) Math.round(255 - 75 * f);
-        int g = (int) Math.round(245 * (1 - f));
-        int b = (int) Math.round(225 * (1 - f));
-        return String.format(Locale.ROOT, "rgb(%d,%d,%d)", r, g, b);
-    }
-
-    /** A line chart of equally spaced series (NaN: a gap). */
-    private static String lines(double[][] series, String[] names, String[] colors, String xLabel, String yLabel) {
-        int n = series[0].length;
-        double max = 1;
-        for (double[] s : series) {
-            for (double v : s) {
-                if (!Double.isNaN(v)) {
-                    max = Math.max(max, v);
-                }
-            }
-        }
-        int w = 860;
-        int h = 300;
-        int left = 60;
-        int bottom = 40;
-        double sx = (w - left - 20) / (double) Math.max(1, n - 1);
-        double sy = (h - bottom - 20) / max;
-        StringBuilder s = new StringBuilder(String.format(Locale.ROOT,
-                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" role=\"img\">%n", w, h));
-        s.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#999\"/>%n", left, h - bottom, w - 20, h - bottom));
-        s.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"20\" x2=\"%d\" y2=\"%d\" stroke=\"#999\"/>%n", left, left, h - bottom));
-        for (int k = 0; k <= 4; k++) {
-            double v = max * k / 4;
-            double y = h - bottom - v * sy;
-            s.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">%.0f</text>%n", left - 4, y + 4, v));
-        }
-        for (int k = 0; k <= 4; k++) {
-            int i = (n - 1) * k / 4;
-            s.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">%d</text>%n",
-                    left + i * sx, h - bottom + 14, i));
-        }
-        s.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\">%s</text>%n",
-                (left + w) / 2, h - 6, esc(xLabel)));
-        s.append(String.format(Locale.ROOT, "<text x=\"14\" y=\"%d\" font-size=\"12\" transform=\"rotate(-90 14 %d)\" "
-                + "text-anchor=\"middle\">%s</text>%n", h / 2, h / 2, esc(yLabel)));
-        for (int j = 0; j < series.length; j++) {
-            StringBuilder path = new StringBuilder();
-            boolean pen = false;
-            for (int i = 0; i < n; i++) {
-                double v = series[j][i];
-                if (Double.isNaN(v)) {
-                    pen = false;
-                    continue;
-                }
-                path.append(pen ? " L" : " M").append(String.format(Locale.ROOT, "%.1f %.1f", left + i * sx, h - bottom - v * sy));
-                pen = true;
-            }
-            s.append(String.format(Locale.ROOT, "<path d=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\"/>%n",
-                    path.toString().trim(), colors[j]));
-            s.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" font-size=\"12\" fill=\"%s\">%s</text>%n",
-                    left + 10 + j * 110, 14, colors[j], esc(names[j])));
-        }
-        return s.append("</svg>\n").toString();
-    }
-
-    private static String esc(String s) {
-        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+    DraftLoad.Figures drafts() {
+        return drafts;
     }
 }
