@@ -36,8 +36,9 @@ public final class CommitMessageJob {
     private CommitMessageJob() {}
 
     public static void main(String[] args) throws Exception {
-        JobParameters params = JobOptions.parseForCluster(args);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        // the cluster's config.yaml and -D set the job's settings too (JobConfig's keys); the arguments override them
+        JobParameters params = JobOptions.parseForCluster(env.getConfiguration(), args);
         KafkaIO.checkDelivery(params.kafka(), env.getCheckpointInterval());
         build(env, KafkaIO.sourceBuilder(params.kafka()).build(), KafkaIO.suggestionSink(params.kafka()),
                 KafkaIO.deadLetterSink(params.kafka()), KafkaIO.slaSink(params.kafka()), Interactive.of(params.kafka()),

@@ -26,8 +26,19 @@ public final class JobOptions {
      * @throws IllegalArgumentException with the problem and the usage, so that {@code flink run} shows both
      */
     public static JobParameters parseForCluster(String... args) {
+        return parseForCluster(new org.apache.flink.configuration.Configuration(), args);
+    }
+
+    /**
+     * Parses the job's arguments over {@code conf}: a setting the arguments leave out is {@code conf}'s (the cluster's
+     * {@code config.yaml} and {@code -D}, under its {@link JobConfig} key), else its option's default.
+     *
+     * @throws IllegalArgumentException with the problem and the usage, so that {@code flink run} shows both
+     */
+    public static JobParameters parseForCluster(org.apache.flink.configuration.ReadableConfig conf, String... args) {
         JobOptions options = new JobOptions();
-        CommandLine cli = new CommandLine(options).setDefaultValueProvider(new OptionDefaults());
+        options.kafka.conf = conf;
+        CommandLine cli = JobConfigDefaults.configure(new CommandLine(options), conf);
         try {
             cli.parseArgs(args);
             if (cli.isUsageHelpRequested() || cli.isVersionHelpRequested()) {

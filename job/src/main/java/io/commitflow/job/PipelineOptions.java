@@ -24,103 +24,88 @@ public class PipelineOptions {
     CommandSpec spec;
 
     @Option(names = "--mirror-root", paramLabel = "DIR",
-            description = "Folder holding the bare mirrors the diffs are read from. Without it only events with an "
-                    + "inline patch can be described.")
+            descriptionKey = "commitflow.pipeline.mirror-root")
     Path mirrorRoot;
 
     @Option(names = "--dedup-ttl", converter = DurationConverter.class, paramLabel = "DURATION",
-            description = "How long a diffed commit is remembered, so that a redelivery is dropped; a commit that "
-                    + "ended in a dead letter is not remembered, and its redelivery is tried again (default: ${DEFAULT-VALUE}).")
-    Duration dedupTtl = DedupAndDiff.DEFAULT_TTL;
+            descriptionKey = "commitflow.pipeline.dedup-ttl")
+    Duration dedupTtl;
 
     @Option(names = "--max-event-bytes", paramLabel = "BYTES",
-            description = "Larger records go to the DLQ unparsed (default: ${DEFAULT-VALUE}).")
-    int maxEventBytes = EventParser.DEFAULT_MAX_EVENT_BYTES;
+            descriptionKey = "commitflow.pipeline.max-event-bytes")
+    int maxEventBytes;
 
-    @Option(names = "--max-files", paramLabel = "N", description = "Files described per commit (default: ${DEFAULT-VALUE}).")
-    int maxFiles = DiffBudget.DEFAULT.maxFiles();
+    @Option(names = "--max-files", paramLabel = "N", descriptionKey = "commitflow.pipeline.max-files")
+    int maxFiles;
 
-    @Option(names = "--max-lines", paramLabel = "N", description = "Patch lines kept per commit (default: ${DEFAULT-VALUE}).")
-    int maxLines = DiffBudget.DEFAULT.maxLines();
+    @Option(names = "--max-lines", paramLabel = "N", descriptionKey = "commitflow.pipeline.max-lines")
+    int maxLines;
 
-    @Option(names = "--max-patch-bytes", paramLabel = "BYTES", description = "Patch bytes kept per commit (default: ${DEFAULT-VALUE}).")
-    int maxPatchBytes = DiffBudget.DEFAULT.maxBytes();
+    @Option(names = "--max-patch-bytes", paramLabel = "BYTES", descriptionKey = "commitflow.pipeline.max-patch-bytes")
+    int maxPatchBytes;
 
     @Option(names = "--max-blob-bytes", paramLabel = "BYTES",
-            description = "Larger files are summarised like binaries, never loaded (default: ${DEFAULT-VALUE}).")
-    int maxBlobBytes = DiffBudget.DEFAULT.maxBlobBytes();
+            descriptionKey = "commitflow.pipeline.max-blob-bytes")
+    int maxBlobBytes;
 
     @Option(names = {"--mirror-max-wait", "--push-retry-max-wait"}, converter = DurationConverter.class,
-            paramLabel = "DURATION", description = "How long a push or a commit event waits for its commits to reach "
-                    + "the mirror before it goes to the DLQ as UNKNOWN_COMMIT (retries from 500ms, doubling up to 30s); "
-                    + "--push-retry-max-wait is its former name (default: ${DEFAULT-VALUE}).")
-    Duration mirrorMaxWait = RetryPolicy.DEFAULT.maxWait();
+            paramLabel = "DURATION", descriptionKey = "commitflow.pipeline.mirror-max-wait")
+    Duration mirrorMaxWait;
 
     @Option(names = "--cache-ttl", converter = DurationConverter.class, paramLabel = "DURATION",
-            description = "How long the result cache keeps a suggestion for a patch-id (default: ${DEFAULT-VALUE}).")
-    Duration cacheTtl = SuggestSettings.DEFAULT.cacheTtl();
+            descriptionKey = "commitflow.suggest.cache-ttl")
+    Duration cacheTtl;
 
     @Option(names = "--max-history-per-repo", paramLabel = "N",
-            description = "Earlier commits per repository the generator keeps to learn from; the oldest go first "
-                    + "(default: ${DEFAULT-VALUE}; about 8 KiB of task memory each).")
-    int maxHistoryPerRepo = SuggestSettings.DEFAULT.maxRows();
+            descriptionKey = "commitflow.suggest.max-history-per-repo")
+    int maxHistoryPerRepo;
 
-    @Option(names = "--fleet", negatable = true, defaultValue = "true", fallbackValue = "true",
-            description = "A repository with fewer than " + io.commitflow.generate.RetrievalGenerator.YOUNG
-                    + " commits learned also draws exemplars from its tenant's other repositories (their commits on "
-                    + "files of the same name: build files, CI workflows, documents; or with a much alike diff); "
-                    + "--no-fleet keeps every repository to its own history, as where a tenant's repositories must "
-                    + "not see each other's subjects (default: on).")
-    boolean fleet = SuggestSettings.DEFAULT.fleet();
+    @Option(names = "--fleet", negatable = true, fallbackValue = "true",
+            descriptionKey = "commitflow.suggest.fleet")
+    boolean fleet;
 
     @Option(names = "--fleet-history", paramLabel = "N",
-            description = "The newest commits of each tenant its fleet memory keeps for young repositories "
-                    + "(default: ${DEFAULT-VALUE}; a few KiB of task memory each, per tenant).")
-    int fleetHistory = SuggestSettings.DEFAULT.fleetRows();
+            descriptionKey = "commitflow.suggest.fleet-history")
+    int fleetHistory;
 
     @Option(names = "--engine", paramLabel = "auto|cpu|cuda",
-            description = "Retrieval engine: auto takes CUDA where a GPU and its driver load, else the CPU; cuda fails "
-                    + "when there is none (default: ${DEFAULT-VALUE}).")
-    String engine = SuggestSettings.DEFAULT.engine().label();
+            descriptionKey = "commitflow.suggest.engine")
+    String engine;
 
     @Option(names = "--device-budget", paramLabel = "MIB",
-            description = "Device memory one task's CUDA engine may use, in MiB (default: ${DEFAULT-VALUE}).")
-    long deviceBudgetMiB = SuggestSettings.DEFAULT.deviceBudgetMiB();
+            descriptionKey = "commitflow.suggest.device-budget")
+    long deviceBudgetMiB;
 
     @Option(names = "--batch-max", paramLabel = "N",
-            description = "Most requests in one engine call (default: ${DEFAULT-VALUE}).")
-    int batchMax = SuggestSettings.DEFAULT.maxBatch();
+            descriptionKey = "commitflow.suggest.batch-max")
+    int batchMax;
 
     @Option(names = "--batch-wait", converter = DurationConverter.class, paramLabel = "DURATION",
-            description = "How long a request waits for its batch to fill (default: ${DEFAULT-VALUE}).")
-    Duration batchWait = SuggestSettings.DEFAULT.maxWait();
+            descriptionKey = "commitflow.suggest.batch-wait")
+    Duration batchWait;
 
     @Option(names = "--suggest-workers", paramLabel = "N",
-            description = "Threads per task answering batches (default: ${DEFAULT-VALUE}).")
-    int suggestWorkers = SuggestSettings.DEFAULT.workers();
+            descriptionKey = "commitflow.suggest.workers")
+    int suggestWorkers;
 
     @Option(names = "--async-timeout", converter = DurationConverter.class, paramLabel = "DURATION",
-            description = "After this a request is answered by the exact CPU scan instead (default: ${DEFAULT-VALUE}).")
-    Duration asyncTimeout = SuggestSettings.DEFAULT.timeout();
+            descriptionKey = "commitflow.suggest.async-timeout")
+    Duration asyncTimeout;
 
     @Option(names = "--async-capacity", paramLabel = "N",
-            description = "Requests in flight per task; beyond it the job back-pressures (default: ${DEFAULT-VALUE}).")
-    int asyncCapacity = SuggestSettings.DEFAULT.capacity();
+            descriptionKey = "commitflow.suggest.async-capacity")
+    int asyncCapacity;
 
     @Option(names = "--engine-retries", paramLabel = "N",
-            description = "Retries of a failed engine call before the CPU scan answers (default: ${DEFAULT-VALUE}).")
-    int engineRetries = SuggestSettings.DEFAULT.retries();
+            descriptionKey = "commitflow.suggest.engine-retries")
+    int engineRetries;
 
     @Option(names = "--tenant-tier", split = ",", paramLabel = "TENANT=TIER",
-            description = "A tenant's priority tier: gold, silver or bronze (repeat or separate with commas; "
-                    + "tenants not named are silver). Example: --tenant-tier acme=gold,ci-bots=bronze")
+            descriptionKey = "commitflow.suggest.tenant-tier")
     List<String> tenantTiers = List.of();
 
     @Option(names = "--llm", split = ",", paramLabel = "TENANT=KIND:MODEL@URL",
-            description = "The LLM endpoint that writes a tenant's messages (repeat or separate with commas); KIND is "
-                    + "openai (any OpenAI-compatible server) or anthropic; the key comes from OPENAI_API_KEY or "
-                    + "ANTHROPIC_API_KEY on the TaskManagers. Other tenants get the built-in generator, which is also "
-                    + "every LLM tenant's fallback. Example: --llm acme=openai:qwen2.5-coder@http://vllm:8000")
+            descriptionKey = "commitflow.suggest.llm")
     List<String> llm = List.of();
 
     @picocli.CommandLine.Mixin

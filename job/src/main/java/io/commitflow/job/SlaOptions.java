@@ -16,40 +16,36 @@ public class SlaOptions {
     CommandSpec spec;
 
     @Option(names = "--sla-window", converter = DurationConverter.class, paramLabel = "DURATION",
-            description = "SLA window length; a multiple of --sla-slide (default: ${DEFAULT-VALUE}).")
-    Duration window = SlaSettings.DEFAULT.size();
+            descriptionKey = "commitflow.sla.window")
+    Duration window;
 
     @Option(names = "--sla-slide", converter = DurationConverter.class, paramLabel = "DURATION",
-            description = "How often an SLA window ends (default: ${DEFAULT-VALUE}).")
-    Duration slide = SlaSettings.DEFAULT.slide();
+            descriptionKey = "commitflow.sla.slide")
+    Duration slide;
 
     @Option(names = "--sla-out-of-orderness", converter = DurationConverter.class,
-            paramLabel = "DURATION", description = "How far behind the newest an outcome may arrive before it is late "
-                    + "(counted and written to the SLA topic, not windowed) (default: ${DEFAULT-VALUE}).")
-    Duration outOfOrderness = SlaSettings.DEFAULT.outOfOrderness();
+            paramLabel = "DURATION", descriptionKey = "commitflow.sla.out-of-orderness")
+    Duration outOfOrderness;
 
     @Option(names = "--sla-idleness", converter = DurationConverter.class, paramLabel = "DURATION",
-            description = "A stream without outcomes this long stops holding event time back (default: ${DEFAULT-VALUE}).")
-    Duration idleness = SlaSettings.DEFAULT.idleness();
+            descriptionKey = "commitflow.sla.idleness")
+    Duration idleness;
 
     @Option(names = "--sla-spike-threshold", converter = DurationConverter.class,
-            paramLabel = "DURATION", description = "P999 − P99 above this writes a spike record (default: ${DEFAULT-VALUE}).")
-    Duration spikeThreshold = Duration.ofMillis(SlaSettings.DEFAULT.spikeThresholdMs());
+            paramLabel = "DURATION", descriptionKey = "commitflow.sla.spike-threshold")
+    Duration spikeThreshold;
 
     @Option(names = "--sla-target", converter = DurationConverter.class, paramLabel = "DURATION",
-            description = "Latency a suggestion must meet, for tenants not named in --sla-tenant-target "
-                    + "(default: ${DEFAULT-VALUE}, the reference report's P95 target).")
-    Duration target = Duration.ofMillis(SlaSettings.DEFAULT.defaultTargetMs());
+            descriptionKey = "commitflow.sla.target")
+    Duration target;
 
     @Option(names = "--sla-tenant-target", split = ",", paramLabel = "TENANT=DURATION",
-            description = "A tenant's own latency target (repeat or separate with commas). Example: "
-                    + "--sla-tenant-target acme=300ms,ci-bots=5s")
+            descriptionKey = "commitflow.sla.tenant-target")
     List<String> tenantTargets = List.of();
 
     @Option(names = "--sla-weights", paramLabel = "BOUND=WEIGHT,…",
-            description = "Weight of a suggestion in the attainment by its retrieval similarity: the first bound it "
-                    + "reaches, descending, the last 0 (default: ${DEFAULT-VALUE}).")
-    String weights = OptionDefaults.weights(SlaSettings.DEFAULT.weights());
+            descriptionKey = "commitflow.sla.weights")
+    String weights;
 
     public SlaSettings toSettings() {
         Map<String, Long> targets = TenantValues.parse(spec, "--sla-tenant-target", "DURATION", tenantTargets,

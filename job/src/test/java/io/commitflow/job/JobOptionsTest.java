@@ -71,14 +71,23 @@ class JobOptionsTest {
 
         assertThat(p.kafka()).isEqualTo(KafkaSettings.defaults("k:1"));
         assertThat(p.pipeline()).isEqualTo(PipelineSettings.defaults(null));
-        String help = new picocli.CommandLine(new JobOptions()).setDefaultValueProvider(new OptionDefaults())
-                .getUsageMessage().replaceAll("\\s+", ""); // lines wrap anywhere, even inside a default
-        assertThat(OptionDefaults.all()).hasSizeGreaterThan(30).allSatisfy((option, value) -> {
-            int at = help.lastIndexOf(option + "="); // its description, after the synopsis
+        picocli.CommandLine cli = JobConfigDefaults.configure(new picocli.CommandLine(new JobOptions()),
+                new org.apache.flink.configuration.Configuration());
+        String help = cli.getUsageMessage().replaceAll("\\s+", ""); // lines wrap anywhere, even inside a default
+        java.util.Map<String, String> defaults = new java.util.LinkedHashMap<>();
+        for (picocli.CommandLine.Model.OptionSpec o : cli.getCommandSpec().options()) {
+            var option = JobConfig.of(o.descriptionKey());
+            if (option != null && JobConfig.defaultValue(option) != null) {
+                defaults.put(o.negatable() ? o.longestName().replace("--", "--[no-]") : o.longestName(),
+                        JobConfig.defaultValue(option));
+            }
+        }
+        assertThat(defaults).hasSizeGreaterThan(30).allSatisfy((option, value) -> {
+            int at = help.lastIndexOf(option + (option.startsWith("--[no-]") ? "" : "=")); // after the synopsis
             assertThat(at).as(option + " in the help").isNotNegative();
             assertThat(help.substring(help.indexOf("(default:", at))).as(option).startsWith("(default:" + value);
         });
-        assertThat(OptionDefaults.all()).containsEntry("--dedup-ttl", "24h").containsEntry("--batch-wait", "5ms")
+        assertThat(defaults).containsEntry("--dedup-ttl", "24h").containsEntry("--batch-wait", "5ms")
                 .containsEntry("--engine", "auto").containsEntry("--delivery", "exactly-once");
     }
 

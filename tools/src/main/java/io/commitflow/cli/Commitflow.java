@@ -34,13 +34,24 @@ public final class Commitflow implements Runnable {
         private Suggest() {}
 
         public static void main(String[] args) {
-            System.exit(configure(new CommandLine(new SuggestCommand()).setCommandName("suggest")).execute(args));
+            // the hook's path: no job flags to default, so neither the job's options nor config.yaml are loaded
+            CommandLine cli = new CommandLine(new SuggestCommand()).setCommandName("suggest");
+            cli.setResourceBundle(io.commitflow.job.JobConfigDefaults.help());
+            System.exit(handleErrors(cli).execute(args));
         }
     }
 
-    /** Defaults from the job's option defaults, and one clear line for every error. */
+    /**
+     * The job flags' defaults and help from the job's configuration options (and from flink-conf/config.yaml's
+     * {@code commitflow.*} keys, which the local cluster reads too), and one clear line for every error.
+     */
     static CommandLine configure(CommandLine cli) {
-        cli.setDefaultValueProvider(new io.commitflow.job.OptionDefaults());
+        io.commitflow.job.JobConfigDefaults.configure(cli, LocalFlink.jobSettings());
+        return handleErrors(cli);
+    }
+
+    /** One clear line for every error. */
+    static CommandLine handleErrors(CommandLine cli) {
         // a bad option: what is wrong and where the options are, not the whole usage (demo's runs to 80 lines)
         cli.setParameterExceptionHandler((e, args) -> {
             CommandLine cmd = e.getCommandLine();

@@ -6,6 +6,7 @@ import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.revwalk.RevCommit;
 import org.eclipse.jgit.revwalk.RevWalk;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
@@ -33,8 +34,8 @@ public final class DiffBenchCommand implements Callable<Integer> {
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--repo", required = true, paramLabel = "PATH", description = "Repository (work tree or bare).")
-    Path repo;
+    @Mixin
+    RepositoryPath repository = new RepositoryPath();
 
     @Option(names = "--commits", defaultValue = "2000", paramLabel = "N", description = "Commits to diff (default: ${DEFAULT-VALUE}).")
     int commits;
@@ -50,6 +51,7 @@ public final class DiffBenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        Path repo = repository.path;
         if (commits < 1 || runs < 1) {
             throw new UserError("--commits and --runs must be at least 1");
         }
@@ -97,7 +99,7 @@ public final class DiffBenchCommand implements Callable<Integer> {
             walk.setFirstParent(true);
             ObjectId head = r.resolve("HEAD");
             if (head == null) {
-                throw new UserError("no HEAD commit in " + repo);
+                throw new UserError("no HEAD commit in " + repository.path);
             }
             walk.markStart(walk.parseCommit(head));
             for (RevCommit c : walk) {

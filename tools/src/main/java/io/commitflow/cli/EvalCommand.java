@@ -6,6 +6,7 @@ import io.commitflow.git.History;
 import io.commitflow.eval.Evaluation;
 import org.eclipse.jgit.lib.Repository;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.BufferedWriter;
@@ -34,8 +35,8 @@ public final class EvalCommand implements Callable<Integer> {
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--repo", required = true, paramLabel = "PATH", description = "Repository (work tree or bare).")
-    Path repo;
+    @Mixin
+    RepositoryPath repository = new RepositoryPath();
 
     @Option(names = "--test", defaultValue = "1000", paramLabel = "N", description = "Test commits, the last N (default: ${DEFAULT-VALUE}).")
     int test;
@@ -73,6 +74,7 @@ public final class EvalCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        Path repo = repository.path;
         if (test < 1 || histories.stream().anyMatch(h -> h < 1)) {
             throw new UserError("--test and every --history must be at least 1");
         }

@@ -9,6 +9,7 @@ import io.commitflow.git.DiffedCommit;
 import io.commitflow.gpu.CpuEngine;
 import io.commitflow.suggest.FleetMemory;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.PrintWriter;
@@ -33,8 +34,8 @@ public final class FleetBenchCommand implements Callable<Integer> {
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--repo", required = true, paramLabel = "PATH", description = "Repository (work tree or bare).")
-    Path repo;
+    @Mixin
+    RepositoryPath repository = new RepositoryPath();
 
     @Option(names = "--rows", defaultValue = "2000", paramLabel = "N",
             description = "Commits in the memory: the job's --fleet-history (default: ${DEFAULT-VALUE}).")
@@ -49,6 +50,7 @@ public final class FleetBenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        Path repo = repository.path;
         if (rows < 1 || lookups < 1 || runs < 1) {
             throw new UserError("--rows, --lookups and --runs must be at least 1");
         }

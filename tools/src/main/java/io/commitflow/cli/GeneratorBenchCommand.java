@@ -7,6 +7,7 @@ import io.commitflow.generate.RepoKnowledge;
 import io.commitflow.generate.RetrievalGenerator;
 import io.commitflow.gpu.CpuEngine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.PrintWriter;
@@ -31,8 +32,8 @@ public final class GeneratorBenchCommand implements Callable<Integer> {
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--repo", required = true, paramLabel = "PATH", description = "Repository (work tree or bare).")
-    Path repo;
+    @Mixin
+    RepositoryPath repository = new RepositoryPath();
 
     @Option(names = "--commits", defaultValue = "2000", paramLabel = "N",
             description = "Commits replayed; the first half fills the memory, the second half is timed "
@@ -44,6 +45,7 @@ public final class GeneratorBenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        Path repo = repository.path;
         if (commits < 2 || runs < 1) {
             throw new UserError("--commits must be at least 2 and --runs at least 1");
         }

@@ -1,5 +1,7 @@
 package io.commitflow.cli;
 
+import picocli.CommandLine.Mixin;
+import io.commitflow.job.BootstrapOption;
 import io.commitflow.job.DurationConverter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -18,7 +20,8 @@ import java.util.concurrent.Callable;
 @Command(name = "install-hook", mixinStandardHelpOptions = true,
         description = {"Installs a prepare-commit-msg hook into a repository (its hooks folder, or core.hooksPath when "
                 + "set) that puts the running job's suggestion for the staged change at the top of the commit message, "
-                + "and stores the hook's settings in the repository's git config (commitflow.*).",
+                + "and stores the hook's settings in the repository's git config (commitflow.*); --bootstrap is needed "
+                + "unless git config commitflow.bootstrap is set already.",
                 "The hook leaves merges, squashes, amends, -m/-F/-c/-C and templates alone, and never fails a commit: "
                         + "when the job does not answer within the timeout, the message stays as it was and one line "
                         + "on stderr says why. COMMITFLOW_HOOK=0 git commit skips it once."},
@@ -35,9 +38,8 @@ public final class InstallHookCommand implements Callable<Integer> {
             description = "The repository (default: the current folder).")
     Path dir;
 
-    @Option(names = "--bootstrap", paramLabel = "HOST:PORT", description = "Kafka bootstrap servers of the running job "
-            + "(required unless git config commitflow.bootstrap is set already).")
-    String bootstrap;
+    @Mixin
+    BootstrapOption bootstrapOption = new BootstrapOption();
 
     @Option(names = "--tenant", paramLabel = "NAME", description = "Tenant (default: left as configured, else default).")
     String tenant;
@@ -68,6 +70,7 @@ public final class InstallHookCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        String bootstrap = bootstrapOption.servers();
         PrintWriter out = spec.commandLine().getOut();
         Path top = Path.of(GitCli.run(dir, "rev-parse", "--show-toplevel").strip());
         // core.hooksPath when set, else the repository's hooks folder (a worktree's common one)

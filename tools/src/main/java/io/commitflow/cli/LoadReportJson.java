@@ -44,7 +44,7 @@ final class LoadReportJson {
         }
         if (r.reference() != null) {
             ObjectNode o = json.addObject();
-            o.put("step", "r.reference()");
+            o.put("step", "reference");
             o.put("commits", r.reference().commits());
             o.put("diff_code_commits_per_s", round(r.reference().diffCommitsPerS()));
             o.put("diff_code_ms_per_commit", round2(1000 / r.reference().diffCommitsPerS()));
@@ -52,7 +52,7 @@ final class LoadReportJson {
         }
         if (r.drafts() != null) {
             ObjectNode o = json.addObject();
-            o.put("step", "r.drafts()");
+            o.put("step", "drafts");
             o.put("per_s", r.drafts().perSecond());
             o.put("sent", r.drafts().sent());
             o.put("answered", r.drafts().answered());

@@ -1,5 +1,6 @@
 package io.commitflow.cli;
 
+import io.commitflow.job.BootstrapOption;
 import io.commitflow.job.KafkaSettings;
 import io.commitflow.job.PipelineSettings;
 import io.commitflow.replay.Events;
@@ -12,6 +13,7 @@ import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.revwalk.RevCommit;
 import org.eclipse.jgit.revwalk.RevWalk;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
@@ -44,8 +46,8 @@ public final class LoadTestCommand implements Callable<Integer> {
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--repo", required = true, paramLabel = "PATH", description = "Repository whose history is replayed.")
-    Path repo;
+    @Mixin
+    RepositoryPath repository = new RepositoryPath();
 
     @Option(names = "--rate", defaultValue = "steps:100,200/40s", paramLabel = "PROFILE",
             description = "constant:N/T, ramp:A..B/T, steps:A,B,C/T (T per step), or N events/s until the history ends "
@@ -60,9 +62,10 @@ public final class LoadTestCommand implements Callable<Integer> {
             description = "Commits per push in push mode (default: ${DEFAULT-VALUE}).")
     int perPush;
 
-    @Option(names = "--bootstrap", paramLabel = "HOST:PORT",
-            description = "Use this Kafka (the run creates its own topics) instead of starting a local broker.")
-    String bootstrap;
+    @Mixin
+    BootstrapOption bootstrapOption = new BootstrapOption();
+    /** --bootstrap as given (or, where the command allows, as resolved later). */
+    private String bootstrap;
 
     @Option(names = "--report", defaultValue = "loadtest-report", paramLabel = "DIR",
             description = "Where report.json and report.html go (default: ${DEFAULT-VALUE}).")
@@ -141,6 +144,8 @@ public final class LoadTestCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        bootstrap = bootstrapOption.servers();
+        Path repo = repository.path;
         checkOptions();
         out = spec.commandLine().getOut();
         Source source = readHistory();
@@ -232,7 +237,7 @@ public final class LoadTestCommand implements Callable<Integer> {
     private Source readHistory() throws IOException {
         List<History.Commit> commits;
         Path objects;
-        try (Repository r = History.open(repo)) {
+        try (Repository r = History.open(repository.path)) {
             commits = History.oldestFirst(r, "HEAD", history);
             objects = r.getObjectDatabase() instanceof org.eclipse.jgit.internal.storage.file.ObjectDirectory od
                     ? od.getDirectory().toPath().toAbsolutePath() : null;
@@ -240,7 +245,7 @@ public final class LoadTestCommand implements Callable<Integer> {
             throw new UserError(e.getMessage());
         }
         if (objects == null) {
-            throw new UserError(repo + " is not a repository on disk");
+            throw new UserError(repository.path + " is not a repository on disk");
         }
         return new Source(commits, objects);
     }
@@ -309,7 +314,7 @@ public final class LoadTestCommand implements Callable<Integer> {
                                                LoadMeasurement measurement, LoadSchedule.Copy copy, Source source)
             throws Exception {
         List<String> patches;
-        try (Repository r = History.open(repo)) {
+        try (Repository r = History.open(repository.path)) {
             patches = DraftLoad.patches(r, source.commits(), 200);
         }
         KafkaSettings k = stack.kafkaSettings();
@@ -373,7 +378,7 @@ public final class LoadTestCommand implements Callable<Integer> {
         }
         out.printf("reference: the diff code and git log -p over the %d commits, %d runs each, on one thread …%n",
                 commits.size(), referenceRuns);
-        try (Repository r = History.open(repo); RevWalk walk = new RevWalk(r)) {
+        try (Repository r = History.open(repository.path); RevWalk walk = new RevWalk(r)) {
             List<RevCommit> revs = new ArrayList<>();
             for (History.Commit c : commits) {
                 revs.add(walk.parseCommit(ObjectId.fromString(c.sha())));
@@ -389,7 +394,7 @@ public final class LoadTestCommand implements Callable<Integer> {
 
     /** Writes report.json and report.html, and prints the table. */
     private void writeReport(LoadReport r, long sent) throws IOException {
-        r.write(report, "commitflow load test: " + profile + " (" + mode + " events of " + repo.getFileName() + ")");
+        r.write(report, "commitflow load test: " + profile + " (" + mode + " events of " + repository.path.getFileName() + ")");
         out.printf("%d outcomes for %d events%s%n", r.outcomes(), sent,
                 as == Events.Mode.COMMIT && r.outcomes() < sent ? " (some still outstanding at the drain timeout)" : "");
         out.println("step       offered/s      TPS   P50 ms   P95 ms   P99 ms  P999 ms   errors  peak RSS MB  CPU ms/commit"

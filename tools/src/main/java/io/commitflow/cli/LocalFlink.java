@@ -37,6 +37,23 @@ final class LocalFlink {
     /** The keyed and rebalanced exchanges of the job (parse, expand, dedup, fleet, suggest, SLA, sinks), with room. */
     private static final int EXCHANGES = 8;
 
+    /**
+     * The job's settings that flink-conf/config.yaml sets ({@code commitflow.*}): the defaults of a local run's job
+     * flags, as a cluster's config.yaml is for {@code flink run}. Empty where there is no flink-conf folder.
+     */
+    static Configuration jobSettings() {
+        Path confDir = home().resolve("flink-conf");
+        Configuration out = new Configuration();
+        if (java.nio.file.Files.isRegularFile(confDir.resolve("config.yaml"))) {
+            GlobalConfiguration.loadConfiguration(confDir.toString()).toMap().forEach((k, v) -> {
+                if (k.startsWith("commitflow.")) {
+                    out.setString(k, v);
+                }
+            });
+        }
+        return out;
+    }
+
     static Configuration configuration(Path workDir, int webPort, int metricsPort, int parallelism) throws IOException {
         Path confDir = home().resolve("flink-conf");
         if (!Files.isRegularFile(confDir.resolve("config.yaml"))) {

@@ -1,5 +1,10 @@
 package io.commitflow.cli;
 
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Mixin;
+import io.commitflow.job.KafkaPropertiesOption;
+import io.commitflow.job.BootstrapOption;
 import com.sun.net.httpserver.HttpServer;
 import io.commitflow.event.CommitEvent;
 import io.commitflow.event.EventParser;
@@ -61,8 +66,11 @@ public final class MirrorCommand implements Callable<Integer> {
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--bootstrap", required = true, paramLabel = "HOST:PORT", description = "Kafka bootstrap servers.")
-    String bootstrap;
+    @Mixin
+    BootstrapOption bootstrapOption = new BootstrapOption();
+    /** --bootstrap as given (or, where the command allows, as resolved later). */
+    private String bootstrap;
+    private Map<String, String> properties;
 
     @Option(names = "--events-topic", defaultValue = KafkaSettings.EVENTS_TOPIC, paramLabel = "TOPIC",
             description = "The job's events topic (default: ${DEFAULT-VALUE}).")
@@ -102,8 +110,8 @@ public final class MirrorCommand implements Callable<Integer> {
             description = "Prometheus endpoint (/metrics); 0: none (default: ${DEFAULT-VALUE}).")
     int metricsPort;
 
-    @Option(names = {"-X", "--kafka-property"}, paramLabel = "KEY=VALUE", description = "Extra Kafka consumer property. Repeatable.")
-    Map<String, String> properties = new LinkedHashMap<>();
+    @Mixin
+    KafkaPropertiesOption kafkaProperties = new KafkaPropertiesOption();
 
     private final AtomicBoolean stop = new AtomicBoolean();
     private volatile KafkaConsumer<byte[], byte[]> consumer;
@@ -119,6 +127,8 @@ public final class MirrorCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        bootstrap = bootstrapOption.required(spec);
+        properties = kafkaProperties.properties();
         MirrorSources src;
         try {
             src = MirrorSources.parse(sources);

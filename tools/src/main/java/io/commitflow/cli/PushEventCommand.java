@@ -1,5 +1,10 @@
 package io.commitflow.cli;
 
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Mixin;
+import io.commitflow.job.KafkaPropertiesOption;
+import io.commitflow.job.BootstrapOption;
 import io.commitflow.event.EventParser;
 import io.commitflow.event.Origin;
 import io.commitflow.event.RawRecord;
@@ -31,8 +36,8 @@ public final class PushEventCommand implements Callable<Integer> {
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--bootstrap", required = true, paramLabel = "HOST:PORT", description = "Kafka bootstrap servers.")
-    String bootstrap;
+    @Mixin
+    BootstrapOption bootstrapOption = new BootstrapOption();
 
     @Option(names = "--topic", defaultValue = KafkaSettings.EVENTS_TOPIC, paramLabel = "TOPIC",
             description = "Topic (default: ${DEFAULT-VALUE}).")
@@ -56,11 +61,13 @@ public final class PushEventCommand implements Callable<Integer> {
     @Option(names = "--pusher", defaultValue = "unknown", paramLabel = "NAME", description = "Who pushed (default: ${DEFAULT-VALUE}).")
     String pusher;
 
-    @Option(names = {"-X", "--kafka-property"}, paramLabel = "KEY=VALUE", description = "Extra Kafka producer property. Repeatable.")
-    Map<String, String> properties = new LinkedHashMap<>();
+    @Mixin
+    KafkaPropertiesOption kafkaProperties = new KafkaPropertiesOption();
 
     @Override
     public Integer call() throws Exception {
+        String bootstrap = bootstrapOption.required(spec);
+        Map<String, String> properties = kafkaProperties.properties();
         long now = System.currentTimeMillis();
         byte[] value = WireFormat.push(tenant, repo, ref, before, after, pusher, now);
         var parsed = new EventParser(EventParser.DEFAULT_MAX_EVENT_BYTES)

@@ -1,5 +1,9 @@
 package io.commitflow.cli;
 
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+import io.commitflow.job.KafkaPropertiesOption;
+import io.commitflow.job.BootstrapOption;
 import io.commitflow.job.KafkaSettings;
 import io.commitflow.git.History;
 import io.commitflow.replay.Events;
@@ -7,6 +11,7 @@ import io.commitflow.replay.RateProfile;
 import io.commitflow.replay.Replayer;
 import org.eclipse.jgit.lib.Repository;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
@@ -30,11 +35,11 @@ public final class ReplayCommand implements Callable<Integer> {
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--repo", required = true, paramLabel = "PATH", description = "Repository to replay (work tree or bare).")
-    Path repo;
+    @Mixin
+    RepositoryPath repository = new RepositoryPath();
 
-    @Option(names = "--bootstrap", required = true, paramLabel = "HOST:PORT", description = "Kafka bootstrap servers.")
-    String bootstrap;
+    @Mixin
+    BootstrapOption bootstrapOption = new BootstrapOption();
 
     @Option(names = "--topic", defaultValue = KafkaSettings.EVENTS_TOPIC, paramLabel = "TOPIC",
             description = "Topic to publish to (default: ${DEFAULT-VALUE}).")
@@ -63,11 +68,14 @@ public final class ReplayCommand implements Callable<Integer> {
             description = "Repository name in the events, relative to the job's mirror root (default: the folder's name).")
     String name;
 
-    @Option(names = {"-X", "--kafka-property"}, paramLabel = "KEY=VALUE", description = "Extra Kafka producer property. Repeatable.")
-    Map<String, String> properties = new LinkedHashMap<>();
+    @Mixin
+    KafkaPropertiesOption kafkaProperties = new KafkaPropertiesOption();
 
     @Override
     public Integer call() throws Exception {
+        String bootstrap = bootstrapOption.required(spec);
+        Map<String, String> properties = kafkaProperties.properties();
+        Path repo = repository.path;
         RateProfile profile;
         try {
             profile = RateProfile.parse(rate);

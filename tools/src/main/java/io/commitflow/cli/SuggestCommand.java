@@ -1,5 +1,8 @@
 package io.commitflow.cli;
 
+import picocli.CommandLine.Mixin;
+import io.commitflow.job.KafkaPropertiesOption;
+import io.commitflow.job.BootstrapOption;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.commitflow.event.CommitEvent;
 import io.commitflow.event.InvalidEventException;
@@ -50,9 +53,11 @@ public final class SuggestCommand implements Callable<Integer> {
             description = "The repository whose staged change is described (default: the current folder).")
     Path dir;
 
-    @Option(names = "--bootstrap", paramLabel = "HOST:PORT", description = "Kafka bootstrap servers "
-            + "(default: git config commitflow.bootstrap).")
-    String bootstrap;
+    @Mixin
+    BootstrapOption bootstrapOption = new BootstrapOption();
+    /** --bootstrap as given (or, where the command allows, as resolved later). */
+    private String bootstrap;
+    private Map<String, String> properties;
 
     @Option(names = "--tenant", paramLabel = "NAME", description = "Tenant (default: git config commitflow.tenant, else "
             + "default).")
@@ -90,14 +95,16 @@ public final class SuggestCommand implements Callable<Integer> {
     @Option(names = {"-v", "--verbose"}, description = "Say on stderr how long each step took.")
     boolean verbose;
 
-    @Option(names = {"-X", "--kafka-property"}, paramLabel = "KEY=VALUE", description = "Extra Kafka client property. Repeatable.")
-    Map<String, String> properties = new LinkedHashMap<>();
+    @Mixin
+    KafkaPropertiesOption kafkaProperties = new KafkaPropertiesOption();
 
     /** Patches beyond this are cut at a file boundary (the job's own diff budget keeps far less). */
     static final int MAX_PATCH_CHARS = 1 << 20;
 
     @Override
     public Integer call() throws Exception {
+        bootstrap = bootstrapOption.servers();
+        properties = kafkaProperties.properties();
         long start = System.nanoTime();
         resolveFromGitConfig();
         PrintWriter out = spec.commandLine().getOut();

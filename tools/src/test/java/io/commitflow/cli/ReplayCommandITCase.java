@@ -59,7 +59,7 @@ class ReplayCommandITCase {
         cli.setErr(new PrintWriter(err, true));
 
         assertThat(cli.execute("replay", "--repo", repos.toString())).isEqualTo(2);
-        assertThat(err.toString()).contains("Missing required option: '--bootstrap=HOST:PORT'");
+        assertThat(err.toString()).contains("Missing required option: '--bootstrap=HOST:PORT[,…]'");
     }
 
     @Test

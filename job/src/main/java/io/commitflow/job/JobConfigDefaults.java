@@ -1,0 +1,67 @@
+package io.commitflow.job;
+
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.ReadableConfig;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.ArgSpec;
+import picocli.CommandLine.Model.OptionSpec;
+
+import java.util.ListResourceBundle;
+import java.util.Map;
+import java.util.ResourceBundle;
+
+/**
+ * The picocli side of {@link JobConfig}: a job flag names its option's key as its {@code descriptionKey}, and gets
+ * its default and its help text from that option. The default is the value the Flink configuration sets
+ * ({@code config.yaml}, {@code -D}) where it sets one, else the option's own; the help text is the option's
+ * description and that default. Flags of other commands (no such key) keep their own.
+ */
+public final class JobConfigDefaults implements CommandLine.IDefaultValueProvider {
+    private final Map<String, String> configured;
+
+    /** The options' own defaults only. */
+    public JobConfigDefaults() {
+        this(new Configuration());
+    }
+
+    /** The values {@code conf} sets for the job's keys, then the options' own defaults. */
+    public JobConfigDefaults(ReadableConfig conf) {
+        configured = conf instanceof Configuration c ? c.toMap() : Map.copyOf(conf.toMap());
+    }
+
+    @Override
+    public String defaultValue(ArgSpec arg) {
+        ConfigOption<?> option = arg instanceof OptionSpec o ? JobConfig.of(o.descriptionKey()) : null;
+        if (option == null || option.defaultValue() instanceof Map) {
+            return null; // a map (-X) is merged with the configuration's in toSettings, not replaced by it
+        }
+        String set = configured.get(option.key());
+        return set != null ? set : JobConfig.defaultValue(option);
+    }
+
+    /** Each job flag's help text, by its key: the option's description, and the default picocli shows. */
+    public static ResourceBundle help() {
+        return new ListResourceBundle() {
+            @Override
+            protected Object[][] getContents() { // read when a help text is first asked for, not before
+                return JobConfig.ALL.stream().map(o -> new Object[] {o.key(), withDefault(o)}).toArray(Object[][]::new);
+            }
+        };
+    }
+
+    /** The option's description with its default before the closing period: "Files per commit (default: 300)." */
+    static String withDefault(ConfigOption<?> o) {
+        String text = JobConfig.text(o);
+        if (!o.hasDefaultValue() || JobConfig.defaultValue(o) == null) {
+            return text;
+        }
+        String body = text.endsWith(".") ? text.substring(0, text.length() - 1) : text;
+        return body + " (default: ${DEFAULT-VALUE}).";
+    }
+
+    /** {@code cli} with the job flags' defaults and help text from {@code conf} and {@link JobConfig}. */
+    public static CommandLine configure(CommandLine cli, ReadableConfig conf) {
+        return cli.setDefaultValueProvider(new JobConfigDefaults(conf)).setResourceBundle(help());
+    }
+}
