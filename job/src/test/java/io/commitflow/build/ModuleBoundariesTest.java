@@ -97,6 +97,17 @@ class ModuleBoundariesTest {
     }
 
     @Test
+    void theOperatorsSeeTracingOnlyThroughTheirOwnInterface() {
+        for (String operators : List.of("io.commitflow.ingest", "io.commitflow.diff", "io.commitflow.suggest",
+                "io.commitflow.slawindows")) {
+            assertThat(uses.get(operators)).as(operators).isNotNull().doesNotContain("io.commitflow.trace");
+        }
+        assertThat(uses.get("io.commitflow.trace")).as("the tracer implements the operators' interface")
+                .contains("io.commitflow.spans");
+        assertThat(uses.get("io.commitflow.spans")).doesNotContain("io.commitflow.trace");
+    }
+
+    @Test
     void theGeneratorUsesNoFlink() throws IOException {
         assertThat(code.get("generator")).isNotEmpty().noneMatch(text -> text.contains("org.apache.flink"));
         String pom = Files.readString(HOME.resolve("generator/pom.xml"));

@@ -1,7 +1,6 @@
 package io.commitflow.diff;
 
-import io.commitflow.trace.Stages;
-import io.commitflow.trace.Tracing;
+import io.commitflow.spans.StageTrace;
 import io.commitflow.cache.StateTtl;
 import io.commitflow.event.CommitEvent;
 import io.commitflow.event.DeadLetter;
@@ -79,7 +78,7 @@ public class DedupAndDiff extends KeyedProcessFunction<String, CommitEvent, Diff
     private transient Counter retries;
     private transient Counter givenUp;
     private transient Counter millis;
-    private transient Tracing tracing;
+    private transient StageTrace tracing;
 
     /**
      * @param mirrorRoot the directory holding the mirrors, or {@code null} to accept inline patches only
@@ -112,7 +111,7 @@ public class DedupAndDiff extends KeyedProcessFunction<String, CommitEvent, Diff
         retries = metrics.counter("mirrorRetries");
         givenUp = metrics.counter("commitsGivenUp");
         millis = metrics.counter("diffMillisTotal");
-        tracing = Tracing.acquire();
+        tracing = StageTrace.acquire();
     }
 
     @Override
@@ -123,10 +122,7 @@ public class DedupAndDiff extends KeyedProcessFunction<String, CommitEvent, Diff
         }
         if (firstSeen.value() != null || waiting.value() != null) {
             dropped.inc();
-            if (tracing.enabled()) {
-                Stages.diffed(tracing, SPAN, commit, null, Tracing.nowNs(), null,
-                        Stages.of(commit).put(Stages.DUPLICATE, true));
-            }
+            tracing.duplicate(SPAN, commit);
             return;
         }
         long now = ctx.timerService().currentProcessingTime();
@@ -148,7 +144,7 @@ public class DedupAndDiff extends KeyedProcessFunction<String, CommitEvent, Diff
     private void attempt(Waiting w, long now, Context ctx, Collector<DiffedCommit> out) throws IOException {
         CommitEvent commit = w.commit();
         long start = System.nanoTime();
-        long startNs = tracing.enabled() ? Tracing.nowNs() : 0;
+        long startNs = tracing.enabled() ? tracing.nowNs() : 0;
         DiffedCommit diffed = null;
         String error = null;
         try {
@@ -187,8 +183,7 @@ public class DedupAndDiff extends KeyedProcessFunction<String, CommitEvent, Diff
         } finally {
             millis.inc((System.nanoTime() - start) / 1_000_000);
             if (startNs != 0) {
-                Stages.diffed(tracing, SPAN, commit, diffed, startNs, error, Stages.of(commit)
-                        .put(Stages.ATTEMPTS, (long) w.attempts() + 1).put(Stages.MIRROR_WAIT_MS, now - w.firstTry()));
+                tracing.diffed(SPAN, commit, diffed, startNs, error, w.attempts() + 1L, now - w.firstTry());
             }
         }
     }
@@ -233,7 +228,7 @@ public class DedupAndDiff extends KeyedProcessFunction<String, CommitEvent, Diff
             differ = null;
         }
         if (tracing != null) {
-            Tracing.release();
+            tracing.close();
             tracing = null;
         }
     }

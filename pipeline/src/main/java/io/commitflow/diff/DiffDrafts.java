@@ -1,7 +1,6 @@
 package io.commitflow.diff;
 
-import io.commitflow.trace.Stages;
-import io.commitflow.trace.Tracing;
+import io.commitflow.spans.StageTrace;
 import io.commitflow.event.CommitEvent;
 import io.commitflow.event.DeadLetter;
 import io.commitflow.ingest.DeadLetters;
@@ -33,7 +32,7 @@ public class DiffDrafts extends ProcessFunction<CommitEvent, DiffedCommit> {
     private transient InlinePatch inline;
     private transient Counter diffed;
     private transient Counter refused;
-    private transient Tracing tracing;
+    private transient StageTrace tracing;
 
     public DiffDrafts(DiffBudget budget) {
         this.budget = budget;
@@ -44,13 +43,13 @@ public class DiffDrafts extends ProcessFunction<CommitEvent, DiffedCommit> {
         inline = new InlinePatch(budget);
         diffed = getRuntimeContext().getMetricGroup().counter("draftsDiffed");
         refused = getRuntimeContext().getMetricGroup().counter("draftsRefused");
-        tracing = Tracing.acquire();
+        tracing = StageTrace.acquire();
     }
 
     @Override
     public void close() {
         if (tracing != null) {
-            Tracing.release();
+            tracing.close();
             tracing = null;
         }
     }
@@ -75,9 +74,9 @@ public class DiffDrafts extends ProcessFunction<CommitEvent, DiffedCommit> {
      * A draft's diff from its own patch, or null once its dead letter went to {@code refuse}: what both paths of a
      * draft (the requests topic's, and the events topic's through {@link DiffCommits}) do with it.
      */
-    static DiffedCommit diffOrRefuse(InlinePatch inline, CommitEvent draft, Tracing tracing,
+    static DiffedCommit diffOrRefuse(InlinePatch inline, CommitEvent draft, StageTrace tracing,
                                      java.util.function.Consumer<DeadLetter> refuse) {
-        long startNs = tracing.enabled() ? Tracing.nowNs() : 0;
+        long startNs = tracing.enabled() ? tracing.nowNs() : 0;
         DiffedCommit d = null;
         String error = null;
         try {
@@ -90,7 +89,7 @@ public class DiffDrafts extends ProcessFunction<CommitEvent, DiffedCommit> {
             refuse.accept(DeadLetter.of(draft, Reason.BAD_PATCH, "reading the draft's patch failed: " + e, "diff"));
         }
         if (startNs != 0) {
-            Stages.diffed(tracing, "diff draft", draft, d, startNs, error, Stages.of(draft));
+            tracing.diffed("diff draft", draft, d, startNs, error, 0, 0);
         }
         return d;
     }

@@ -1,9 +1,6 @@
 package io.commitflow.ingest;
 
-import io.commitflow.trace.Stages;
-import io.commitflow.trace.Tracing;
-import io.opentelemetry.api.common.AttributeKey;
-import io.opentelemetry.api.trace.SpanKind;
+import io.commitflow.spans.StageTrace;
 import io.commitflow.event.CommitEvent;
 import io.commitflow.event.DeadLetter;
 import io.commitflow.event.InvalidEventException;
@@ -47,7 +44,6 @@ public class ExpandPushes extends KeyedProcessFunction<String, PushEvent, Commit
     private static final long serialVersionUID = 1L;
 
     public static final KeySelector<PushEvent, String> KEY = new Repo();
-    private static final AttributeKey<Long> COMMITS = AttributeKey.longKey("commitflow.commits");
 
     private final String mirrorRoot;
     private final RetryPolicy retry;
@@ -60,7 +56,7 @@ public class ExpandPushes extends KeyedProcessFunction<String, PushEvent, Commit
     private transient Counter metadata;
     private transient Counter retries;
     private transient Counter givenUp;
-    private transient Tracing tracing;
+    private transient StageTrace tracing;
 
     /** @param mirrorRoot the directory holding the mirrors, or {@code null}: then every push is a dead letter */
     public ExpandPushes(String mirrorRoot, RetryPolicy retry) {
@@ -81,7 +77,7 @@ public class ExpandPushes extends KeyedProcessFunction<String, PushEvent, Commit
         metadata = metrics.counter("metadataRefsSkipped");
         retries = metrics.counter("pushRetries");
         givenUp = metrics.counter("pushesGivenUp");
-        tracing = Tracing.acquire();
+        tracing = StageTrace.acquire();
     }
 
     @Override
@@ -123,7 +119,7 @@ public class ExpandPushes extends KeyedProcessFunction<String, PushEvent, Commit
 
     /** Tries one push; returns it, counted, when the mirror still lacks its commits and it may wait longer. */
     private PendingPush attempt(PendingPush p, long now, Context ctx, Collector<CommitEvent> out) {
-        long startNs = tracing.enabled() ? Tracing.nowNs() : 0;
+        long startNs = tracing.enabled() ? tracing.nowNs() : 0;
         PushEvent push = p.push();
         int expanded = 0;
         String error = null;
@@ -160,14 +156,7 @@ public class ExpandPushes extends KeyedProcessFunction<String, PushEvent, Commit
 
     /** The push's expansion span: its last attempt, with how long it waited for the mirror before that. */
     private void trace(PendingPush p, long now, int expanded, long startNs, String error) {
-        Tracing.Trace t = tracing.enabled() ? tracing.trace(p.push().traceId(), p.push().origin().traceparent(),
-                p.push().origin().tracestate()) : null;
-        if (t != null) {
-            tracing.span(t, "expand push", SpanKind.INTERNAL, Stages.parse(p.push().origin()),
-                    Stages.beforeDiff(p.push().origin()), startNs, Tracing.nowNs(), error, Stages.of(p.push())
-                            .put(COMMITS, (long) expanded).put(Stages.ATTEMPTS, (long) p.attempts() + 1)
-                            .put(Stages.MIRROR_WAIT_MS, now - p.firstTry()).build());
-        }
+        tracing.expanded(p.push(), startNs, error, expanded, p.attempts() + 1L, now - p.firstTry());
     }
 
     @Override
@@ -176,7 +165,7 @@ public class ExpandPushes extends KeyedProcessFunction<String, PushEvent, Commit
             mirrors.close();
         }
         if (tracing != null) {
-            Tracing.release();
+            tracing.close();
             tracing = null;
         }
     }

@@ -1,14 +1,12 @@
 package io.commitflow.ingest;
 
-import io.commitflow.trace.Stages;
-import io.commitflow.trace.Tracing;
-import io.opentelemetry.api.common.Attributes;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
+import io.commitflow.spans.StageTrace;
 import io.commitflow.event.CommitEvent;
 import io.commitflow.event.DeadLetter;
 import io.commitflow.event.EventParser;
@@ -32,7 +30,7 @@ public class ParseEvents extends ProcessFunction<RawRecord, CommitEvent> {
     private transient Counter commitsIn;
     private transient Counter pushesIn;
     private transient Counter deadLetters;
-    private transient Tracing tracing;
+    private transient StageTrace tracing;
 
     public ParseEvents(int maxEventBytes) {
         this.parser = new EventParser(maxEventBytes);
@@ -45,13 +43,13 @@ public class ParseEvents extends ProcessFunction<RawRecord, CommitEvent> {
         commitsIn = metrics.counter("commitsIn");
         pushesIn = metrics.counter("pushesIn");
         deadLetters = metrics.counter("deadLetters");
-        tracing = Tracing.acquire();
+        tracing = StageTrace.acquire();
     }
 
     @Override
     public void close() {
         if (tracing != null) {
-            Tracing.release();
+            tracing.close();
             tracing = null;
         }
     }
@@ -59,7 +57,7 @@ public class ParseEvents extends ProcessFunction<RawRecord, CommitEvent> {
     @Override
     public void processElement(RawRecord record, Context ctx, Collector<CommitEvent> out) {
         eventsIn.inc();
-        long startNs = tracing.enabled() ? Tracing.nowNs() : 0;
+        long startNs = tracing.enabled() ? tracing.nowNs() : 0;
         EventParser.Result result = parser.parse(record);
         if (tracing.enabled()) {
             trace(record.origin(), result, startNs);
@@ -78,23 +76,11 @@ public class ParseEvents extends ProcessFunction<RawRecord, CommitEvent> {
 
     private void trace(Origin o, EventParser.Result result, long startNs) {
         if (result instanceof EventParser.Result.Commit c) {
-            CommitEvent e = c.event();
-            Tracing.Trace t = tracing.trace(e.traceId(), o.traceparent(), o.tracestate());
-            if (t != null) {
-                Stages.consumed(tracing, t, o, true, e.draft() ? "draft" : "commit", Stages.of(e), startNs, null);
-            }
+            tracing.consumed(o, c.event(), startNs);
         } else if (result instanceof EventParser.Result.Push p) {
-            Tracing.Trace t = tracing.trace(p.event().traceId(), o.traceparent(), o.tracestate());
-            if (t != null) {
-                Stages.consumed(tracing, t, o, false, "push", Stages.of(p.event()), startNs, null);
-            }
+            tracing.consumed(o, p.event(), startNs);
         } else {
-            DeadLetter d = ((EventParser.Result.Rejected) result).deadLetter();
-            Tracing.Trace t = tracing.trace(d.traceId(), o.traceparent(), o.tracestate());
-            if (t != null) {
-                Stages.consumed(tracing, t, o, false, "rejected", Attributes.builder().put(Stages.REASON, d.reason()),
-                        startNs, d.reason() + ": " + d.detail());
-            }
+            tracing.rejected(o, ((EventParser.Result.Rejected) result).deadLetter(), startNs);
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.commitflow.suggest;
 
+import io.commitflow.spans.StageTrace;
 import io.commitflow.cache.ResultCache;
 import io.commitflow.event.CommitEvent;
 import io.commitflow.event.DeadLetter;
@@ -15,8 +16,6 @@ import io.commitflow.gpu.LosableEngine;
 import io.commitflow.gpu.Tier;
 import io.commitflow.llm.LlmWriter;
 import io.commitflow.llm.PromptPrefixes;
-import io.commitflow.trace.Stages;
-import io.commitflow.trace.Tracing;
 import org.apache.flink.api.common.functions.RuntimeContext;
 import org.apache.flink.api.common.operators.MailboxExecutor;
 import org.apache.flink.api.common.state.ListState;
@@ -89,7 +88,7 @@ public final class SuggestOperator extends AbstractStreamOperator<Suggestion>
     private transient SuggestMetrics metrics;
     private transient boolean timerSet;
     private transient boolean rankerWarned;
-    private transient Tracing tracing;
+    private transient StageTrace tracing;
 
     SuggestOperator(StreamOperatorParameters<Suggestion> parameters, SuggestSettings settings, EngineSource engines) {
         super(parameters);
@@ -119,7 +118,7 @@ public final class SuggestOperator extends AbstractStreamOperator<Suggestion>
         batcher = new MicroBatcher<>("commitflow-suggest-" + context.getTaskInfo().getIndexOfThisSubtask(),
                 settings.workers(), settings.maxBatch(), settings.maxWait().toNanos(), this::answer);
         metrics.queued(batcher::queued);
-        tracing = Tracing.acquire();
+        tracing = StageTrace.acquire();
         rebuildIndex();
         resumeInFlight();
         batcher.start();
@@ -151,7 +150,7 @@ public final class SuggestOperator extends AbstractStreamOperator<Suggestion>
             } finally {
                 index.writeLock().unlock();
             }
-            submit(r, tracing.enabled() ? Tracing.nowNs() : 0);
+            submit(r, tracing.enabled() ? tracing.nowNs() : 0);
         }
         metrics.restored(restored.size());
     }
@@ -167,7 +166,7 @@ public final class SuggestOperator extends AbstractStreamOperator<Suggestion>
     public void processElement(StreamRecord<CommitWithFleet> element) throws Exception {
         CommitWithFleet in = element.getValue();
         DiffedCommit diff = in.diff();
-        long startNs = tracing.enabled() ? Tracing.nowNs() : 0;
+        long startNs = tracing.enabled() ? tracing.nowNs() : 0;
         String repo = diff.commit().repo();
         if (inFlight.pending() >= settings.capacity()) {
             while (inFlight.pending() >= settings.capacity()) {
@@ -195,7 +194,7 @@ public final class SuggestOperator extends AbstractStreamOperator<Suggestion>
             index.writeLock().unlock();
         }
         if (learns) {
-            learnStartNs = startNs == 0 ? 0 : Tracing.nowNs();
+            learnStartNs = startNs == 0 ? 0 : tracing.nowNs();
             // only this thread changes the memory, so it is as the request saw it until the write lock below
             RetrievalGenerator.Lesson lesson = lesson(diff, features, memory, query, message);
             index.writeLock().lock();
@@ -222,7 +221,7 @@ public final class SuggestOperator extends AbstractStreamOperator<Suggestion>
             }
             metrics.learned();
             if (learnStartNs != 0) {
-                Stages.indexed(tracing, diff.commit(), learnStartNs, memory.size(), memory.onEngine());
+                tracing.indexed(diff.commit(), learnStartNs, memory.size(), memory.onEngine());
             }
         }
     }
@@ -310,7 +309,7 @@ public final class SuggestOperator extends AbstractStreamOperator<Suggestion>
     /** A worker's batch: one engine call, then each answer back through the mailbox (an LLM tenant's once written). */
     private void answer(Tier tier, List<InFlight.Entry> batch) {
         List<Answer> answers;
-        long batchStartNs = tracing.enabled() ? Tracing.nowNs() : 0;
+        long batchStartNs = tracing.enabled() ? tracing.nowNs() : 0;
         try {
             Answerer.Batch b = answerer.answer(tier, batch.stream().map(e -> e.request).toList());
             metrics.batch(batch.size(), b.retries(), b.scanned());
@@ -319,7 +318,7 @@ public final class SuggestOperator extends AbstractStreamOperator<Suggestion>
             answers = batch.stream().<Answer>map(e -> new Answer.Failed(ex)).toList();
         }
         if (batchStartNs != 0) {
-            long batchEndNs = Tracing.nowNs();
+            long batchEndNs = tracing.nowNs();
             for (InFlight.Entry e : batch) {
                 e.batchStartNs = batchStartNs;
                 e.batchEndNs = batchEndNs;
@@ -389,14 +388,8 @@ public final class SuggestOperator extends AbstractStreamOperator<Suggestion>
     private void emit(Suggestion s, CommitEvent c, long startNs, InFlight.Entry e) {
         boolean draft = c.draft();
         Suggestion made = s.madeAt(System.currentTimeMillis());
-        Tracing.Trace t = tracing.enabled() ? tracing.trace(c.traceId(), c.origin().traceparent(),
-                c.origin().tracestate()) : null;
-        made = made.withTraceContext(tracing.traceparentFor(t, made.traceId(), Stages.published(c.repo(), c.sha())),
-                c.origin().tracestate());
-        if (t != null) {
-            Stages.suggested(tracing, t, c, made, startNs, e == null ? null : new Stages.Engine(index.engine().name(),
-                    e.batchStartNs, e.batchEndNs, e.batchSize, e.timedOut), e == null ? null : e.llmCall);
-        }
+        made = tracing.suggested(c, made, startNs, e == null ? null : new StageTrace.Batch(index.engine().name(),
+                e.batchStartNs, e.batchEndNs, e.batchSize, e.timedOut), e == null ? null : e.llmCall);
         if (draft) {
             output.collect(SuggestStage.DRAFTS, new StreamRecord<>(made, made.madeMs()));
         } else {
@@ -430,7 +423,7 @@ public final class SuggestOperator extends AbstractStreamOperator<Suggestion>
             index.close();
         }
         if (tracing != null) {
-            Tracing.release();
+            tracing.close();
             tracing = null;
         }
         super.close();
