@@ -5,9 +5,10 @@ package io.commitflow.event;
  * dropped silently.
  *
  * @param reason  a stable machine-readable code, see {@link Reason}
- * @param detail  a human-readable explanation
+ * @param detail  a human-readable explanation; cut likewise at {@link #MAX_DETAIL_BYTES}
  * @param stage   the pipeline stage that rejected it ({@code parse}, {@code expand}, {@code diff}, …)
- * @param raw     the raw record value (UTF-8, cut at {@link #MAX_RAW_CHARS} characters), or the event's JSON
+ * @param raw     the raw record value, or the event's JSON; cut where it would take more than {@link #MAX_RAW_BYTES}
+ *                bytes of the dead letter's JSON
  * @param origin  the source topic, partition, offset and Kafka timestamp
  * @param tenant  the tenant when known, else empty
  * @param repo    the repository when known, else empty
@@ -27,14 +28,74 @@ public record DeadLetter(
         String traceId,
         long madeMs) {
 
-    /** Raw values longer than this are cut, so that a dead letter always fits in a Kafka record. */
-    public static final int MAX_RAW_CHARS = 256 * 1024;
+    /**
+     * The most a raw value may take of the dead letter's JSON, in bytes as Jackson writes them: a control byte takes
+     * six (a backslash-u escape), a quote or backslash two, each half of a surrogate pair six, other characters
+     * their UTF-8 length. A dead letter then fits the producer's 1 MiB request whatever the record held, so that its
+     * send never fails and is never retried in a loop.
+     */
+    public static final int MAX_RAW_BYTES = 256 * 1024;
+    /** The most a detail may take of the dead letter's JSON, in the same bytes. */
+    public static final int MAX_DETAIL_BYTES = 16 * 1024;
+    private static final String CUT = "…[cut]";
 
+    public DeadLetter {
+        raw = clip(raw, MAX_RAW_BYTES);
+        detail = clip(detail, MAX_DETAIL_BYTES);
+    }
+
+    /** {@code raw} cut to {@link #MAX_RAW_BYTES} of JSON; empty for null. */
     public static String clip(String raw) {
-        if (raw == null) {
+        return clip(raw, MAX_RAW_BYTES);
+    }
+
+    /**
+     * {@code s} whole where its JSON takes at most {@code budget} bytes; else its longest prefix that leaves room for
+     * the mark {@value #CUT}, with the mark. Never splits a surrogate pair; cutting twice changes nothing.
+     */
+    static String clip(String s, int budget) {
+        if (s == null) {
             return "";
         }
-        return raw.length() <= MAX_RAW_CHARS ? raw : raw.substring(0, MAX_RAW_CHARS) + "…[cut]";
+        if (jsonBytes(s, s.length()) <= budget) {
+            return s;
+        }
+        int room = budget - jsonBytes(CUT, CUT.length());
+        int used = 0;
+        int end = 0;
+        while (end < s.length()) {
+            int n = Character.isHighSurrogate(s.charAt(end)) && end + 1 < s.length()
+                    && Character.isLowSurrogate(s.charAt(end + 1)) ? 2 : 1;
+            int cost = jsonBytes(s.substring(end, end + n), n);
+            if (used + cost > room) {
+                break;
+            }
+            used += cost;
+            end += n;
+        }
+        return s.substring(0, end) + CUT;
+    }
+
+    /** What the first {@code n} characters of {@code s} take in JSON, as Jackson writes a string's content. */
+    static int jsonBytes(String s, int n) {
+        int bytes = 0;
+        for (int i = 0; i < n; i++) {
+            char c = s.charAt(i);
+            if (c == '"' || c == '\\' || c == '\b' || c == '\t' || c == '\n' || c == '\f' || c == '\r') {
+                bytes += 2;
+            } else if (c < 0x20) {
+                bytes += 6;
+            } else if (c < 0x80) {
+                bytes += 1;
+            } else if (c < 0x800) {
+                bytes += 2;
+            } else if (Character.isSurrogate(c)) {
+                bytes += 6; // Jackson escapes each half of a pair: an emoji takes 12 bytes
+            } else {
+                bytes += 3;
+            }
+        }
+        return bytes;
     }
 
     /** A dead letter for a parsed commit that a later stage could not handle. */

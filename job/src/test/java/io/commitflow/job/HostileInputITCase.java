@@ -194,6 +194,13 @@ class HostileInputITCase {
             byte[] v = commit("app", sha).getBytes(StandardCharsets.UTF_8);
             return new Hostile("truncated", java.util.Arrays.copyOf(v, 1 + r.nextInt(v.length - 2)), Set.of("NOT_JSON"));
         });
+        k.add(r -> {
+            // 175,000 control bytes: six bytes each in the dead letter's JSON, over the producer's 1 MiB if the raw value
+            // were cut by characters; the dead letter must still go out, once, and the job go on
+            byte[] b = new byte[175_000];
+            java.util.Arrays.fill(b, (byte) 1);
+            return new Hostile("control bytes", b, Set.of("NOT_JSON"));
+        });
         k.add(r -> new Hostile("not an object", utf8(List.of("[1,2]", "42", "\"commit\"", "null", "true").get(r.nextInt(5))),
                 Set.of("NOT_OBJECT")));
         k.add(r -> {
