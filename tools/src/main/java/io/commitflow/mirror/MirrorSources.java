@@ -16,6 +16,11 @@ import java.util.regex.Pattern;
  */
 public final class MirrorSources {
     private static final Pattern USER_PASSWORD = Pattern.compile("^[a-zA-Z][a-zA-Z0-9+.-]*://[^/@]*:[^/@]*@.*");
+    /**
+     * Any user info in an HTTP(S) URL: {@code https://TOKEN@host/…} is how a token is most often pasted into one. An
+     * SSH URL's user ({@code ssh://git@host/…}) names an account, no secret, and stays allowed.
+     */
+    private static final Pattern HTTP_USER_INFO = Pattern.compile("(?i)^https?://[^/@]*@.*");
 
     private final Map<String, String> byTenant;
 
@@ -41,9 +46,10 @@ public final class MirrorSources {
                 throw new IllegalArgumentException("--mirror-source " + tenant + ": the URL template must contain {repo} "
                         + "or {name}, got " + template);
             }
-            if (USER_PASSWORD.matcher(template).matches()) {
-                throw new IllegalArgumentException("--mirror-source " + tenant + ": no password in the URL (it would be "
-                        + "written to every mirror's config); give git its credentials through the environment");
+            if (USER_PASSWORD.matcher(template).matches() || HTTP_USER_INFO.matcher(template).matches()) {
+                throw new IllegalArgumentException("--mirror-source " + tenant + ": no credentials in the URL, neither a "
+                        + "password nor an HTTP user or token (they would be written to every mirror's config and to "
+                        + "logs); give git its credentials through the environment");
             }
             if (m.put(tenant, template) != null) {
                 throw new IllegalArgumentException("--mirror-source names tenant " + tenant + " twice");
