@@ -58,14 +58,41 @@ public final class MirrorSources {
         return new MirrorSources(m);
     }
 
-    /** The URL of {@code repo} of {@code tenant}, or null when no template applies. */
+    /**
+     * The URL of {@code repo} of {@code tenant}, or null when no template applies. In an HTTP(S) URL the name is
+     * percent-encoded where it holds more than unreserved characters ({@code my app#2} becomes {@code my%20app%232}),
+     * so that a name cannot end the path or start a query; other templates (SSH, git://, paths, scp-like
+     * {@code host:{name}}) take the name as it is, as git reads their paths literally.
+     */
     public String url(String tenant, String repo) {
         String t = byTenant.getOrDefault(tenant, byTenant.get("*"));
         if (t == null) {
             return null;
         }
         String name = repo.endsWith(".git") ? repo.substring(0, repo.length() - 4) : repo;
+        if (URL.matcher(t).matches()) {
+            repo = encodePath(repo);
+            name = encodePath(name);
+        }
         return t.replace("{repo}", repo).replace("{name}", name);
+    }
+
+    private static final Pattern URL = Pattern.compile("(?i)^https?://.*");
+
+    /** {@code path} with every byte but unreserved characters and '/' percent-encoded (RFC 3986), as UTF-8. */
+    static String encodePath(String path) {
+        StringBuilder out = new StringBuilder();
+        for (byte b : path.getBytes(java.nio.charset.StandardCharsets.UTF_8)) {
+            int c = b & 0xff;
+            if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '.'
+                    || c == '_' || c == '~' || c == '/') {
+                out.append((char) c);
+            } else {
+                out.append('%').append(Character.toUpperCase(Character.forDigit(c >> 4, 16)))
+                        .append(Character.toUpperCase(Character.forDigit(c & 0xf, 16)));
+            }
+        }
+        return out.toString();
     }
 
     public boolean isEmpty() {

@@ -19,6 +19,19 @@ class MirrorSourcesTest {
     }
 
     @Test
+    void aNameIsEncodedInAnHttpUrlAndLeftAsItIsElsewhere() {
+        MirrorSources s = MirrorSources.parse(List.of("acme=https://gitea/{name}.git", "local=/srv/git/{repo}",
+                "gerrit=ssh://git@gerrit:29418/{name}"));
+
+        assertThat(s.url("acme", "team/my app#2?.git")).isEqualTo("https://gitea/team/my%20app%232%3F.git");
+        assertThat(s.url("acme", "équipe/app")).isEqualTo("https://gitea/%C3%A9quipe/app.git");
+        assertThat(s.url("acme", "team/app-1.2_x~y")).as("unreserved characters stay").isEqualTo(
+                "https://gitea/team/app-1.2_x~y.git");
+        assertThat(s.url("local", "team/my app")).isEqualTo("/srv/git/team/my app");
+        assertThat(s.url("gerrit", "team/my app")).isEqualTo("ssh://git@gerrit:29418/team/my app");
+    }
+
+    @Test
     void refusesCredentialsInTheUrlWhateverTheirForm() {
         for (String url : List.of("https://user:secret@host/{name}", "https://ghp_TOKEN123@host/{name}.git",
                 "HTTP://oauth2@host/{repo}", "ssh://git:secret@host/{name}")) {
