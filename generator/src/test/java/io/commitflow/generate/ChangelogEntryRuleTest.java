@@ -6,18 +6,11 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class ChangelogEntryRuleTest {
-    private static DiffedCommit withEntry(DiffedCommit d, String entry, String issue) {
-        String log = "diff --git a/src/changes/changes.xml b/src/changes/changes.xml\n--- a/src/changes/changes.xml\n"
-                + "+++ b/src/changes/changes.xml\n@@ -1,1 +1,2 @@\n   <body>\n+<action "
-                + (issue == null ? "" : "issue=\"" + issue + "\" ") + "type=\"add\">" + entry + "</action>\n";
-        return Rules.withPatch(d, d.patch() + log);
-    }
-
     private static void learnEntries(Rules r, int from, int to, boolean titled) {
         for (int i = from; i < to; i++) {
             String issue = "LANG-" + (10 + i);
             String subject = (titled ? "[" + issue + "] " : "") + "Add Range" + i + ".fit(int)\n";
-            r.learn(withEntry(TestDiffs.change("r", String.format("%040d", i), "Range" + i, "fit", subject, null),
+            r.learn(TestDiffs.withEntry(TestDiffs.change("r", String.format("%040d", i), "Range" + i, "fit", subject, null),
                     "Add Range" + i + ".fit(int).", issue));
         }
     }
@@ -26,7 +19,7 @@ class ChangelogEntryRuleTest {
     void theEntryIsTheSubjectWithItsIssueAsTheTicketWhereTheHistoryWritesThemSo() {
         try (Rules r = new Rules()) {
             learnEntries(r, 0, 3, false);
-            DiffedCommit d = withEntry(TestDiffs.change("r", "e".repeat(40), "Pair", "swap", null, null),
+            DiffedCommit d = TestDiffs.withEntry(TestDiffs.change("r", "e".repeat(40), "Pair", "swap", null, null),
                     "Add Pair.swap() for the other order.", "LANG-99");
             SubjectRule.Written w = new ChangelogEntryRule().write(r.composition(d));
             assertThat(w.subject().description()).startsWith("Add Pair.swap() for the other order");
@@ -47,7 +40,7 @@ class ChangelogEntryRuleTest {
         }
         try (Rules r = new Rules()) {
             r.learn(TestDiffs.change("r", "1".repeat(40), "Widget", "run", "Widget: Retry runs\n", null));
-            DiffedCommit d = withEntry(TestDiffs.change("r", "e".repeat(40), "Pair", "swap", null, null),
+            DiffedCommit d = TestDiffs.withEntry(TestDiffs.change("r", "e".repeat(40), "Pair", "swap", null, null),
                     "Add Pair.swap() for the other order.", null);
             assertThat(new ChangelogEntryRule().write(r.composition(d))).isNull();
         }

@@ -7,22 +7,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class MovesRuleTest {
     /** A commit of {@code cls} that moves method {@code b} before {@code a}: it only moves lines. */
-    private static DiffedCommit move(String sha, String cls, String a, String b, String message) {
-        DiffedCommit c = TestDiffs.change("r", sha, cls, a, message, null);
-        String path = "src/main/java/org/example/" + cls + ".java";
-        return Rules.withPatch(c, "diff --git a/" + path + " b/" + path + "\n--- a/" + path + "\n+++ b/" + path
-                + "\n@@ -1,3 +1,3 @@\n+    void " + b + "() { }\n     void " + a + "() { }\n-    void " + b + "() { }\n");
-    }
-
     @Test
     void aMoveTakesTheHistorysMovesAsItsExemplarsAndWritesNothingItself() {
         try (Rules r = new Rules()) {
-            r.learn(move("1".repeat(40), "Pack", "alpha", "beta", "Sort members\n"))
+            r.learn(TestDiffs.move("1".repeat(40), "Pack", "alpha", "beta", "Sort members\n"))
                     .learn(TestDiffs.change("r", "2".repeat(40), "Widget", "run", "Widget: Retry runs\n", null))
-                    .learn(move("3".repeat(40), "Walk", "gamma", "delta", "Sort members.\n"))
-                    .learn(move("4".repeat(40), "Tree", "epsilon", "zeta", "Sort methods\n"));
+                    .learn(TestDiffs.move("3".repeat(40), "Walk", "gamma", "delta", "Sort members.\n"))
+                    .learn(TestDiffs.move("4".repeat(40), "Tree", "epsilon", "zeta", "Sort methods\n"));
 
-            Composition moved = r.composition(move("5".repeat(40), "Widget", "run", "walk", null));
+            Composition moved = r.composition(TestDiffs.move("5".repeat(40), "Widget", "run", "walk", null));
             assertThat(new MovesRule().write(moved)).isNull();
             assertThat(moved.subjects).extracting(Subject::description).allMatch(d -> d.startsWith("Sort"))
                     .hasSize(3);

@@ -72,30 +72,20 @@ class RetrievalGeneratorTest {
             assertThat(run(memory, typo).subject()).isEqualTo("Widget: Fix typo in Javadoc");
         }
     }
-
-    /** A commit of {@code cls} that moves method {@code b} before {@code a}: it only moves lines. */
-    private static DiffedCommit move(String sha, String cls, String a, String b, String message) {
-        DiffedCommit c = TestDiffs.change("r", sha, cls, a, message, null);
-        String path = "src/main/java/org/example/" + cls + ".java";
-        return DiffedCommit.of(c.commit(), c.files(), 1, "diff --git a/" + path + " b/" + path + "\n--- a/" + path
-                + "\n+++ b/" + path + "\n@@ -1,3 +1,3 @@\n+    void " + b + "() { }\n     void " + a + "() { }\n-    void "
-                + b + "() { }\n", "", "mirror", null);
-    }
-
     @Test
     void aDiffThatOnlyMovesLinesIsTitledAsTheHistoryTitlesItsMoves() {
         try (CpuEngine engine = new CpuEngine(FeatureSpace.DEFAULT_DIMENSION)) {
             RepoKnowledge memory = RepoKnowledge.fresh(engine, 0, 100);
-            learn(memory, move("1".repeat(40), "Pack", "alpha", "beta", "Sort members\n"));
+            learn(memory, TestDiffs.move("1".repeat(40), "Pack", "alpha", "beta", "Sort members\n"));
             learn(memory, TestDiffs.change("r", "2".repeat(40), "Widget", "run", "Widget: Retry runs\n", null));
-            learn(memory, move("3".repeat(40), "Walk", "gamma", "delta", "Sort members.\n"));
+            learn(memory, TestDiffs.move("3".repeat(40), "Walk", "gamma", "delta", "Sort members.\n"));
             DiffedCommit other = TestDiffs.change("r", "4".repeat(40), "Widget", "walk", "Widget: Walk less\n", null);
             learn(memory, other);
-            DiffedCommit next = move("5".repeat(40), "Widget", "run", "walk", null);
+            DiffedCommit next = TestDiffs.move("5".repeat(40), "Widget", "run", "walk", null);
             // two earlier moves say too little: the neighbours by content answer
             assertThat(run(memory, next).subject()).doesNotContain("Sort");
 
-            learn(memory, move("6".repeat(40), "Tree", "epsilon", "zeta", "Sort methods\n"));
+            learn(memory, TestDiffs.move("6".repeat(40), "Tree", "epsilon", "zeta", "Sort methods\n"));
             // three, all "Sort …": the diff is one more
             assertThat(run(memory, next).subject()).isEqualTo("Widget: Sort members");
         }
@@ -322,14 +312,14 @@ class RetrievalGeneratorTest {
                 for (int i = 0; i < behaviours.length; i++) {
                     // a history whose subjects say their tests' titles, or one whose subjects say something else
                     String subject = mirrored ? "Should " + behaviours[i] : "Rework the renderer, part " + i;
-                    DiffedCommit d = withTest(TestDiffs.change("r", String.format("%040d", i), "Renderer", "patch",
+                    DiffedCommit d = TestDiffs.withTest(TestDiffs.change("r", String.format("%040d", i), "Renderer", "patch",
                             subject + "\n", null), "should " + behaviours[i]);
                     DiffFeatures f = DiffFeatures.of(d);
                     g.observe(d, f, memory, memory.vector(f.terms()), d.commit().message());
                     memory.learn(d, f, memory.vector(f.terms()), d.commit().message());
                 }
                 assertThat(memory.model().style.conventions().subjectIsTestTitle()).isEqualTo(mirrored);
-                DiffedCommit d = withTest(TestDiffs.change("r", "e".repeat(40), "Renderer", "patch", null, null),
+                DiffedCommit d = TestDiffs.withTest(TestDiffs.change("r", "e".repeat(40), "Renderer", "patch", null, null),
                         "should not leak the current instance");
                 DiffFeatures f = DiffFeatures.of(d);
                 String subject = g.generate(d, f, memory, memory.vector(f.terms())).subject();
@@ -342,19 +332,12 @@ class RetrievalGeneratorTest {
         }
     }
 
-    private static DiffedCommit withTest(DiffedCommit d, String title) {
-        String spec = "diff --git a/src/renderer.spec.ts b/src/renderer.spec.ts\n--- a/src/renderer.spec.ts\n"
-                + "+++ b/src/renderer.spec.ts\n@@ -1,1 +1,3 @@\n describe('renderer', () => {\n+  it('" + title
-                + "', () => {\n+  })\n";
-        return DiffedCommit.of(d.commit(), d.files(), 1, d.patch() + spec, "", "mirror", null);
-    }
-
     @Test
     void writesTheChangeLogEntryWhereTheHistorySaysItsEntriesInItsSubjects() {
         try (CpuEngine engine = new CpuEngine(FeatureSpace.DEFAULT_DIMENSION)) {
             RepoKnowledge memory = RepoKnowledge.fresh(engine, 0, 100);
             learnEntries(memory, 0, 3, false, false);
-            DiffedCommit d = withEntry(TestDiffs.change("r", "e".repeat(40), "Pair", "swap", null, null),
+            DiffedCommit d = TestDiffs.withEntry(TestDiffs.change("r", "e".repeat(40), "Pair", "swap", null, null),
                     "Add Pair.swap() for the other order.");
 
             assertThat(run(memory, d).subject()).isEqualTo("Add Pair.swap() for the other order");
@@ -366,7 +349,7 @@ class RetrievalGeneratorTest {
         try (CpuEngine engine = new CpuEngine(FeatureSpace.DEFAULT_DIMENSION)) {
             RepoKnowledge memory = RepoKnowledge.fresh(engine, 0, 100);
             learnEntries(memory, 0, 3, true, false);
-            DiffedCommit plain = withEntry(TestDiffs.change("r", "e".repeat(40), "Pair", "swap", null, null),
+            DiffedCommit plain = TestDiffs.withEntry(TestDiffs.change("r", "e".repeat(40), "Pair", "swap", null, null),
                     "Add Pair.swap() for the other order.", "LANG-99");
             assertThat(run(memory, plain).subject()).as("the history never wrote its entries' issues")
                     .isEqualTo("Add Pair.swap() for the other order");
@@ -376,7 +359,7 @@ class RetrievalGeneratorTest {
             assertThat(run(memory, plain).subject()).isEqualTo("Add Pair.swap() for the other order");
             learnEntries(memory, 6, 7, true, true);
             assertThat(run(memory, plain).subject()).isEqualTo("[LANG-99] Add Pair.swap() for the other order");
-            DiffedCommit none = withEntry(TestDiffs.change("r", "f".repeat(40), "Pair", "swap", null, null),
+            DiffedCommit none = TestDiffs.withEntry(TestDiffs.change("r", "f".repeat(40), "Pair", "swap", null, null),
                     "Add Pair.swap() for the other order.");
             assertThat(run(memory, none).subject()).as("an entry without an issue has no ticket to write")
                     .isEqualTo("Add Pair.swap() for the other order");
@@ -392,20 +375,9 @@ class RetrievalGeneratorTest {
         for (int i = from; i < to; i++) {
             String issue = issues ? "LANG-" + (10 + i) : null;
             String subject = (titled ? "[" + issue + "] " : "") + "Add Range" + i + ".fit(int)\n";
-            learn(memory, withEntry(TestDiffs.change("r", String.format("%040d", i), "Range" + i, "fit", subject,
+            learn(memory, TestDiffs.withEntry(TestDiffs.change("r", String.format("%040d", i), "Range" + i, "fit", subject,
                     null), "Add Range" + i + ".fit(int).", issue));
         }
-    }
-
-    private static DiffedCommit withEntry(DiffedCommit d, String entry) {
-        return withEntry(d, entry, null);
-    }
-
-    private static DiffedCommit withEntry(DiffedCommit d, String entry, String issue) {
-        String log = "diff --git a/src/changes/changes.xml b/src/changes/changes.xml\n--- a/src/changes/changes.xml\n"
-                + "+++ b/src/changes/changes.xml\n@@ -1,1 +1,2 @@\n   <body>\n+<action "
-                + (issue == null ? "" : "issue=\"" + issue + "\" ") + "type=\"add\">" + entry + "</action>\n";
-        return DiffedCommit.of(d.commit(), d.files(), 1, d.patch() + log, "", "mirror", null);
     }
 
     @Test
