@@ -64,9 +64,10 @@ public record DeadLetter(
         int used = 0;
         int end = 0;
         while (end < s.length()) {
-            int n = Character.isHighSurrogate(s.charAt(end)) && end + 1 < s.length()
-                    && Character.isLowSurrogate(s.charAt(end + 1)) ? 2 : 1;
-            int cost = jsonBytes(s.substring(end, end + n), n);
+            boolean pair = Character.isHighSurrogate(s.charAt(end)) && end + 1 < s.length()
+                    && Character.isLowSurrogate(s.charAt(end + 1));
+            int n = pair ? 2 : 1;
+            int cost = jsonBytes(s.charAt(end)) + (pair ? jsonBytes(s.charAt(end + 1)) : 0);
             if (used + cost > room) {
                 break;
             }
@@ -80,22 +81,20 @@ public record DeadLetter(
     static int jsonBytes(String s, int n) {
         int bytes = 0;
         for (int i = 0; i < n; i++) {
-            char c = s.charAt(i);
-            if (c == '"' || c == '\\' || c == '\b' || c == '\t' || c == '\n' || c == '\f' || c == '\r') {
-                bytes += 2;
-            } else if (c < 0x20) {
-                bytes += 6;
-            } else if (c < 0x80) {
-                bytes += 1;
-            } else if (c < 0x800) {
-                bytes += 2;
-            } else if (Character.isSurrogate(c)) {
-                bytes += 6; // Jackson escapes each half of a pair: an emoji takes 12 bytes
-            } else {
-                bytes += 3;
-            }
+            bytes += jsonBytes(s.charAt(i));
         }
         return bytes;
+    }
+
+    /** What one character takes in JSON as Jackson writes it. */
+    private static int jsonBytes(char c) {
+        if (c == '"' || c == '\\' || c == '\b' || c == '\t' || c == '\n' || c == '\f' || c == '\r') {
+            return 2;
+        }
+        if (c < 0x20 || Character.isSurrogate(c)) {
+            return 6; // a backslash-u escape; Jackson escapes each half of a pair: an emoji takes 12 bytes
+        }
+        return c < 0x80 ? 1 : c < 0x800 ? 2 : 3;
     }
 
     /** A dead letter for a parsed commit that a later stage could not handle. */
