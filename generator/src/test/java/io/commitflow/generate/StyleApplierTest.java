@@ -1,8 +1,8 @@
 package io.commitflow.generate;
 
+import io.commitflow.event.TestEvents;
 import io.commitflow.git.DiffedCommit;
 import io.commitflow.git.FileChange;
-import io.commitflow.event.TestEvents;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

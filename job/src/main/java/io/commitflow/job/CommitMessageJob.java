@@ -1,17 +1,17 @@
 package io.commitflow.job;
 
-import io.commitflow.event.CommitEvent;
-import io.commitflow.event.DeadLetter;
-import io.commitflow.ingest.DeadLetters;
-import io.commitflow.ingest.ParseEvents;
-import io.commitflow.event.RawRecord;
-import io.commitflow.event.Suggestion;
 import io.commitflow.diff.DedupAndDiff;
 import io.commitflow.diff.DiffDrafts;
+import io.commitflow.event.CommitEvent;
+import io.commitflow.event.DeadLetter;
+import io.commitflow.event.RawRecord;
+import io.commitflow.event.Suggestion;
 import io.commitflow.git.DiffedCommit;
+import io.commitflow.ingest.DeadLetters;
 import io.commitflow.ingest.ExpandPushes;
-import io.commitflow.slawindows.SlaPipeline;
+import io.commitflow.ingest.ParseEvents;
 import io.commitflow.sla.SlaRecord;
+import io.commitflow.slawindows.SlaPipeline;
 import io.commitflow.suggest.SuggestStage;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.connector.sink2.Sink;

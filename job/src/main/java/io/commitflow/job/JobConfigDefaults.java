@@ -1,15 +1,15 @@
 package io.commitflow.job;
 
 import org.apache.flink.configuration.ConfigOption;
-import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ReadableConfig;
-import picocli.CommandLine;
 import picocli.CommandLine.Model.ArgSpec;
 import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine;
 
 import java.util.ListResourceBundle;
 import java.util.Map;
 import java.util.ResourceBundle;
+import java.util.function.Supplier;
 
 /**
  * The picocli side of {@link JobConfig}: a job flag names its option's key as its {@code descriptionKey}, and gets
@@ -18,23 +18,28 @@ import java.util.ResourceBundle;
  * description and that default. Flags of other commands (no such key) keep their own.
  */
 public final class JobConfigDefaults implements CommandLine.IDefaultValueProvider {
-    private final Map<String, String> configured;
+    private final Supplier<? extends ReadableConfig> conf;
+    private Map<String, String> configured;
 
-    /** The options' own defaults only. */
-    public JobConfigDefaults() {
-        this(new Configuration());
-    }
-
-    /** The values {@code conf} sets for the job's keys, then the options' own defaults. */
-    public JobConfigDefaults(ReadableConfig conf) {
-        configured = conf instanceof Configuration c ? c.toMap() : Map.copyOf(conf.toMap());
+    /**
+     * The values {@code conf} sets for the job's keys, then the options' own defaults. {@code conf} is read the first
+     * time a job flag asks, so that a command without job flags never loads it.
+     */
+    public JobConfigDefaults(Supplier<? extends ReadableConfig> conf) {
+        this.conf = conf;
     }
 
     @Override
     public String defaultValue(ArgSpec arg) {
-        ConfigOption<?> option = arg instanceof OptionSpec o ? JobConfig.of(o.descriptionKey()) : null;
+        if (!(arg instanceof OptionSpec o) || !o.descriptionKey().startsWith("commitflow.")) {
+            return null; // another command's option: its own default
+        }
+        ConfigOption<?> option = JobConfig.of(o.descriptionKey());
         if (option == null || option.defaultValue() instanceof Map) {
             return null; // a map (-X) is merged with the configuration's in toSettings, not replaced by it
+        }
+        if (configured == null) {
+            configured = conf.get().toMap();
         }
         String set = configured.get(option.key());
         return set != null ? set : JobConfig.defaultValue(option);
@@ -61,7 +66,7 @@ public final class JobConfigDefaults implements CommandLine.IDefaultValueProvide
     }
 
     /** {@code cli} with the job flags' defaults and help text from {@code conf} and {@link JobConfig}. */
-    public static CommandLine configure(CommandLine cli, ReadableConfig conf) {
+    public static CommandLine configure(CommandLine cli, Supplier<? extends ReadableConfig> conf) {
         return cli.setDefaultValueProvider(new JobConfigDefaults(conf)).setResourceBundle(help());
     }
 }

@@ -1,8 +1,8 @@
 package io.commitflow.job;
 
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -38,7 +38,7 @@ public final class JobOptions {
     public static JobParameters parseForCluster(org.apache.flink.configuration.ReadableConfig conf, String... args) {
         JobOptions options = new JobOptions();
         options.kafka.conf = conf;
-        CommandLine cli = JobConfigDefaults.configure(new CommandLine(options), conf);
+        CommandLine cli = JobConfigDefaults.configure(new CommandLine(options), () -> conf);
         try {
             cli.parseArgs(args);
             if (cli.isUsageHelpRequested() || cli.isVersionHelpRequested()) {

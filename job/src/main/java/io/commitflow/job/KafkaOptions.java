@@ -2,10 +2,10 @@ package io.commitflow.job;
 
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -104,10 +104,10 @@ public class KafkaOptions {
         }
         Map<String, String> all = new LinkedHashMap<>(conf.get(JobConfig.KAFKA_PROPERTIES));
         all.putAll(properties.properties());
-        Map<String, String> env = new LinkedHashMap<>(conf.get(JobConfig.KAFKA_PROPERTIES_FROM_ENV));
-        env.putAll(fromEnv);
-        env.forEach((key, variable) -> {
-            String value = this.env.apply(variable);
+        Map<String, String> fromVariables = new LinkedHashMap<>(conf.get(JobConfig.KAFKA_PROPERTIES_FROM_ENV));
+        fromVariables.putAll(fromEnv);
+        fromVariables.forEach((key, variable) -> {
+            String value = env.apply(variable);
             if (value == null || value.isEmpty()) {
                 throw new ParameterException(spec.commandLine(), "--kafka-property-from-env " + key + "=" + variable
                         + ": the environment variable " + variable + " is not set");

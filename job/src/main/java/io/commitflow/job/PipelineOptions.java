@@ -2,11 +2,11 @@ package io.commitflow.job;
 
 import io.commitflow.diff.DedupAndDiff;
 import io.commitflow.event.EventParser;
+import io.commitflow.git.DiffBudget;
 import io.commitflow.gpu.EngineMode;
 import io.commitflow.gpu.Tier;
-import io.commitflow.suggest.SuggestSettings;
-import io.commitflow.git.DiffBudget;
 import io.commitflow.push.RetryPolicy;
+import io.commitflow.suggest.SuggestSettings;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;

@@ -1,11 +1,11 @@
 package io.commitflow.job;
 
+import io.commitflow.diff.DedupAndDiff;
 import io.commitflow.event.EventParser;
+import io.commitflow.git.DiffBudget;
+import io.commitflow.push.RetryPolicy;
 import io.commitflow.sla.SlaSettings;
 import io.commitflow.suggest.SuggestSettings;
-import io.commitflow.git.DiffBudget;
-import io.commitflow.diff.DedupAndDiff;
-import io.commitflow.push.RetryPolicy;
 
 import java.io.Serializable;
 import java.time.Duration;

@@ -72,7 +72,7 @@ class JobOptionsTest {
         assertThat(p.kafka()).isEqualTo(KafkaSettings.defaults("k:1"));
         assertThat(p.pipeline()).isEqualTo(PipelineSettings.defaults(null));
         picocli.CommandLine cli = JobConfigDefaults.configure(new picocli.CommandLine(new JobOptions()),
-                new org.apache.flink.configuration.Configuration());
+                org.apache.flink.configuration.Configuration::new);
         String help = cli.getUsageMessage().replaceAll("\\s+", ""); // lines wrap anywhere, even inside a default
         java.util.Map<String, String> defaults = new java.util.LinkedHashMap<>();
         for (picocli.CommandLine.Model.OptionSpec o : cli.getCommandSpec().options()) {

@@ -1,17 +1,17 @@
 package io.commitflow.diff;
 
-import io.commitflow.spans.StageTrace;
 import io.commitflow.cache.StateTtl;
 import io.commitflow.event.CommitEvent;
 import io.commitflow.event.DeadLetter;
-import io.commitflow.ingest.DeadLetters;
 import io.commitflow.event.InvalidEventException;
 import io.commitflow.event.Reason;
 import io.commitflow.git.DiffBudget;
-import io.commitflow.git.DiffCommits;
 import io.commitflow.git.DiffCommits.Waiting;
+import io.commitflow.git.DiffCommits;
 import io.commitflow.git.DiffedCommit;
+import io.commitflow.ingest.DeadLetters;
 import io.commitflow.push.RetryPolicy;
+import io.commitflow.spans.StageTrace;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;

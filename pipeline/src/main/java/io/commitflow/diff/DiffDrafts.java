@@ -1,20 +1,20 @@
 package io.commitflow.diff;
 
-import io.commitflow.spans.StageTrace;
 import io.commitflow.event.CommitEvent;
 import io.commitflow.event.DeadLetter;
-import io.commitflow.ingest.DeadLetters;
 import io.commitflow.event.InvalidEventException;
 import io.commitflow.event.PushEvent;
 import io.commitflow.event.Reason;
-import org.apache.flink.api.common.functions.OpenContext;
-import org.apache.flink.metrics.Counter;
-import org.apache.flink.streaming.api.functions.ProcessFunction;
-import org.apache.flink.util.Collector;
 import io.commitflow.git.DiffBudget;
 import io.commitflow.git.DiffCommits;
 import io.commitflow.git.DiffedCommit;
 import io.commitflow.git.InlinePatch;
+import io.commitflow.ingest.DeadLetters;
+import io.commitflow.spans.StageTrace;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.streaming.api.functions.ProcessFunction;
+import org.apache.flink.util.Collector;
 
 /**
  * The requests topic's path to the suggest stage: each draft diffed from its own patch, with no state and no mirror,

@@ -1,8 +1,8 @@
 package io.commitflow.ingest;
 
+import io.commitflow.event.DeadLetter;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.util.OutputTag;
-import io.commitflow.event.DeadLetter;
 
 /** The side output that every stage writes its rejects to; the job unions them into the DLQ sink. */
 public final class DeadLetters {

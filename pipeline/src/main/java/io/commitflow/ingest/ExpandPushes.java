@@ -1,6 +1,5 @@
 package io.commitflow.ingest;
 
-import io.commitflow.spans.StageTrace;
 import io.commitflow.event.CommitEvent;
 import io.commitflow.event.DeadLetter;
 import io.commitflow.event.InvalidEventException;
@@ -8,6 +7,10 @@ import io.commitflow.event.PushEvent;
 import io.commitflow.event.Reason;
 import io.commitflow.git.MirrorRoot;
 import io.commitflow.git.Mirrors;
+import io.commitflow.push.PendingPush;
+import io.commitflow.push.PushExpander;
+import io.commitflow.push.RetryPolicy;
+import io.commitflow.spans.StageTrace;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
@@ -21,9 +24,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import io.commitflow.push.PendingPush;
-import io.commitflow.push.PushExpander;
-import io.commitflow.push.RetryPolicy;
 
 /**
  * Expands pushes into commits with {@link PushExpander}, keyed by repository ({@link #KEY}). A push whose commits

@@ -1,18 +1,18 @@
 package io.commitflow.ingest;
 
-import org.apache.flink.api.common.functions.OpenContext;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.metrics.Counter;
-import org.apache.flink.streaming.api.functions.ProcessFunction;
-import org.apache.flink.util.Collector;
-import org.apache.flink.util.OutputTag;
-import io.commitflow.spans.StageTrace;
 import io.commitflow.event.CommitEvent;
 import io.commitflow.event.DeadLetter;
 import io.commitflow.event.EventParser;
 import io.commitflow.event.Origin;
 import io.commitflow.event.PushEvent;
 import io.commitflow.event.RawRecord;
+import io.commitflow.spans.StageTrace;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.streaming.api.functions.ProcessFunction;
+import org.apache.flink.util.Collector;
+import org.apache.flink.util.OutputTag;
 
 /**
  * Parses and validates raw Kafka records. Commits go to the main output, pushes to {@link #PUSHES},

@@ -1,12 +1,12 @@
 package io.commitflow.slawindows;
 
-import org.apache.flink.streaming.api.functions.windowing.ProcessWindowFunction;
-import org.apache.flink.streaming.api.windowing.windows.TimeWindow;
-import org.apache.flink.util.Collector;
 import io.commitflow.sla.Pane;
 import io.commitflow.sla.SlaSample;
 import io.commitflow.sla.SlaSettings;
 import io.commitflow.sla.SlaStats;
+import org.apache.flink.streaming.api.functions.windowing.ProcessWindowFunction;
+import org.apache.flink.streaming.api.windowing.windows.TimeWindow;
+import org.apache.flink.util.Collector;
 
 /** Summarises a key's samples of one slide into a {@link Pane} (tumbling event-time windows of the slide). */
 public class BuildPane extends ProcessWindowFunction<SlaSample, Pane, String, TimeWindow> {

@@ -3,6 +3,12 @@ package io.commitflow.slawindows;
 import io.commitflow.event.DeadLetter;
 import io.commitflow.event.Json;
 import io.commitflow.event.Suggestion;
+import io.commitflow.sla.Pane;
+import io.commitflow.sla.SlaRecord;
+import io.commitflow.sla.SlaSample;
+import io.commitflow.sla.SlaSettings;
+import io.commitflow.sla.SlaWindow;
+import io.commitflow.sla.Spike;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.FlatMapFunction;
 import org.apache.flink.api.common.functions.MapFunction;
@@ -15,12 +21,6 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.windowing.assigners.TumblingEventTimeWindows;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
-import io.commitflow.sla.Pane;
-import io.commitflow.sla.SlaRecord;
-import io.commitflow.sla.SlaSample;
-import io.commitflow.sla.SlaSettings;
-import io.commitflow.sla.SlaWindow;
-import io.commitflow.sla.Spike;
 
 /**
  * The SLA branch of the job: suggestions and dead letters → samples whose event time is the moment the job made

@@ -1,5 +1,10 @@
 package io.commitflow.slawindows;
 
+import io.commitflow.sla.Pane;
+import io.commitflow.sla.SlaSettings;
+import io.commitflow.sla.SlaStats;
+import io.commitflow.sla.SlaWindow;
+import io.commitflow.sla.Spike;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
@@ -15,11 +20,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import io.commitflow.sla.Pane;
-import io.commitflow.sla.SlaSettings;
-import io.commitflow.sla.SlaStats;
-import io.commitflow.sla.SlaWindow;
-import io.commitflow.sla.Spike;
 
 /**
  * Sliding SLA windows from panes: every slide, for each key with samples in the last {@code size}, the panes of

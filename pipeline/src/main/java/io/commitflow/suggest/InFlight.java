@@ -1,7 +1,6 @@
 package io.commitflow.suggest;
 
 import io.commitflow.llm.LlmWriter;
-
 import org.apache.flink.api.common.state.ListState;
 
 import java.util.ArrayDeque;

@@ -1,10 +1,8 @@
 package io.commitflow.suggest;
 
-import io.commitflow.spans.StageTrace;
 import io.commitflow.cache.ResultCache;
 import io.commitflow.event.CommitEvent;
 import io.commitflow.event.DeadLetter;
-import io.commitflow.ingest.DeadLetters;
 import io.commitflow.event.Reason;
 import io.commitflow.event.Suggestion;
 import io.commitflow.generate.DiffFeatures;
@@ -14,8 +12,10 @@ import io.commitflow.generate.RetrievalGenerator;
 import io.commitflow.git.DiffedCommit;
 import io.commitflow.gpu.LosableEngine;
 import io.commitflow.gpu.Tier;
+import io.commitflow.ingest.DeadLetters;
 import io.commitflow.llm.LlmWriter;
 import io.commitflow.llm.PromptPrefixes;
+import io.commitflow.spans.StageTrace;
 import org.apache.flink.api.common.functions.RuntimeContext;
 import org.apache.flink.api.common.operators.MailboxExecutor;
 import org.apache.flink.api.common.state.ListState;

@@ -2,8 +2,11 @@ package io.commitflow.diff;
 
 import io.commitflow.event.CommitEvent;
 import io.commitflow.event.DeadLetter;
-import io.commitflow.ingest.DeadLetters;
 import io.commitflow.event.TestEvents;
+import io.commitflow.git.DiffBudget;
+import io.commitflow.git.DiffedCommit;
+import io.commitflow.git.GitFixture;
+import io.commitflow.ingest.DeadLetters;
 import io.commitflow.push.RetryPolicy;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
@@ -23,9 +26,6 @@ import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import io.commitflow.git.DiffBudget;
-import io.commitflow.git.DiffedCommit;
-import io.commitflow.git.GitFixture;
 
 /** {@link DedupAndDiff} on real mirrors made with JGit: what it diffs, what it rejects, and what waits for the mirror. */
 class DedupAndDiffTest {

@@ -1,8 +1,10 @@
 package io.commitflow.diff;
 
 import io.commitflow.event.CommitEvent;
-import io.commitflow.ingest.DeadLetters;
 import io.commitflow.event.TestEvents;
+import io.commitflow.git.DiffBudget;
+import io.commitflow.git.DiffedCommit;
+import io.commitflow.ingest.DeadLetters;
 import io.commitflow.push.RetryPolicy;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
@@ -18,8 +20,6 @@ import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import io.commitflow.git.DiffBudget;
-import io.commitflow.git.DiffedCommit;
 
 /**
  * The dedup half of {@link DedupAndDiff} on the real RocksDB state backend, with the harness's control of TTL time.

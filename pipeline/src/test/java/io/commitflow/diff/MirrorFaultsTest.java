@@ -2,11 +2,18 @@ package io.commitflow.diff;
 
 import io.commitflow.event.CommitEvent;
 import io.commitflow.event.DeadLetter;
-import io.commitflow.ingest.DeadLetters;
 import io.commitflow.event.InvalidEventException;
 import io.commitflow.event.PushEvent;
 import io.commitflow.event.Reason;
 import io.commitflow.event.TestEvents;
+import io.commitflow.git.CGit;
+import io.commitflow.git.CommitDiffer;
+import io.commitflow.git.DiffBudget;
+import io.commitflow.git.DiffedCommit;
+import io.commitflow.git.GitFixture;
+import io.commitflow.git.MirrorRoot;
+import io.commitflow.git.Mirrors;
+import io.commitflow.ingest.DeadLetters;
 import io.commitflow.push.PushExpander;
 import io.commitflow.push.RetryPolicy;
 import org.apache.flink.api.common.typeinfo.Types;
@@ -32,13 +39,6 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import io.commitflow.git.CGit;
-import io.commitflow.git.CommitDiffer;
-import io.commitflow.git.DiffBudget;
-import io.commitflow.git.DiffedCommit;
-import io.commitflow.git.GitFixture;
-import io.commitflow.git.MirrorRoot;
-import io.commitflow.git.Mirrors;
 
 /** Damaged and rewritten mirrors: a truncated pack, a SHA-256 id, and a gc under an open repository. */
 @EnabledIf("io.commitflow.git.CGit#available")

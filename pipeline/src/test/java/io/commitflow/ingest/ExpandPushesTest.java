@@ -5,6 +5,7 @@ import io.commitflow.event.DeadLetter;
 import io.commitflow.event.PushEvent;
 import io.commitflow.event.TestEvents;
 import io.commitflow.git.GitFixture;
+import io.commitflow.push.RetryPolicy;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
@@ -22,7 +23,6 @@ import java.time.Duration;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import io.commitflow.push.RetryPolicy;
 
 /** Pushes that arrive before their commits reach the mirror wait, in order, and give up after the policy's wait. */
 class ExpandPushesTest {

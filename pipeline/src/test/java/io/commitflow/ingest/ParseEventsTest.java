@@ -1,5 +1,12 @@
 package io.commitflow.ingest;
 
+import io.commitflow.event.CommitEvent;
+import io.commitflow.event.DeadLetter;
+import io.commitflow.event.Origin;
+import io.commitflow.event.PushEvent;
+import io.commitflow.event.RawRecord;
+import io.commitflow.event.Reason;
+import io.commitflow.event.WireFormat;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
 import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
@@ -14,13 +21,6 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import io.commitflow.event.CommitEvent;
-import io.commitflow.event.DeadLetter;
-import io.commitflow.event.Origin;
-import io.commitflow.event.PushEvent;
-import io.commitflow.event.RawRecord;
-import io.commitflow.event.Reason;
-import io.commitflow.event.WireFormat;
 
 class ParseEventsTest {
     private static final String SHA = "0123456789abcdef0123456789abcdef01234567";

@@ -1,13 +1,13 @@
 package io.commitflow.llm;
 
-import io.commitflow.generate.TestDiffs;
 import io.commitflow.event.Suggestion;
-import io.commitflow.testing.CollectSink;
+import io.commitflow.generate.TestDiffs;
 import io.commitflow.git.DiffedCommit;
 import io.commitflow.gpu.EngineMode;
 import io.commitflow.suggest.StageHarness;
 import io.commitflow.suggest.SuggestSettings;
 import io.commitflow.suggest.SuggestStage;
+import io.commitflow.testing.CollectSink;
 import io.commitflow.testing.MiniClusters;
 import io.commitflow.testing.OtlpReceiver;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;

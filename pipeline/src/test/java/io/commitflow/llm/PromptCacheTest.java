@@ -1,7 +1,6 @@
 package io.commitflow.llm;
 
 import io.commitflow.cache.CompressedCache;
-
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;

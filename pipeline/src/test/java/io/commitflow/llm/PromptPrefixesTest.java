@@ -1,7 +1,7 @@
 package io.commitflow.llm;
 
-import io.commitflow.generate.TestDiffs;
 import io.commitflow.event.Suggestion;
+import io.commitflow.generate.TestDiffs;
 import io.commitflow.gpu.EngineMode;
 import io.commitflow.suggest.StageHarness;
 import io.commitflow.suggest.SuggestSettings;

@@ -5,6 +5,10 @@ import io.commitflow.event.DeadLetter;
 import io.commitflow.event.Json;
 import io.commitflow.event.Origin;
 import io.commitflow.event.Suggestion;
+import io.commitflow.sla.SlaRecord;
+import io.commitflow.sla.SlaSample;
+import io.commitflow.sla.SlaSettings;
+import io.commitflow.sla.SlaStatsTest;
 import io.commitflow.testing.CollectSink;
 import io.commitflow.testing.MiniClusters;
 import org.apache.flink.api.common.functions.MapFunction;
@@ -27,10 +31,6 @@ import java.util.TreeMap;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
-import io.commitflow.sla.SlaRecord;
-import io.commitflow.sla.SlaSample;
-import io.commitflow.sla.SlaSettings;
-import io.commitflow.sla.SlaStatsTest;
 
 /**
  * The SLA branch on a MiniCluster (RocksDB): a few thousand outcomes of two tenants over several minutes of event

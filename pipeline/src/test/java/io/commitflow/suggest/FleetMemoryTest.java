@@ -1,11 +1,11 @@
 package io.commitflow.suggest;
 
-import io.commitflow.generate.TestDiffs;
 import io.commitflow.event.CommitEvent;
 import io.commitflow.event.Origin;
 import io.commitflow.event.TestEvents;
 import io.commitflow.generate.RepoKnowledge;
 import io.commitflow.generate.RetrievalGenerator;
+import io.commitflow.generate.TestDiffs;
 import io.commitflow.git.DiffedCommit;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;

@@ -2,11 +2,11 @@ package io.commitflow.suggest;
 
 import io.commitflow.event.CommitEvent;
 import io.commitflow.event.DeadLetter;
-import io.commitflow.ingest.DeadLetters;
 import io.commitflow.event.Suggestion;
 import io.commitflow.event.TestEvents;
 import io.commitflow.git.DiffedCommit;
 import io.commitflow.git.FileChange;
+import io.commitflow.ingest.DeadLetters;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;

@@ -1,10 +1,10 @@
 package io.commitflow.suggest;
 
-import io.commitflow.generate.TestDiffs;
 import io.commitflow.event.Suggestion;
-import io.commitflow.testing.CollectSink;
+import io.commitflow.generate.TestDiffs;
 import io.commitflow.git.DiffedCommit;
 import io.commitflow.gpu.EngineMode;
+import io.commitflow.testing.CollectSink;
 import io.commitflow.testing.MiniClusters;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;

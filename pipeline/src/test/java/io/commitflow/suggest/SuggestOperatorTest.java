@@ -1,10 +1,10 @@
 package io.commitflow.suggest;
 
-import io.commitflow.generate.TestDiffs;
 import io.commitflow.event.Reason;
 import io.commitflow.event.Suggestion;
-import io.commitflow.git.DiffedCommit;
 import io.commitflow.generate.RetrievalGenerator;
+import io.commitflow.generate.TestDiffs;
+import io.commitflow.git.DiffedCommit;
 import io.commitflow.gpu.EngineMode;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.junit.jupiter.api.Test;

@@ -1,9 +1,9 @@
 package io.commitflow.cli;
 
+import io.commitflow.eval.Evaluation;
 import io.commitflow.git.CommitDiffer;
 import io.commitflow.git.DiffBudget;
 import io.commitflow.git.DiffedCommit;
-import io.commitflow.eval.Evaluation;
 import org.eclipse.jgit.lib.ObjectReader;
 import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.revwalk.RevCommit;

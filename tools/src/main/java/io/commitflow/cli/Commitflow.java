@@ -1,7 +1,7 @@
 package io.commitflow.cli;
 
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
 
 /** {@code commitflow} — the command line. Run {@code ./commitflow --help}. */
 @Command(name = "commitflow", mixinStandardHelpOptions = true, version = "commitflow 0.1.0",
@@ -46,7 +46,7 @@ public final class Commitflow implements Runnable {
      * {@code commitflow.*} keys, which the local cluster reads too), and one clear line for every error.
      */
     static CommandLine configure(CommandLine cli) {
-        io.commitflow.job.JobConfigDefaults.configure(cli, LocalFlink.jobSettings());
+        io.commitflow.job.JobConfigDefaults.configure(cli, LocalFlink::jobSettings);
         return handleErrors(cli);
     }
 

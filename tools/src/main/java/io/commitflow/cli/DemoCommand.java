@@ -1,7 +1,7 @@
 package io.commitflow.cli;
 
-import io.commitflow.job.PipelineSettings;
 import io.commitflow.git.History;
+import io.commitflow.job.PipelineSettings;
 import org.eclipse.jgit.lib.Repository;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

@@ -2,9 +2,9 @@ package io.commitflow.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.commitflow.event.Json;
+import io.commitflow.git.History;
 import io.commitflow.job.KafkaSettings;
 import io.commitflow.job.PipelineSettings;
-import io.commitflow.git.History;
 import io.commitflow.replay.Replayer;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.kafka.clients.consumer.ConsumerRecord;

@@ -1,9 +1,9 @@
 package io.commitflow.cli;
 
+import io.commitflow.eval.Evaluation;
 import io.commitflow.event.Json;
 import io.commitflow.generate.RetrievalGenerator;
 import io.commitflow.git.History;
-import io.commitflow.eval.Evaluation;
 import org.eclipse.jgit.lib.Repository;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

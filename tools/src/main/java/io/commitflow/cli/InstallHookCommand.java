@@ -1,9 +1,9 @@
 package io.commitflow.cli;
 
-import picocli.CommandLine.Mixin;
 import io.commitflow.job.BootstrapOption;
 import io.commitflow.job.DurationConverter;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;

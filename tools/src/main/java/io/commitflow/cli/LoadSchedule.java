@@ -1,7 +1,7 @@
 package io.commitflow.cli;
 
-import io.commitflow.replay.Events;
 import io.commitflow.git.History;
+import io.commitflow.replay.Events;
 import io.commitflow.replay.RateProfile;
 import io.commitflow.replay.Replayer;
 import org.eclipse.jgit.lib.Repository;

@@ -1,10 +1,10 @@
 package io.commitflow.cli;
 
+import io.commitflow.git.History;
 import io.commitflow.job.BootstrapOption;
 import io.commitflow.job.KafkaSettings;
 import io.commitflow.job.PipelineSettings;
 import io.commitflow.replay.Events;
-import io.commitflow.git.History;
 import io.commitflow.replay.RateProfile;
 import io.commitflow.replay.Replayer;
 import org.apache.flink.connector.base.DeliveryGuarantee;
@@ -64,8 +64,6 @@ public final class LoadTestCommand implements Callable<Integer> {
 
     @Mixin
     BootstrapOption bootstrapOption = new BootstrapOption();
-    /** --bootstrap as given (or, where the command allows, as resolved later). */
-    private String bootstrap;
 
     @Option(names = "--report", defaultValue = "loadtest-report", paramLabel = "DIR",
             description = "Where report.json and report.html go (default: ${DEFAULT-VALUE}).")
@@ -144,7 +142,6 @@ public final class LoadTestCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        bootstrap = bootstrapOption.servers();
         Path repo = repository.path;
         checkOptions();
         out = spec.commandLine().getOut();
@@ -252,6 +249,7 @@ public final class LoadTestCommand implements Callable<Integer> {
 
     /** Kafka (ours, or --bootstrap) and this run's own topics; the job starts later, after any backlog. */
     private void startKafka(LocalStack stack) throws Exception {
+        String bootstrap = bootstrapOption.servers();
         if (bootstrap == null) {
             stack.startKafka();
         } else {

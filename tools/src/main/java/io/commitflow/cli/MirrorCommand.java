@@ -1,17 +1,14 @@
 package io.commitflow.cli;
 
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Mixin;
-import io.commitflow.job.KafkaPropertiesOption;
-import io.commitflow.job.BootstrapOption;
 import com.sun.net.httpserver.HttpServer;
 import io.commitflow.event.CommitEvent;
 import io.commitflow.event.EventParser;
 import io.commitflow.event.Origin;
 import io.commitflow.event.PushEvent;
 import io.commitflow.event.RawRecord;
+import io.commitflow.job.BootstrapOption;
 import io.commitflow.job.DurationConverter;
+import io.commitflow.job.KafkaPropertiesOption;
 import io.commitflow.job.KafkaSettings;
 import io.commitflow.mirror.MirrorMetrics;
 import io.commitflow.mirror.MirrorSources;
@@ -23,7 +20,10 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -36,7 +36,6 @@ import java.time.LocalTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -68,9 +67,6 @@ public final class MirrorCommand implements Callable<Integer> {
 
     @Mixin
     BootstrapOption bootstrapOption = new BootstrapOption();
-    /** --bootstrap as given (or, where the command allows, as resolved later). */
-    private String bootstrap;
-    private Map<String, String> properties;
 
     @Option(names = "--events-topic", defaultValue = KafkaSettings.EVENTS_TOPIC, paramLabel = "TOPIC",
             description = "The job's events topic (default: ${DEFAULT-VALUE}).")
@@ -127,8 +123,8 @@ public final class MirrorCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        bootstrap = bootstrapOption.required(spec);
-        properties = kafkaProperties.properties();
+        String bootstrap = bootstrapOption.required(spec);
+        Map<String, String> properties = kafkaProperties.properties();
         MirrorSources src;
         try {
             src = MirrorSources.parse(sources);
@@ -187,8 +183,8 @@ public final class MirrorCommand implements Callable<Integer> {
     }
 
     private void consume(MirrorSync sync) {
-        Map<String, Object> p = new HashMap<>(properties);
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        Map<String, Object> p = new HashMap<>(kafkaProperties.properties());
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapOption.servers()); // checked in call()
         p.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");

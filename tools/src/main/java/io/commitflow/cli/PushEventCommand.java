@@ -1,21 +1,21 @@
 package io.commitflow.cli;
 
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Mixin;
-import io.commitflow.job.KafkaPropertiesOption;
-import io.commitflow.job.BootstrapOption;
 import io.commitflow.event.EventParser;
 import io.commitflow.event.Origin;
 import io.commitflow.event.RawRecord;
 import io.commitflow.event.WireFormat;
+import io.commitflow.job.BootstrapOption;
+import io.commitflow.job.KafkaPropertiesOption;
 import io.commitflow.job.KafkaSettings;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;

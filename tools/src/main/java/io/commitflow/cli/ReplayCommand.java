@@ -1,21 +1,20 @@
 package io.commitflow.cli;
 
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Spec;
-import io.commitflow.job.KafkaPropertiesOption;
-import io.commitflow.job.BootstrapOption;
-import io.commitflow.job.KafkaSettings;
 import io.commitflow.git.History;
+import io.commitflow.job.BootstrapOption;
+import io.commitflow.job.KafkaPropertiesOption;
+import io.commitflow.job.KafkaSettings;
 import io.commitflow.replay.Events;
 import io.commitflow.replay.RateProfile;
 import io.commitflow.replay.Replayer;
 import org.eclipse.jgit.lib.Repository;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;

@@ -1,9 +1,5 @@
 package io.commitflow.cli;
 
-import picocli.CommandLine.Mixin;
-import io.commitflow.job.KafkaPropertiesOption;
-import io.commitflow.job.BootstrapOption;
-import com.fasterxml.jackson.databind.JsonNode;
 import io.commitflow.event.CommitEvent;
 import io.commitflow.event.InvalidEventException;
 import io.commitflow.event.Origin;
@@ -11,15 +7,17 @@ import io.commitflow.generate.Draft;
 import io.commitflow.generate.TemplateGenerator;
 import io.commitflow.git.DiffBudget;
 import io.commitflow.git.InlinePatch;
+import io.commitflow.job.BootstrapOption;
 import io.commitflow.job.DurationConverter;
+import io.commitflow.job.KafkaPropertiesOption;
 import io.commitflow.job.KafkaSettings;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -55,9 +53,8 @@ public final class SuggestCommand implements Callable<Integer> {
 
     @Mixin
     BootstrapOption bootstrapOption = new BootstrapOption();
-    /** --bootstrap as given (or, where the command allows, as resolved later). */
+    /** --bootstrap as given, else from git config (resolveFromGitConfig). */
     private String bootstrap;
-    private Map<String, String> properties;
 
     @Option(names = "--tenant", paramLabel = "NAME", description = "Tenant (default: git config commitflow.tenant, else "
             + "default).")
@@ -104,7 +101,6 @@ public final class SuggestCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         bootstrap = bootstrapOption.servers();
-        properties = kafkaProperties.properties();
         long start = System.nanoTime();
         resolveFromGitConfig();
         PrintWriter out = spec.commandLine().getOut();
@@ -118,7 +114,7 @@ public final class SuggestCommand implements Callable<Integer> {
         String why;
         Duration left = remaining(start);
         step(err, start, "staged diff read (" + patch.length() + " characters)");
-        try (DraftClient client = new DraftClient(bootstrap, properties,
+        try (DraftClient client = new DraftClient(bootstrap, kafkaProperties.properties(),
                 new DraftClient.Topics(requestsTopic, repliesTopic, dlqTopic), left, what -> step(err, start, what))) {
             step(err, start, "connected to Kafka at " + bootstrap);
             var pending = client.ask(tenant, repo, patch, traceId);

@@ -1,8 +1,8 @@
 package io.commitflow.replay;
 
-import io.commitflow.git.History;
 import io.commitflow.event.PushEvent;
 import io.commitflow.event.WireFormat;
+import io.commitflow.git.History;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

@@ -2,8 +2,8 @@ package io.commitflow.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.commitflow.event.Json;
-import io.commitflow.replay.Events;
 import io.commitflow.git.History;
+import io.commitflow.replay.Events;
 import io.commitflow.replay.RateProfile;
 import io.commitflow.replay.Replayer;
 import org.junit.jupiter.api.Test;
