@@ -30,18 +30,28 @@ fi
 mkdir -p "$(dirname "$out")"
 tmp=$(mktemp "${TMPDIR:-/tmp}/retrieval.XXXXXX")
 trap 'rm -f "$tmp" "$tmp.cubin" "$tmp.src.ptx"' EXIT
-nvcc "${NVCC_FLAGS[@]}" -o "$tmp.src.ptx" "$here/retrieval.cu"
 
 # A driver JIT-compiles PTX only up to the ISA version it knows: nvcc 13 writes ISA 9.0, which CUDA 12.x drivers
 # (R535 and later: ISA 8.2 and below) refuse. The kernels use nothing newer than ISA 7.x, so the PTX declares
 # PTX_ISA; ptxas below refuses it if an instruction needs a newer one.
 PTX_ISA=8.0
-sed -E "s/^\.version [0-9]+\.[0-9]+$/.version $PTX_ISA/" "$tmp.src.ptx" >"$tmp"
-rm -f "$tmp.src.ptx"
+compile() {
+  nvcc "${NVCC_FLAGS[@]}" -o "$tmp.src.ptx" "$here/retrieval.cu"
+  sed -E "s/^\.version [0-9]+\.[0-9]+$/.version $PTX_ISA/" "$tmp.src.ptx" >"$tmp"
+  rm -f "$tmp.src.ptx"
+}
+compile
 
 if command -v ptxas >/dev/null 2>&1; then
-  # compile check only: the engine loads the PTX and lets the driver compile it for the GPU at hand
-  ptxas -arch=sm_90 -o "$tmp.cubin" "$tmp" || { echo "ptx.sh: ptxas -arch=sm_90 rejected the PTX" >&2; exit 1; }
+  # compile check only: the engine loads the PTX and lets the driver compile it for the GPU at hand.
+  # nvcc 13.0 has now and then (not reproducibly, under a loaded build) written an instruction of a newer ISA
+  # (used_bytes_mask, ISA 8.3) into the same source's PTX: the rejected file is kept beside OUT and nvcc runs once more.
+  if ! ptxas -arch=sm_90 -o "$tmp.cubin" "$tmp"; then
+    cp "$tmp" "$out.rejected"
+    echo "ptx.sh: ptxas -arch=sm_90 rejected the PTX (kept as $out.rejected); compiling once more" >&2
+    compile
+    ptxas -arch=sm_90 -o "$tmp.cubin" "$tmp" || { echo "ptx.sh: ptxas -arch=sm_90 rejected the PTX again" >&2; exit 1; }
+  fi
 else
   echo "ptx.sh: ptxas is not on PATH; the PTX was not assembled for sm_90"
 fi
