@@ -10,55 +10,58 @@ import java.util.Map;
  * trailing periods, pull-request suffixes. In: each learned commit's subject and changed file names
  * ({@link #learn}). Out: the answers a generator needs ({@link #conventions()}) and a sentence for an LLM's prompt
  * ({@link #describe()}). Part of the repository's model state; the maps keep their 64 most frequent keys.
+ *
+ * <p>The counts are public fields for Flink's POJO serializer alone (RepoStyle is state inside RepoModel; the field
+ * names are what every savepoint records). Code asks {@link #conventions()} or {@link #describe()}, never a field.
  */
 public final class RepoStyle {
     static final int MAX_KEYS = 64;
 
-    private int total;
-    private int conventional;
-    private int tagged;
-    private int ticketed;
-    private int plainTicket;
-    private int area;
-    private int areaIsFile;
-    private int scopeIsFile;
-    private int capitalized;
-    private int period;
-    private int pullRequest;
-    private long descriptionChars;
-    private Map<String, Integer> types = new HashMap<>();
-    private Map<String, Integer> tags = new HashMap<>();
-    private Map<String, Integer> ticketKeys = new HashMap<>();
+    public int total;
+    public int conventional;
+    public int tagged;
+    public int ticketed;
+    public int plainTicket;
+    public int area;
+    public int areaIsFile;
+    public int scopeIsFile;
+    public int capitalized;
+    public int period;
+    public int pullRequest;
+    public long descriptionChars;
+    public Map<String, Integer> types = new HashMap<>();
+    public Map<String, Integer> tags = new HashMap<>();
+    public Map<String, Integer> ticketKeys = new HashMap<>();
     /** Conventional scopes by how often the history writes them, each spelling its own key ({@link Conventions#scopes}). */
-    private Map<String, Integer> scopes = new HashMap<>();
+    public Map<String, Integer> scopes = new HashMap<>();
     /**
      * Per conventional scope, the commits in which it was the name of a folder of the commit's own diff
      * ({@code runtime-core} for a change under {@code packages/runtime-core/}, not {@code types} or {@code hmr}).
      */
-    private Map<String, Integer> folderScopes = new HashMap<>();
+    public Map<String, Integer> folderScopes = new HashMap<>();
     /**
      * Per kind of a diff whose files are all of one kind ({@link PathKind#only}), its commits by conventional type:
      * {@code TEST:test}, {@code TEST:} for a subject without a type.
      */
-    private Map<String, Integer> kindTypes = new HashMap<>();
+    public Map<String, Integer> kindTypes = new HashMap<>();
     /** Commits of one kind it takes before the history's habit for that kind counts ({@link Conventions#kindTypes}). */
     static final int KIND_COMMITS = 10;
     /** Commits that added one change-log entry, and of those, the ones whose subject says the same. */
-    private int changelogEntries;
-    private int changelogMirrors;
+    public int changelogEntries;
+    public int changelogMirrors;
     /**
      * Commits that added one change-log entry naming an issue ({@link Changelog.Entry#issue}), and of those, the ones whose
      * subject names that issue as its ticket.
      */
-    private int changelogIssues;
-    private int changelogIssuesTitled;
+    public int changelogIssues;
+    public int changelogIssuesTitled;
     /**
      * Lessons ({@link RetrievalGenerator#lesson}) of commits that added one test case ({@link TestTitle}), and what
      * the title and the ranker's chosen neighbour scored against the real description (B-Norm, summed).
      */
-    private int testTitles;
-    private double titleScores;
-    private double pickScores;
+    public int testTitles;
+    public double titleScores;
+    public double pickScores;
     /** Lessons with a test title it takes before the titles' score decides ({@link Conventions#subjectIsTestTitle}). */
     static final int TITLE_LESSONS = 10;
     /**
@@ -287,82 +290,4 @@ public final class RepoStyle {
         parts.add(c.endsWithPeriod() ? "subjects end with a period" : "no period at the end");
         return "Conventions: " + String.join("; ", parts) + ".";
     }
-
-    // Getters and setters for Flink's POJO serializer only (RepoStyle is state inside RepoModel): each is named after
-    // its field, so the serializer's field list, and with it every savepoint, stays as it was with public fields.
-    // Code asks conventions() or describe() instead.
-    public int getTotal() { return total; }
-    public void setTotal(int total) { this.total = total; }
-
-    public int getConventional() { return conventional; }
-    public void setConventional(int conventional) { this.conventional = conventional; }
-
-    public int getTagged() { return tagged; }
-    public void setTagged(int tagged) { this.tagged = tagged; }
-
-    public int getTicketed() { return ticketed; }
-    public void setTicketed(int ticketed) { this.ticketed = ticketed; }
-
-    public int getPlainTicket() { return plainTicket; }
-    public void setPlainTicket(int plainTicket) { this.plainTicket = plainTicket; }
-
-    public int getArea() { return area; }
-    public void setArea(int area) { this.area = area; }
-
-    public int getAreaIsFile() { return areaIsFile; }
-    public void setAreaIsFile(int areaIsFile) { this.areaIsFile = areaIsFile; }
-
-    public int getScopeIsFile() { return scopeIsFile; }
-    public void setScopeIsFile(int scopeIsFile) { this.scopeIsFile = scopeIsFile; }
-
-    public int getCapitalized() { return capitalized; }
-    public void setCapitalized(int capitalized) { this.capitalized = capitalized; }
-
-    public int getPeriod() { return period; }
-    public void setPeriod(int period) { this.period = period; }
-
-    public int getPullRequest() { return pullRequest; }
-    public void setPullRequest(int pullRequest) { this.pullRequest = pullRequest; }
-
-    public long getDescriptionChars() { return descriptionChars; }
-    public void setDescriptionChars(long descriptionChars) { this.descriptionChars = descriptionChars; }
-
-    public Map<String, Integer> getTypes() { return types; }
-    public void setTypes(Map<String, Integer> types) { this.types = types; }
-
-    public Map<String, Integer> getTags() { return tags; }
-    public void setTags(Map<String, Integer> tags) { this.tags = tags; }
-
-    public int getChangelogEntries() { return changelogEntries; }
-    public void setChangelogEntries(int changelogEntries) { this.changelogEntries = changelogEntries; }
-
-    public int getChangelogMirrors() { return changelogMirrors; }
-    public void setChangelogMirrors(int changelogMirrors) { this.changelogMirrors = changelogMirrors; }
-
-    public int getChangelogIssues() { return changelogIssues; }
-    public void setChangelogIssues(int changelogIssues) { this.changelogIssues = changelogIssues; }
-
-    public int getChangelogIssuesTitled() { return changelogIssuesTitled; }
-    public void setChangelogIssuesTitled(int changelogIssuesTitled) { this.changelogIssuesTitled = changelogIssuesTitled; }
-
-    public int getTestTitles() { return testTitles; }
-    public void setTestTitles(int testTitles) { this.testTitles = testTitles; }
-
-    public double getTitleScores() { return titleScores; }
-    public void setTitleScores(double titleScores) { this.titleScores = titleScores; }
-
-    public double getPickScores() { return pickScores; }
-    public void setPickScores(double pickScores) { this.pickScores = pickScores; }
-
-    public Map<String, Integer> getKindTypes() { return kindTypes; }
-    public void setKindTypes(Map<String, Integer> kindTypes) { this.kindTypes = kindTypes; }
-
-    public Map<String, Integer> getTicketKeys() { return ticketKeys; }
-    public void setTicketKeys(Map<String, Integer> ticketKeys) { this.ticketKeys = ticketKeys; }
-
-    public Map<String, Integer> getScopes() { return scopes; }
-    public void setScopes(Map<String, Integer> scopes) { this.scopes = scopes; }
-
-    public Map<String, Integer> getFolderScopes() { return folderScopes; }
-    public void setFolderScopes(Map<String, Integer> folderScopes) { this.folderScopes = folderScopes; }
 }

@@ -42,8 +42,8 @@ class EventTypesTest {
         m.ranker.observed = 4;
         var copy = io.commitflow.testing.PojoRoundTrip.of(io.commitflow.generate.RepoModel.class, m);
         assertThat(copy.features).isEqualTo(m.features);
-        assertThat(copy.style.getTypes()).isEqualTo(m.style.getTypes());
-        assertThat(copy.style.getConventional()).isEqualTo(1);
+        assertThat(copy.style.types).isEqualTo(m.style.types);
+        assertThat(copy.style.conventional).isEqualTo(1);
         assertThat(copy.nextSeq).isEqualTo(5);
         assertThat(copy.ranker.earned).isEqualTo(m.ranker.earned);
         assertThat(copy.ranker.observed).isEqualTo(4);

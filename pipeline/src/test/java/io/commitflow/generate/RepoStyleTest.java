@@ -59,23 +59,23 @@ class RepoStyleTest {
         }
         RepoStyle copy = roundTrip(RepoModel.class, model).style;
         RepoStyle style = model.style;
-        assertThat(copy.getTotal()).isEqualTo(4);
-        assertThat(copy.getTicketed()).isEqualTo(2);
-        assertThat(copy.getPlainTicket()).isEqualTo(1);
-        assertThat(copy.getPullRequest()).isEqualTo(1);
-        assertThat(copy.getDescriptionChars()).isEqualTo(style.getDescriptionChars());
-        assertThat(copy.getTypes()).isEqualTo(style.getTypes()).containsOnlyKeys("fix", "feat");
-        assertThat(copy.getTags()).isEqualTo(style.getTags()).containsOnlyKeys("runtime");
-        assertThat(copy.getTicketKeys()).isEqualTo(style.getTicketKeys()).containsOnlyKeys("FLINK", "KAFKA");
-        assertThat(copy.getScopes()).isEqualTo(style.getScopes()).containsOnlyKeys("Pack", "core");
-        assertThat(copy.getFolderScopes()).isEqualTo(style.getFolderScopes()).containsOnlyKeys("core");
-        assertThat(copy.getTestTitles()).isEqualTo(RepoStyle.TITLE_LESSONS);
-        assertThat(copy.getTitleScores()).isEqualTo(style.getTitleScores());
-        assertThat(copy.getPickScores()).isEqualTo(style.getPickScores());
+        assertThat(copy.total).isEqualTo(4);
+        assertThat(copy.ticketed).isEqualTo(2);
+        assertThat(copy.plainTicket).isEqualTo(1);
+        assertThat(copy.pullRequest).isEqualTo(1);
+        assertThat(copy.descriptionChars).isEqualTo(style.descriptionChars);
+        assertThat(copy.types).isEqualTo(style.types).containsOnlyKeys("fix", "feat");
+        assertThat(copy.tags).isEqualTo(style.tags).containsOnlyKeys("runtime");
+        assertThat(copy.ticketKeys).isEqualTo(style.ticketKeys).containsOnlyKeys("FLINK", "KAFKA");
+        assertThat(copy.scopes).isEqualTo(style.scopes).containsOnlyKeys("Pack", "core");
+        assertThat(copy.folderScopes).isEqualTo(style.folderScopes).containsOnlyKeys("core");
+        assertThat(copy.testTitles).isEqualTo(RepoStyle.TITLE_LESSONS);
+        assertThat(copy.titleScores).isEqualTo(style.titleScores);
+        assertThat(copy.pickScores).isEqualTo(style.pickScores);
         assertThat(copy.conventions()).isEqualTo(style.conventions());
         assertThat(copy.conventions().subjectIsTestTitle()).isTrue();
-        assertThat(copy.getChangelogIssues()).isEqualTo(3);
-        assertThat(copy.getChangelogIssuesTitled()).isEqualTo(3);
+        assertThat(copy.changelogIssues).isEqualTo(3);
+        assertThat(copy.changelogIssuesTitled).isEqualTo(3);
         assertThat(copy.conventions().entryIssueIsTicket()).isTrue();
         assertThat(copy.describe()).isEqualTo(style.describe());
     }
@@ -90,12 +90,12 @@ class RepoStyleTest {
             model.style.learnChangelog("Fix walk " + i, "LANG-" + i, "[LANG-" + i + "] Fix walk " + i);
         }
         RepoStyle copy = roundTrip(RepoModel.class, model).style;
-        assertThat(copy.getKindTypes()).containsExactly(java.util.Map.entry("TEST:test", RepoStyle.KIND_COMMITS));
+        assertThat(copy.kindTypes).containsExactly(java.util.Map.entry("TEST:test", RepoStyle.KIND_COMMITS));
         assertThat(copy.conventions().kindTypes()).isEqualTo("TEST=test");
-        copy.setKindTypes(null); // as a savepoint from before the field may restore it
+        copy.kindTypes = null; // as a savepoint from before the field may restore it
         assertThat(copy.conventions().kindTypes()).isEmpty();
         copy.learn(Subject.parse("test: cover packs"), List.of("PackTest"), PathKind.TEST);
-        assertThat(copy.getKindTypes()).containsOnlyKeys("TEST:test");
+        assertThat(copy.kindTypes).containsOnlyKeys("TEST:test");
     }
 
     @Test
