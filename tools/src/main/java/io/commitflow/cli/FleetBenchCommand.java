@@ -26,16 +26,12 @@ import java.util.concurrent.Callable;
         description = "Diffs the last --rows + --lookups first-parent commits of a repository, learns the first "
                 + "--rows into a fleet memory (as the job's fleet stage does for a tenant) and into a repository "
                 + "memory on the CPU engine (as the suggest stage does), then looks the last --lookups commits up "
-                + "in both. Prints one JSON line: microseconds per learned commit and per lookup (medians of --runs "
-                + "passes after a warm-up pass), and the fleet lookup's ratio to the suggest stage's retrieval. One "
-                + "thread, as in a Flink task; the diffs are made before the timing.",
+                + "in both. Prints one JSON line: microseconds per learned commit and per lookup, and the fleet "
+                + "lookup's ratio to the suggest stage's retrieval.",
         footer = {"", "Example: ./commitflow bench fleet --repo ~/src/jgit --rows 2000 --lookups 200"})
 public final class FleetBenchCommand implements Callable<Integer> {
-    @picocli.CommandLine.Spec
-    picocli.CommandLine.Model.CommandSpec spec;
-
     @Mixin
-    RepositoryPath repository = new RepositoryPath();
+    HistoryBench bench = new HistoryBench();
 
     @Option(names = "--rows", defaultValue = "2000", paramLabel = "N",
             description = "Commits in the memory: the job's --fleet-history (default: ${DEFAULT-VALUE}).")
@@ -45,22 +41,16 @@ public final class FleetBenchCommand implements Callable<Integer> {
             description = "Commits looked up (default: ${DEFAULT-VALUE}).")
     int lookups;
 
-    @Option(names = "--runs", defaultValue = "3", paramLabel = "N", description = "Timed passes (default: ${DEFAULT-VALUE}).")
-    int runs;
-
     @Override
     public Integer call() throws Exception {
-        Path repo = repository.path;
-        if (rows < 1 || lookups < 1 || runs < 1) {
-            throw new UserError("--rows, --lookups and --runs must be at least 1");
+        if (rows < 1 || lookups < 1) {
+            throw new UserError("--rows and --lookups must be at least 1");
         }
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
-        BenchHistory history = BenchHistory.load(repo, rows + lookups);
-        if (history.size() <= lookups) {
-            throw new UserError(repo + " has " + history.size() + " first-parent commits without merges: fewer "
-                    + "than --lookups + 1");
-        }
+        Path repo = bench.repo();
+        int runs = bench.runs;
+        PrintWriter out = bench.out();
+        PrintWriter err = bench.err();
+        BenchHistory history = bench.load(rows + lookups, lookups + 1);
         List<DiffedCommit> diffs = history.diffs();
         List<String> messages = history.messages();
         int learned = diffs.size() - lookups;

@@ -24,38 +24,28 @@ import java.util.concurrent.Callable;
         description = "Diffs the last --commits first-parent commits of a repository and replays them, oldest first, "
                 + "through the built-in generator on the CPU engine as the suggest stage does: for each, a suggestion "
                 + "from what was learned before it, then the ranker's learning (observe) and the commit's (learn). "
-                + "Prints one JSON line: microseconds (wall clock, one thread) per commit of each step over the last "
-                + "half of the commits (medians of --runs passes after a warm-up pass), and the ranker's learning as a share of "
-                + "the rest. One thread, as in a Flink task; the diffs are made before the timing.",
+                + "Prints one JSON line: microseconds (wall clock) per commit of each step over the last half of the "
+                + "commits, and the ranker's learning as a share of the rest.",
         footer = {"", "Example: ./commitflow bench generator --repo ~/src/jgit --commits 2000"})
 public final class GeneratorBenchCommand implements Callable<Integer> {
-    @picocli.CommandLine.Spec
-    picocli.CommandLine.Model.CommandSpec spec;
-
     @Mixin
-    RepositoryPath repository = new RepositoryPath();
+    HistoryBench bench = new HistoryBench();
 
     @Option(names = "--commits", defaultValue = "2000", paramLabel = "N",
             description = "Commits replayed; the first half fills the memory, the second half is timed "
                     + "(default: ${DEFAULT-VALUE}).")
     int commits;
 
-    @Option(names = "--runs", defaultValue = "3", paramLabel = "N", description = "Timed passes (default: ${DEFAULT-VALUE}).")
-    int runs;
-
     @Override
     public Integer call() throws Exception {
-        Path repo = repository.path;
-        if (commits < 2 || runs < 1) {
-            throw new UserError("--commits must be at least 2 and --runs at least 1");
+        if (commits < 2) {
+            throw new UserError("--commits must be at least 2");
         }
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
-        BenchHistory history = BenchHistory.load(repo, commits);
-        if (history.size() < 2) {
-            throw new UserError(repo + " has " + history.size() + " first-parent commits without merges: at least 2 "
-                    + "are needed");
-        }
+        Path repo = bench.repo();
+        int runs = bench.runs;
+        PrintWriter out = bench.out();
+        PrintWriter err = bench.err();
+        BenchHistory history = bench.load(commits, 2);
         int timedFrom = history.size() / 2;
         err.printf("bench generator: %d commits of %s, the last %d timed, %d timed passes%n", history.size(), repo,
                 history.size() - timedFrom, runs);

@@ -54,13 +54,8 @@ public final class LoadTestCommand implements Callable<Integer> {
                     + "(default: ${DEFAULT-VALUE}: rates that two cores hold in a steady state, after the warm-up).")
     String rate;
 
-    @Option(names = "--mode", defaultValue = "commit", paramLabel = "commit|push",
-            description = "Commit events, or push events of --commits-per-push commits (default: ${DEFAULT-VALUE}).")
-    String mode;
-
-    @Option(names = "--commits-per-push", defaultValue = "3", paramLabel = "N",
-            description = "Commits per push in push mode (default: ${DEFAULT-VALUE}).")
-    int perPush;
+    @Mixin
+    EventShape shape = new EventShape();
 
     @Mixin
     BootstrapOption bootstrapOption = new BootstrapOption();
@@ -146,7 +141,7 @@ public final class LoadTestCommand implements Callable<Integer> {
         checkOptions();
         out = spec.commandLine().getOut();
         Source source = readHistory();
-        LoadSchedule schedule = LoadSchedule.plan(source.commits(), as, perPush, profile, !warmup.isZero(), backlog, tenants,
+        LoadSchedule schedule = LoadSchedule.plan(source.commits(), as, shape.perPush, profile, !warmup.isZero(), backlog, tenants,
                 newRepos);
         try (LocalStack stack = LocalStack.open("loadtest", out)) {
             Path mirrors = Files.createDirectories(stack.workDir().resolve("mirrors"));
@@ -209,8 +204,8 @@ public final class LoadTestCommand implements Callable<Integer> {
         if (drafts < 0 || drafts > 1000) {
             throw new UserError("--drafts must be from 0 to 1000 a second, got " + drafts);
         }
-        if (tenants < 1 || history < 1 || perPush < 1) {
-            throw new UserError("--tenants, --history and --commits-per-push must be at least 1");
+        if (tenants < 1 || history < 1) {
+            throw new UserError("--tenants and --history must be at least 1");
         }
         if (newRepos < 0 || referenceRuns < 0) {
             throw new UserError("--new-repos and --reference-runs must not be negative");
@@ -223,11 +218,7 @@ public final class LoadTestCommand implements Callable<Integer> {
         if (backlog < 0 || warmup.isNegative()) {
             throw new UserError("--backlog and --warmup must not be negative");
         }
-        try {
-            as = Events.Mode.parse(mode);
-        } catch (IllegalArgumentException e) {
-            throw new UserError(e.getMessage());
-        }
+        as = shape.mode();
         local.check();
     }
 
@@ -392,7 +383,7 @@ public final class LoadTestCommand implements Callable<Integer> {
 
     /** Writes report.json and report.html, and prints the table. */
     private void writeReport(LoadReport r, long sent) throws IOException {
-        r.write(report, "commitflow load test: " + profile + " (" + mode + " events of " + repository.path.getFileName() + ")");
+        r.write(report, "commitflow load test: " + profile + " (" + shape.mode + " events of " + repository.path.getFileName() + ")");
         out.printf("%d outcomes for %d events%s%n", r.outcomes(), sent,
                 as == Events.Mode.COMMIT && r.outcomes() < sent ? " (some still outstanding at the drain timeout)" : "");
         out.println("step       offered/s      TPS   P50 ms   P95 ms   P99 ms  P999 ms   errors  peak RSS MB  CPU ms/commit"

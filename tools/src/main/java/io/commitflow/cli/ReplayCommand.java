@@ -48,14 +48,8 @@ public final class ReplayCommand implements Callable<Integer> {
             description = "Rate profile: N, constant:N/T, ramp:A..B/T or steps:A,B,C/T (default: ${DEFAULT-VALUE}).")
     String rate;
 
-    @Option(names = "--mode", defaultValue = "commit", paramLabel = "commit|push",
-            description = "commit: a commit event per commit; push: push events of --commits-per-push commits, as a "
-                    + "Git server sends them (the job reads the commits from its mirror) (default: ${DEFAULT-VALUE}).")
-    String mode;
-
-    @Option(names = "--commits-per-push", defaultValue = "3", paramLabel = "N",
-            description = "Commits per push event in push mode (default: ${DEFAULT-VALUE}).")
-    int perPush;
+    @Mixin
+    EventShape shape = new EventShape();
 
     @Option(names = "--max", paramLabel = "N", description = "Publish at most N commits (default: all).")
     int max = Integer.MAX_VALUE;
@@ -81,15 +75,10 @@ public final class ReplayCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new UserError("--rate: " + e.getMessage());
         }
-        if (max < 1 || perPush < 1) {
-            throw new UserError("--max and --commits-per-push must be at least 1");
+        if (max < 1) {
+            throw new UserError("--max must be at least 1");
         }
-        Events.Mode as;
-        try {
-            as = Events.Mode.parse(mode);
-        } catch (IllegalArgumentException e) {
-            throw new UserError(e.getMessage());
-        }
+        Events.Mode as = shape.mode();
         List<History.Commit> commits;
         String repoName;
         try (Repository r = History.open(repo)) {
@@ -112,9 +101,9 @@ public final class ReplayCommand implements Callable<Integer> {
         Runtime.getRuntime().addShutdownHook(hook);
         java.io.PrintWriter out = spec.commandLine().getOut();
         Replayer.Target target = new Replayer.Target(topic, tenant, repoName);
-        List<Replayer.Event> events = as.events(commits, target, perPush);
+        List<Replayer.Event> events = as.events(commits, target, shape.perPush);
         out.printf("replaying %d commits of %s as %d %s events of %s to %s at %s%n", commits.size(), repo, events.size(),
-                mode, repoName, topic, rate.equals("0") ? "full speed" : profile);
+                shape.mode, repoName, topic, rate.equals("0") ? "full speed" : profile);
         if (profile.events() < events.size()) {
             out.printf("  the profile offers %.0f events over %.0f s: the rest of the history is not sent%n",
                     profile.events(), profile.seconds());

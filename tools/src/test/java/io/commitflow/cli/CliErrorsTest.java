@@ -44,7 +44,8 @@ class CliErrorsTest {
     void aJobOptionThatTheDemoAndTheLoadTestTakeToo() {
         assertOneClearLine(run("demo", "--llm", "bogus"), "--llm takes TENANT=KIND:MODEL@URL, not 'bogus'");
         assertOneClearLine(run("loadtest", "--repo", ".", "--engine", "tpu"), "tpu");
-        assertOneClearLine(run("bench", "fleet", "--repo", ".", "--rows", "0"), "--rows, --lookups and --runs must be at least 1");
+        assertOneClearLine(run("bench", "fleet", "--repo", ".", "--rows", "0"), "--rows and --lookups must be at least 1");
+        assertOneClearLine(run("bench", "generator", "--repo", ".", "--runs", "0"), "--runs must be at least 1");
         assertOneClearLine(run("demo", "--mirror-root", dir.toString()), "--mirror-root is the job's");
     }
 
