@@ -20,10 +20,9 @@ import java.util.stream.Collectors;
 
 /**
  * Every setting of the job, once: its key, type, default and description, as Flink {@link ConfigOption}s. The job
- * reads them from the cluster's {@code config.yaml} and {@code -D key=value}, and the command line's flags (the
- * picocli options of {@link KafkaOptions}, {@link PipelineOptions} and {@link SlaOptions}, each naming its key as
- * its {@code descriptionKey}) override them. {@link JobConfigDefaults} gives picocli each flag's default and its help
- * text from here.
+ * reads them from the cluster's {@code config.yaml} and {@code -D key=value}, and the command line's flags override
+ * them: one flag per option, made from it by {@link JobFlags} and named in {@code flags.properties}.
+ * {@link JobConfigDefaults} gives picocli each flag's default and its help text from here.
  */
 public final class JobConfig {
     private JobConfig() {}

@@ -58,15 +58,15 @@ public final class JobConfigDefaults implements CommandLine.IDefaultValueProvide
     /** The option's description with its default before the closing period: "Files per commit (default: 300)." */
     static String withDefault(ConfigOption<?> o) {
         String text = JobConfig.text(o);
-        if (!o.hasDefaultValue() || JobConfig.defaultValue(o) == null) {
-            return text;
+        if (!o.hasDefaultValue() || JobConfig.defaultValue(o) == null || text.contains("${DEFAULT-VALUE}")) {
+            return text; // no default, or the description places it itself
         }
         String body = text.endsWith(".") ? text.substring(0, text.length() - 1) : text;
         return body + " (default: ${DEFAULT-VALUE}).";
     }
 
-    /** {@code cli} with the job flags' defaults and help text from {@code conf} and {@link JobConfig}. */
+    /** {@code cli} with the job's flags ({@link JobFlags}), their defaults from {@code conf} and their help text. */
     public static CommandLine configure(CommandLine cli, Supplier<? extends ReadableConfig> conf) {
-        return cli.setDefaultValueProvider(new JobConfigDefaults(conf)).setResourceBundle(help());
+        return JobFlags.install(cli).setDefaultValueProvider(new JobConfigDefaults(conf)).setResourceBundle(help());
     }
 }

@@ -1,78 +1,32 @@
 package io.commitflow.job;
 
 import org.apache.flink.connector.base.DeliveryGuarantee;
+import org.apache.flink.configuration.ConfigOption;
+import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
- * The job's Kafka flags, shared by {@code commitflow job} and the cluster entry point: each names its
- * {@link JobConfig} option, which holds its default and description ({@link JobConfigDefaults}).
+ * The job's Kafka flags, shared by {@code commitflow job} and the cluster entry point: one per {@code
+ * commitflow.kafka.*} option of {@link JobConfig} ({@link JobFlags}), besides {@code --bootstrap} and {@code -X},
+ * which other commands take too.
  */
-public class KafkaOptions {
-    @Spec(Spec.Target.MIXEE)
-    CommandSpec spec;
-
+@Command // a mixin: its flags come from JobFlags.install
+public class KafkaOptions extends JobFlags {
     @Mixin
     BootstrapOption bootstrap = new BootstrapOption();
-
-    @Option(names = "--events-topic", paramLabel = "TOPIC",
-            descriptionKey = "commitflow.kafka.events-topic")
-    String eventsTopic;
-
-    @Option(names = "--suggestions-topic", paramLabel = "TOPIC",
-            descriptionKey = "commitflow.kafka.suggestions-topic")
-    String suggestionsTopic;
-
-    @Option(names = "--dlq-topic", paramLabel = "TOPIC",
-            descriptionKey = "commitflow.kafka.dlq-topic")
-    String dlqTopic;
-
-    @Option(names = "--sla-topic", paramLabel = "TOPIC",
-            descriptionKey = "commitflow.kafka.sla-topic")
-    String slaTopic;
-
-    @Option(names = "--requests-topic", paramLabel = "TOPIC",
-            descriptionKey = "commitflow.kafka.requests-topic")
-    String requestsTopic;
-
-    @Option(names = "--replies-topic", paramLabel = "TOPIC",
-            descriptionKey = "commitflow.kafka.replies-topic")
-    String repliesTopic;
-
-    @Option(names = "--group-id", paramLabel = "ID",
-            descriptionKey = "commitflow.kafka.group-id")
-    String groupId;
-
-    @Option(names = "--start-from", paramLabel = "earliest|latest",
-            descriptionKey = "commitflow.kafka.start-from")
-    String startFrom;
-
-    @Option(names = "--delivery", paramLabel = "exactly-once|at-least-once",
-            descriptionKey = "commitflow.kafka.delivery")
-    String delivery;
-
-    @Option(names = "--transactional-id-prefix", paramLabel = "PREFIX",
-            descriptionKey = "commitflow.kafka.transactional-id-prefix")
-    String transactionalIdPrefix;
-
-    @Option(names = "--transaction-timeout", paramLabel = "DURATION",
-            converter = DurationConverter.class,
-            descriptionKey = "commitflow.kafka.transaction-timeout")
-    Duration transactionTimeout;
 
     @Mixin
     KafkaPropertiesOption properties = new KafkaPropertiesOption();
 
-    @Option(names = "--kafka-property-from-env", paramLabel = "KEY=ENV_VAR",
-            descriptionKey = "commitflow.kafka.properties-from-env")
-    Map<String, String> fromEnv = new LinkedHashMap<>();
+    @Override
+    boolean owns(ConfigOption<?> option) {
+        return option.key().startsWith("commitflow.kafka.");
+    }
 
     /** The environment; tests replace it. */
     java.util.function.Function<String, String> env = System::getenv;
@@ -83,38 +37,44 @@ public class KafkaOptions {
     public KafkaSettings toSettings() {
         // the configuration's commitflow.kafka.bootstrap is --bootstrap's default: missing only when neither is set
         String servers = bootstrap.required(spec);
-        for (String t : new String[] {eventsTopic, suggestionsTopic, dlqTopic, slaTopic, repliesTopic, requestsTopic}) {
+        List<String> topics = List.of(get(JobConfig.KAFKA_EVENTS_TOPIC), get(JobConfig.KAFKA_SUGGESTIONS_TOPIC),
+                get(JobConfig.KAFKA_DLQ_TOPIC), get(JobConfig.KAFKA_SLA_TOPIC), get(JobConfig.KAFKA_REPLIES_TOPIC),
+                get(JobConfig.KAFKA_REQUESTS_TOPIC));
+        for (String t : topics) {
             if (!t.matches("[A-Za-z0-9._-]{1,249}")) {
-                throw new ParameterException(spec.commandLine(), "'" + t + "' is not a valid Kafka topic name");
+                throw usage("'" + t + "' is not a valid Kafka topic name");
             }
         }
+        String startFrom = get(JobConfig.KAFKA_START_FROM);
         boolean earliest = switch (startFrom) {
             case "earliest" -> true;
             case "latest" -> false;
-            default -> throw new ParameterException(spec.commandLine(), "--start-from must be earliest or latest, got " + startFrom);
+            default -> throw usage("--start-from must be earliest or latest, got " + startFrom);
         };
+        String delivery = get(JobConfig.KAFKA_DELIVERY);
         DeliveryGuarantee guarantee = switch (delivery) {
             case "exactly-once" -> DeliveryGuarantee.EXACTLY_ONCE;
             case "at-least-once" -> DeliveryGuarantee.AT_LEAST_ONCE;
-            default -> throw new ParameterException(spec.commandLine(),
-                    "--delivery must be exactly-once or at-least-once, got " + delivery);
+            default -> throw usage("--delivery must be exactly-once or at-least-once, got " + delivery);
         };
+        Duration transactionTimeout = get(JobConfig.KAFKA_TRANSACTION_TIMEOUT);
         if (transactionTimeout.isNegative() || transactionTimeout.isZero() || transactionTimeout.compareTo(Duration.ofHours(1)) > 0) {
-            throw new ParameterException(spec.commandLine(), "--transaction-timeout must be between 1ms and 1h");
+            throw usage("--transaction-timeout must be between 1ms and 1h");
         }
         Map<String, String> all = new LinkedHashMap<>(conf.get(JobConfig.KAFKA_PROPERTIES));
         all.putAll(properties.properties());
         Map<String, String> fromVariables = new LinkedHashMap<>(conf.get(JobConfig.KAFKA_PROPERTIES_FROM_ENV));
-        fromVariables.putAll(fromEnv);
+        fromVariables.putAll(get(JobConfig.KAFKA_PROPERTIES_FROM_ENV));
         fromVariables.forEach((key, variable) -> {
             String value = env.apply(variable);
             if (value == null || value.isEmpty()) {
-                throw new ParameterException(spec.commandLine(), "--kafka-property-from-env " + key + "=" + variable
+                throw usage("--kafka-property-from-env " + key + "=" + variable
                         + ": the environment variable " + variable + " is not set");
             }
             all.put(key, value);
         });
-        return new KafkaSettings(servers, eventsTopic, suggestionsTopic, dlqTopic, slaTopic, groupId, earliest, guarantee,
-                transactionalIdPrefix, transactionTimeout, Map.copyOf(all), repliesTopic, requestsTopic);
+        return new KafkaSettings(servers, topics.get(0), topics.get(1), topics.get(2), topics.get(3),
+                get(JobConfig.KAFKA_GROUP_ID), earliest, guarantee, get(JobConfig.KAFKA_TRANSACTIONAL_ID_PREFIX),
+                transactionTimeout, Map.copyOf(all), topics.get(4), topics.get(5));
     }
 }

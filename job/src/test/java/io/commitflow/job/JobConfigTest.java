@@ -39,7 +39,7 @@ class JobConfigTest {
 
     @Test
     void everyJobFlagIsTheFlagOfExactlyOneOption() {
-        CommandLine cli = new CommandLine(new JobOptions());
+        CommandLine cli = JobConfigDefaults.configure(new CommandLine(new JobOptions()), Configuration::new);
         List<String> keys = new ArrayList<>();
         for (CommandLine.Model.OptionSpec o : cli.getCommandSpec().options()) {
             if (o.longestName().equals("--help") || o.longestName().equals("--version")) {
@@ -50,6 +50,8 @@ class JobConfigTest {
             keys.add(o.descriptionKey());
         }
         assertThat(keys).containsExactlyInAnyOrderElementsOf(JobConfig.ALL.stream().map(ConfigOption::key).toList());
+        assertThat(JobFlags.table().keySet()).as("flags.properties names only options of JobConfig")
+                .allSatisfy(key -> assertThat(JobConfig.of(key)).as(key).isNotNull());
     }
 
     @Test
