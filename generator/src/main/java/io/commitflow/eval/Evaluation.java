@@ -169,7 +169,7 @@ public final class Evaluation {
                     people, chain.size() - firstTest, used, test, history));
         }
         List<FleetCommit> fleetCommits = fleet == null ? List.of() : fleetCommits(fleet, chain, start, progress);
-        CommitDiffer differ = new CommitDiffer(DiffBudget.DEFAULT);
+        CommitDiffer differ = new CommitDiffer(DiffBudget.UNTIMED);
         RetrievalGenerator generator = new RetrievalGenerator();
         double[] sums = new double[19];
         int n = 0;

@@ -34,5 +34,9 @@ public enum Reason {
      * Writing the suggestion failed: a fault in commitflow's generator, not in the event. The commit goes here, with
      * the error, so that it is accounted for and the job goes on (a restart would only fail on it again).
      */
-    GENERATION_FAILED
+    GENERATION_FAILED,
+    /** A push brought more commits than the job expands from one push ({@code --max-push-commits}). */
+    TOO_MANY_COMMITS,
+    /** Diffing the commit took longer than its budget ({@code --max-diff-time}). */
+    DIFF_TIMEOUT
 }

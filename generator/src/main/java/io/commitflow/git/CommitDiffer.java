@@ -12,7 +12,6 @@ import org.eclipse.jgit.errors.IncorrectObjectTypeException;
 import org.eclipse.jgit.errors.MissingObjectException;
 import org.eclipse.jgit.lib.Config;
 import org.eclipse.jgit.lib.Constants;
-import org.eclipse.jgit.lib.NullProgressMonitor;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.ObjectLoader;
 import org.eclipse.jgit.lib.ObjectReader;
@@ -87,18 +86,21 @@ public final class CommitDiffer {
     /** Diffs two trees ({@code oldTree} null for the empty tree) with the reader of the caller. */
     public DiffedCommit diff(Repository repo, ObjectReader reader, CommitEvent commit, ObjectId oldTree, ObjectId newTree)
             throws IOException {
+        Deadline deadline = new Deadline(budget.maxTime());
         PatchText text = new PatchText(budget.maxBytes(), budget.maxLines());
         // keyed by the Git directory, not the Repository: no closed repository is kept alive by the cache
         Object mirror = repo.getDirectory() != null ? repo.getDirectory() : repo;
         ObjectReader cached = objects.reader(mirror, reader); // not closed: the caller's reader stays open
         try {
-            List<DiffEntry> entries = gitPairs(scan(cached, oldTree, newTree), cached);
+            List<DiffEntry> entries = gitPairs(scan(cached, oldTree, newTree, deadline), cached);
+            deadline.check(commit, "detecting renames");
             boolean whole = entries.size() <= budget.maxFiles();
             PatchId patchId = whole ? new PatchId() : null;
             GitPatchWriter writer = new GitPatchWriter(cached, ALGORITHM, file, budget.maxBlobBytes());
             int shown = Math.min(entries.size(), budget.maxFiles());
             List<FileChange> files = new ArrayList<>(shown);
             for (DiffEntry entry : entries.subList(0, shown)) {
+                deadline.check(commit, "at file " + (files.size() + 1) + " of " + entries.size());
                 boolean binary = writer.write(entry);
                 text.write(file.array(), 0, file.size());
                 if (patchId != null) {
@@ -106,6 +108,7 @@ public final class CommitDiffer {
                 }
                 files.add(FileChange.of(entry, binary, writer.added(), writer.deleted()));
             }
+            deadline.check(commit, "after its last file");
             // git cannot compute a patch-id without the blobs either; ours would not be comparable
             String id = patchId == null || writer.missingBlobs() > 0 ? null : patchId.hex();
             String cut = budget.truncation(entries.size(), text);
@@ -125,7 +128,8 @@ public final class CommitDiffer {
      * settings can change what we write (algorithm, rename score and limit are ours; the headers are written by
      * {@link GitPatchWriter}), so its configuration is not read for each commit.
      */
-    private List<DiffEntry> scan(ObjectReader reader, ObjectId oldTree, ObjectId newTree) throws IOException {
+    private List<DiffEntry> scan(ObjectReader reader, ObjectId oldTree, ObjectId newTree, Deadline deadline)
+            throws IOException {
         TreeWalk walk = new TreeWalk(reader);
         walk.addTree(oldTree == null ? new EmptyTreeIterator() : new CanonicalTreeParser(null, reader, oldTree));
         walk.addTree(newTree == null ? new EmptyTreeIterator() : new CanonicalTreeParser(null, reader, newTree));
@@ -141,9 +145,35 @@ public final class CommitDiffer {
         renames.setBigFileThreshold(budget.maxBlobBytes());
         renames.addAll(files);
         try {
-            return renames.compute(reader, NullProgressMonitor.INSTANCE);
+            return renames.compute(reader, deadline);
         } catch (CanceledException e) {
-            return List.of(); // as DiffFormatter does; a NullProgressMonitor never cancels
+            return List.of(); // the deadline cancelled it: the caller's check reports the time
+        }
+    }
+
+    /**
+     * The end of one commit's diff time ({@link DiffBudget#maxTime()}): the rename detector asks it whether to stop
+     * (as a progress monitor), the file loop checks it between files.
+     */
+    private static final class Deadline extends org.eclipse.jgit.lib.EmptyProgressMonitor {
+        private final long start = System.nanoTime();
+        private final long limitNanos;
+
+        Deadline(java.time.Duration limit) {
+            this.limitNanos = limit.isZero() ? Long.MAX_VALUE : limit.toNanos();
+        }
+
+        @Override
+        public boolean isCancelled() {
+            return System.nanoTime() - start > limitNanos;
+        }
+
+        void check(CommitEvent commit, String where) throws DiffTimeoutException {
+            if (isCancelled()) {
+                throw new DiffTimeoutException("the diff of " + commit.sha() + " took longer than "
+                        + java.time.Duration.ofNanos(limitNanos).toMillis() + " ms (--max-diff-time), stopped "
+                        + where + " after " + (System.nanoTime() - start) / 1_000_000 + " ms");
+            }
         }
     }
 

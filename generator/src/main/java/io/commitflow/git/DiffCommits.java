@@ -51,7 +51,11 @@ public final class DiffCommits implements AutoCloseable {
             throw new InvalidEventException(Reason.NO_DIFF_SOURCE,
                     "the event has no inline patch and the job has no mirror root configured");
         }
-        return differ.diff(mirrors.open(commit.repo()), commit);
+        try {
+            return differ.diff(mirrors.open(commit.repo()), commit);
+        } catch (DiffTimeoutException e) {
+            throw new InvalidEventException(Reason.DIFF_TIMEOUT, e.getMessage());
+        }
     }
 
     /** The parser of inline patches, which drafts are always diffed from. */

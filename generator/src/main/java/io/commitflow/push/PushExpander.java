@@ -23,9 +23,27 @@ import java.util.function.Consumer;
  * Turns a ref update into the commits it brought, read from the mirror, parents before children:
  * an update yields {@code before..after}; a new ref yields the commits not reachable from any other ref;
  * a deleted ref yields nothing. The real message of each commit travels with it (to learn from, never to
- * show).
+ * show). A push that brings more than {@code maxCommits} commits is refused whole ({@link Reason#TOO_MANY_COMMITS}),
+ * before any of its commits goes out: a history imported in one push, or a force-push onto an unrelated branch, is
+ * not a change anyone needs a message for, and expanding it would stall the repository's other pushes.
  */
 public final class PushExpander {
+    /** The most commits one push may bring by default ({@code --max-push-commits}). */
+    public static final int DEFAULT_MAX_COMMITS = 10_000;
+
+    private final int maxCommits;
+
+    public PushExpander() {
+        this(DEFAULT_MAX_COMMITS);
+    }
+
+    /** @param maxCommits the most commits one push may bring (at least 1) */
+    public PushExpander(int maxCommits) {
+        if (maxCommits < 1) {
+            throw new IllegalArgumentException("the most commits a push may bring must be at least 1, not " + maxCommits);
+        }
+        this.maxCommits = maxCommits;
+    }
 
     /** Calls {@code out} for each new commit of {@code push}, oldest first; returns how many. */
     public int expand(Repository repo, PushEvent push, Consumer<CommitEvent> out) throws InvalidEventException, IOException {
@@ -48,12 +66,16 @@ public final class PushExpander {
             } else {
                 walk.markUninteresting(commit(repo, walk, push.before(), push));
             }
-            int n = 0;
+            List<RevCommit> commits = new ArrayList<>();
             for (RevCommit c : walk) {
-                out.accept(toEvent(c, push));
-                n++;
+                if (commits.size() == maxCommits) {
+                    throw new InvalidEventException(Reason.TOO_MANY_COMMITS, "the push to " + push.ref() + " of "
+                            + push.repo() + " brings more than " + maxCommits + " commits (--max-push-commits)");
+                }
+                commits.add(c);
             }
-            return n;
+            commits.forEach(c -> out.accept(toEvent(c, push)));
+            return commits.size();
         }
     }
 

@@ -196,4 +196,30 @@ class CommitDifferTest {
                 .satisfies(e -> assertThat(((InvalidEventException) e).reason()).as("never a commit: no wait for the mirror")
                         .isEqualTo(Reason.INVALID_FIELD));
     }
+
+    @Test
+    void aDiffPastItsTimeLimitStopsWithTheTimeAndWhereItStopped() throws Exception {
+        RevCommit slow = CostlyDiffs.commit(fx.git, null, 300, 3_000);
+        CommitDiffer limited = new CommitDiffer(DiffBudget.DEFAULT.withMaxTime(java.time.Duration.ofMillis(200)));
+
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> limited.diff(fx.repo, TestEvents.commit("repo", slow.name())))
+                .isInstanceOf(DiffTimeoutException.class)
+                .hasMessageContaining("took longer than 200 ms (--max-diff-time)")
+                .hasMessageMatching("(?s).*stopped at file \\d+ of 300 after \\d+ ms.*");
+        long ms = (System.nanoTime() - start) / 1_000_000;
+        // one file past the limit at most: a file costs well under a second here
+        assertThat(ms).as("stopped soon after the limit, not after all 300 files").isLessThan(5_000);
+
+        RevCommit quick = fx.git.commit().parent(slow).add("README.md", "hello\n").create();
+        assertThat(limited.diff(fx.repo, TestEvents.commit("repo", quick.name())).files()).hasSize(1);
+    }
+
+    @Test
+    void withoutATimeLimitTheSameKindOfFileIsDiffedWhole() throws Exception {
+        RevCommit slow = CostlyDiffs.commit(fx.git, null, 2, 3_000);
+        DiffedCommit d = new CommitDiffer(DiffBudget.UNTIMED).diff(fx.repo, TestEvents.commit("repo", slow.name()));
+        assertThat(d.files()).hasSize(2);
+        assertThat(d.linesAdded()).isEqualTo(2 * 3_000);
+    }
 }

@@ -103,4 +103,23 @@ class PushExpanderTest {
                 .isInstanceOf(InvalidEventException.class)
                 .satisfies(e -> assertThat(((InvalidEventException) e).reason()).isEqualTo(Reason.UNKNOWN_COMMIT));
     }
+
+    @Test
+    void aPushOfMoreCommitsThanItsBoundIsRefusedWholeBeforeAnyCommitGoesOut() throws Exception {
+        RevCommit tip = c3;
+        for (int i = 0; i < 5; i++) {
+            tip = fx.git.commit().parent(tip).add("a", "more " + i).create();
+        }
+        fx.git.update("refs/heads/main", tip);
+        PushEvent push = TestEvents.push("r", "refs/heads/main", c1.name(), tip.name()); // 7 commits
+        List<CommitEvent> out = new ArrayList<>();
+
+        assertThatThrownBy(() -> new PushExpander(6).expand(fx.repo, push, out::add))
+                .isInstanceOfSatisfying(InvalidEventException.class,
+                        e -> assertThat(e.reason()).isEqualTo(Reason.TOO_MANY_COMMITS))
+                .hasMessageContaining("brings more than 6 commits (--max-push-commits)");
+        assertThat(out).as("nothing of a refused push goes out").isEmpty();
+        assertThat(new PushExpander(7).expand(fx.repo, push, out::add)).isEqualTo(7);
+        assertThatThrownBy(() -> new PushExpander(0)).isInstanceOf(IllegalArgumentException.class);
+    }
 }

@@ -82,7 +82,7 @@ public final class CommitMessageJob {
 
         SingleOutputStreamOperator<CommitEvent> expanded = parsed.getSideOutput(ParseEvents.PUSHES)
                 .keyBy(ExpandPushes.KEY)
-                .process(new ExpandPushes(s.mirrorRoot(), s.mirrorWait())).uid("expand-pushes").name("expand pushes");
+                .process(new ExpandPushes(s.mirrorRoot(), s.mirrorWait(), s.maxPushCommits())).uid("expand-pushes").name("expand pushes");
 
         // one keyed operator, so that a commit is remembered only once it is diffed; the uid is the former dedup
         // operator's, whose state it keeps

@@ -3,6 +3,7 @@ package io.commitflow.job;
 import io.commitflow.diff.DedupAndDiff;
 import io.commitflow.event.EventParser;
 import io.commitflow.git.DiffBudget;
+import io.commitflow.push.PushExpander;
 import io.commitflow.push.RetryPolicy;
 import io.commitflow.sla.SlaSettings;
 import io.commitflow.suggest.SuggestSettings;
@@ -131,6 +132,18 @@ public final class JobConfig {
             ConfigOptions.key("commitflow.pipeline.max-blob-bytes")
             .intType().defaultValue(DiffBudget.DEFAULT.maxBlobBytes())
             .withDescription("Larger files are summarised like binaries, never loaded.");
+
+    public static final ConfigOption<Duration> PIPELINE_MAX_DIFF_TIME =
+            ConfigOptions.key("commitflow.pipeline.max-diff-time")
+            .durationType().defaultValue(DiffBudget.DEFAULT.maxTime())
+            .withDescription("How long one commit's diff may take (rename detection and files together); a longer "
+                    + "one is stopped and goes to the DLQ as DIFF_TIMEOUT. 0s: no limit.");
+
+    public static final ConfigOption<Integer> PIPELINE_MAX_PUSH_COMMITS =
+            ConfigOptions.key("commitflow.pipeline.max-push-commits")
+            .intType().defaultValue(PushExpander.DEFAULT_MAX_COMMITS)
+            .withDescription("The most commits one push may bring; a push that brings more (a history imported in "
+                    + "one push) goes to the DLQ whole, as TOO_MANY_COMMITS, before any of its commits is described.");
 
     public static final ConfigOption<Duration> PIPELINE_MIRROR_MAX_WAIT =
             ConfigOptions.key("commitflow.pipeline.mirror-max-wait")
@@ -272,6 +285,8 @@ public final class JobConfig {
             PIPELINE_MAX_LINES,
             PIPELINE_MAX_PATCH_BYTES,
             PIPELINE_MAX_BLOB_BYTES,
+            PIPELINE_MAX_DIFF_TIME,
+            PIPELINE_MAX_PUSH_COMMITS,
             PIPELINE_MIRROR_MAX_WAIT,
             SUGGEST_CACHE_TTL,
             SUGGEST_MAX_HISTORY_PER_REPO,

@@ -72,9 +72,10 @@ public class PipelineOptions extends JobFlags {
                     get(JobConfig.SLA_SPIKE_THRESHOLD).toMillis(), get(JobConfig.SLA_TARGET).toMillis(), targets,
                     SlaSettings.SimilarityWeights.parse(get(JobConfig.SLA_WEIGHTS)));
             DiffBudget budget = new DiffBudget(get(JobConfig.PIPELINE_MAX_FILES), get(JobConfig.PIPELINE_MAX_LINES),
-                    get(JobConfig.PIPELINE_MAX_PATCH_BYTES), get(JobConfig.PIPELINE_MAX_BLOB_BYTES));
+                    get(JobConfig.PIPELINE_MAX_PATCH_BYTES), get(JobConfig.PIPELINE_MAX_BLOB_BYTES),
+                    get(JobConfig.PIPELINE_MAX_DIFF_TIME));
             return new PipelineSettings(root, get(JobConfig.PIPELINE_DEDUP_TTL), get(JobConfig.PIPELINE_MAX_EVENT_BYTES),
-                    budget, retry, suggest, sla);
+                    budget, retry, suggest, sla, get(JobConfig.PIPELINE_MAX_PUSH_COMMITS));
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         }

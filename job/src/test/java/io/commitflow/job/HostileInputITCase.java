@@ -39,16 +39,22 @@ import static org.assertj.core.api.Assertions.assertThat;
  * broken inline patches, and Gerrit, Gitea and GitLab push payloads broken at every level ({@link ServerPayloadKinds}) —
  * among valid ones, three of them server pushes whose commits come from the mirror. The job must stay up (a single exception fails it: restarts are off),
  * every hostile event must land in the DLQ exactly once with a reason of its kind, and every valid event must still
- * get its suggestion. Pushes the job skips by design (NoteDb and other metadata refs, ref deletions) must leave
+ * get its suggestion. Three events that would cost the job without bound come first, once each, and end as one dead
+ * letter each: a push bringing more commits than the job's bound, a commit whose diff would take a minute (stopped
+ * at the job's diff time), and 1 MiB of control bytes. Pushes the job skips by design (NoteDb and other metadata refs, ref deletions) must leave
  * neither a dead letter nor a suggestion.
  *
  * <p>CI sends {@value #DEFAULT_EVENTS} hostile events; a longer soak on request:
- * {@code ./mvnw -B verify -pl jobs -am -Dit.test=HostileInputITCase -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false
+ * {@code ./mvnw -B verify -pl job -am -Dit.test=HostileInputITCase -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false
  * -Dcommitflow.fuzz.events=100000}.
  */
 class HostileInputITCase {
     static final int DEFAULT_EVENTS = 2000;
     private static final int MAX_EVENT_BYTES = 256 * 1024;
+    /** Above the three valid server pushes' 10 commits each. */
+    private static final int MAX_PUSH_COMMITS = 20;
+    /** Far above what a commit of these small histories takes on a loaded two-core machine, far below the slow one's. */
+    private static final Duration MAX_DIFF_TIME = Duration.ofSeconds(3);
 
     @RegisterExtension
     static final KafkaBroker KAFKA = new KafkaBroker();
@@ -83,13 +89,33 @@ class HostileInputITCase {
         KAFKA.createTopic(k.eventsTopic(), 2);
         KAFKA.createTopic(k.suggestionsTopic(), 2);
         KAFKA.createTopic(k.deadLetterTopic(), 1);
+        Map<String, Hostile> byOrigin = new HashMap<>();
+
+        // three that cost the job without bounds, each once, before every valid event: a push that brings a whole
+        // imported history, a commit whose diff would take a minute, and 1 MiB of control bytes
+        List<RevCommit> imported = GitHistory.create(mirrors, "acme/import.git", MAX_PUSH_COMMITS + 10);
+        RevCommit slow;
+        try (var fx = new io.commitflow.git.GitFixture(mirrors, "acme/slow.git")) {
+            slow = io.commitflow.git.CostlyDiffs.commit(fx.git, null, 300, 3_000);
+        }
+        byte[] control = new byte[1_040_000];
+        java.util.Arrays.fill(control, (byte) 1);
+        List<Hostile> costly = List.of(
+                new Hostile("push of a whole history", WireFormat.push("acme", "acme/import", "refs/heads/main",
+                        io.commitflow.event.PushEvent.ZERO_SHA1, imported.get(imported.size() - 1).name(), "A", 1L),
+                        Set.of("TOO_MANY_COMMITS")),
+                new Hostile("slow diff", GitHistory.commitEvent("acme/slow", slow), Set.of("DIFF_TIMEOUT")),
+                new Hostile("1 MiB of control bytes", control, Set.of("TOO_LARGE")));
+        List<RecordMetadata> costlyMeta = KAFKA.produce(k.eventsTopic(), null, costly.stream().map(Hostile::value).toList());
+        for (int i = 0; i < costly.size(); i++) {
+            byOrigin.put(costlyMeta.get(i).partition() + "@" + costlyMeta.get(i).offset(), costly.get(i));
+        }
 
         // valid commits, a valid huge inline patch, then the hostile ones with valid ones between them
         List<byte[]> valid = new ArrayList<>(GitHistory.commitEvents("app", history));
         String bigSha = "e".repeat(40);
         valid.add(WireFormat.commit("acme", "inline/big", bigSha, List.of(), "A <a@example.com>", 1L, "Big", hugePatch(200_000)));
         valid.addAll(ServerPayloadKinds.validPushes("acme/web", web));
-        Map<String, Hostile> byOrigin = new HashMap<>();
         int batch = 0;
         for (int from = 0; from < hostile.size(); from += 500) {
             List<Hostile> part = hostile.subList(from, Math.min(hostile.size(), from + 500));
@@ -171,9 +197,10 @@ class HostileInputITCase {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
         env.setParallelism(2);
         PipelineSettings d = PipelineSettings.defaults(mirrors.toString());
-        PipelineSettings s = new PipelineSettings(d.mirrorRoot(), d.dedupTtl(), MAX_EVENT_BYTES, d.budget(),
+        PipelineSettings s = new PipelineSettings(d.mirrorRoot(), d.dedupTtl(), MAX_EVENT_BYTES,
+                d.budget().withMaxTime(MAX_DIFF_TIME),
                 new io.commitflow.push.RetryPolicy(Duration.ofMillis(100), Duration.ofMillis(100), Duration.ZERO),
-                d.suggest(), d.sla());
+                d.suggest(), d.sla(), MAX_PUSH_COMMITS);
         CommitMessageJob.build(env, KafkaIO.sourceBuilder(k).setBounded(OffsetsInitializer.latest()).build(),
                 KafkaIO.suggestionSink(k), KafkaIO.deadLetterSink(k), KafkaIO.slaSink(k), s);
         env.execute("commitflow-hostile-input");

@@ -47,6 +47,7 @@ public class ExpandPushes extends KeyedProcessFunction<String, PushEvent, Commit
 
     private final String mirrorRoot;
     private final RetryPolicy retry;
+    private final int maxCommits;
     private transient Mirrors mirrors;
     private transient PushExpander expander;
     private transient ListState<PendingPush> waiting;
@@ -60,14 +61,20 @@ public class ExpandPushes extends KeyedProcessFunction<String, PushEvent, Commit
 
     /** @param mirrorRoot the directory holding the mirrors, or {@code null}: then every push is a dead letter */
     public ExpandPushes(String mirrorRoot, RetryPolicy retry) {
+        this(mirrorRoot, retry, PushExpander.DEFAULT_MAX_COMMITS);
+    }
+
+    /** @param maxCommits the most commits one push may bring; a larger push is one dead letter (TOO_MANY_COMMITS) */
+    public ExpandPushes(String mirrorRoot, RetryPolicy retry, int maxCommits) {
         this.mirrorRoot = mirrorRoot;
         this.retry = retry;
+        this.maxCommits = maxCommits;
     }
 
     @Override
     public void open(OpenContext openContext) {
         mirrors = mirrorRoot == null ? null : new Mirrors(new MirrorRoot(Path.of(mirrorRoot)), 64);
-        expander = new PushExpander();
+        expander = new PushExpander(maxCommits);
         waiting = getRuntimeContext().getListState(
                 new ListStateDescriptor<>("pushes-waiting-for-mirror", TypeInformation.of(PendingPush.class)));
         var metrics = getRuntimeContext().getMetricGroup();

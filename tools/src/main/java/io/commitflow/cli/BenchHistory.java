@@ -25,7 +25,7 @@ record BenchHistory(List<DiffedCommit> diffs, List<String> messages) {
         try (Repository r = DiffBenchCommand.openRepository(repo); ObjectReader reader = r.newObjectReader();
              RevWalk walk = new RevWalk(reader)) {
             List<RevCommit> chain = Evaluation.chain(r, max);
-            CommitDiffer differ = new CommitDiffer(DiffBudget.DEFAULT);
+            CommitDiffer differ = new CommitDiffer(DiffBudget.UNTIMED);
             for (int i = 0; i < chain.size(); i++) {
                 RevCommit c = walk.parseCommit(chain.get(i));
                 diffs.add(Evaluation.diff(r, reader, walk, differ, c, i));

@@ -43,7 +43,7 @@ final class DiffReference {
 
     private final Repository repository;
     private final String git;
-    private final CommitDiffer differ = new CommitDiffer(DiffBudget.DEFAULT);
+    private final CommitDiffer differ = new CommitDiffer(DiffBudget.UNTIMED);
 
     DiffReference(Repository repository, String git) {
         this.repository = repository;

@@ -69,7 +69,7 @@ final class DraftLoad {
      * budget: what a developer would stage.
      */
     static List<String> patches(Repository repo, List<History.Commit> commits, int n) throws IOException {
-        CommitDiffer differ = new CommitDiffer(DiffBudget.DEFAULT);
+        CommitDiffer differ = new CommitDiffer(DiffBudget.UNTIMED);
         List<String> out = new ArrayList<>();
         int step = Math.max(1, commits.size() / Math.max(1, n));
         for (int i = 0; i < commits.size() && out.size() < n; i += step) {
