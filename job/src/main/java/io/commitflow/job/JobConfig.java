@@ -78,8 +78,10 @@ public final class JobConfig {
 
     public static final ConfigOption<String> KAFKA_TRANSACTIONAL_ID_PREFIX =
             ConfigOptions.key("commitflow.kafka.transactional-id-prefix")
-            .stringType().defaultValue(KAFKA.transactionalIdPrefix())
-            .withDescription("Prefix of the sinks' Kafka transactional ids; unique per job on a cluster.");
+            .stringType().noDefaultValue()
+            .withDescription("Prefix of the sinks' Kafka transactional ids (default: the consumer group, --group-id). "
+                    + "Two deployments with one prefix fence each other's transactions; each deployment has a group "
+                    + "of its own anyway (one group's offsets cannot serve two jobs), so the default keeps them apart.");
 
     public static final ConfigOption<Duration> KAFKA_TRANSACTION_TIMEOUT =
             ConfigOptions.key("commitflow.kafka.transaction-timeout")

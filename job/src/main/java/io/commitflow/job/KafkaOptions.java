@@ -73,8 +73,10 @@ public class KafkaOptions extends JobFlags {
             }
             all.put(key, value);
         });
+        String group = get(JobConfig.KAFKA_GROUP_ID);
+        String prefix = get(JobConfig.KAFKA_TRANSACTIONAL_ID_PREFIX);
         return new KafkaSettings(servers, topics.get(0), topics.get(1), topics.get(2), topics.get(3),
-                get(JobConfig.KAFKA_GROUP_ID), earliest, guarantee, get(JobConfig.KAFKA_TRANSACTIONAL_ID_PREFIX),
+                group, earliest, guarantee, prefix == null || prefix.isBlank() ? group : prefix,
                 transactionTimeout, Map.copyOf(all), topics.get(4), topics.get(5));
     }
 }
