@@ -8,6 +8,7 @@ public final class Validation {
     private static final Pattern TENANT = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
     static final int MAX_REPO_NAME = 255;
     static final int MAX_TRACE_ID = 128;
+    private static final String GIT_SUFFIX = ".git";
 
     private Validation() {}
 
@@ -25,6 +26,10 @@ public final class Validation {
      * Checks that a repository name is a safe relative name: no absolute path, no {@code .} or {@code ..}
      * segment, no empty segment, no backslash, no control characters. The diff stage checks again that the
      * name resolves inside the mirror root (symlinks included); this check rejects the obvious early.
+     *
+     * @return the name normalised, once for every stage: a trailing {@code .git} is dropped, so that {@code app} and
+     *         {@code app.git} are one repository to dedup, to the suggest state and to the mirror (which finds
+     *         {@code app.git} for {@code app}). Case is kept: Git servers on Linux tell {@code App} from {@code app}.
      */
     public static String repo(String name) throws InvalidEventException {
         if (name.isEmpty() || name.length() > MAX_REPO_NAME) {
@@ -53,7 +58,9 @@ public final class Validation {
                         "repo has an empty, '.', '..' or space-padded path segment: " + quote(name));
             }
         }
-        return name;
+        String last = name.substring(name.lastIndexOf('/') + 1);
+        return last.length() > GIT_SUFFIX.length() && last.endsWith(GIT_SUFFIX)
+                ? name.substring(0, name.length() - GIT_SUFFIX.length()) : name;
     }
 
     public static String tenant(String tenant) throws InvalidEventException {

@@ -61,6 +61,20 @@ class ParseEventsTest {
     }
 
     @Test
+    void aRepositoryNameLosesItsGitSuffixOnceSoThatAppAndAppGitAreOneRepository() throws Exception {
+        for (String name : new String[] {"team/app.git", "team/app", "team/App.git", "team/.git.git", "x.git/app.git"}) {
+            send("{\"type\":\"commit\",\"repo\":\"" + name + "\",\"sha\":\"" + SHA + "\"}");
+        }
+        send("{\"type\":\"push\",\"repo\":\"team/app.git\",\"ref\":\"refs/heads/main\",\"before\":\"" + SHA
+                + "\",\"after\":\"" + SHA2 + "\"}");
+
+        assertThat(harness.extractOutputValues()).extracting(CommitEvent::repo)
+                .containsExactly("team/app", "team/app", "team/App", "team/.git", "x.git/app");
+        assertThat(harness.getSideOutput(ParseEvents.PUSHES)).extracting(r -> r.getValue().repo()).containsExactly("team/app");
+        assertThat(deadLetters()).isEmpty();
+    }
+
+    @Test
     void fillsDefaultsForOptionalFields() throws Exception {
         send("{\"type\":\"commit\",\"repo\":\"r\",\"sha\":\"" + SHA + "\"}");
 
@@ -82,7 +96,7 @@ class ParseEventsTest {
             assertThat(c.patch()).isEqualTo("diff --git a/x b/x\n");
             assertThat(c.message()).isNull();
             assertThat(c.traceId()).isEqualTo("0af7651916cd43dd8448eb211c80319c");
-            assertThat(c.repo()).isEqualTo("team/app.git");
+            assertThat(c.repo()).as("normalised, as every event's").isEqualTo("team/app");
         });
         assertThat(harness.extractOutputValues().get(1).draft()).isFalse();
     }
