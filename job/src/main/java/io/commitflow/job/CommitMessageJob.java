@@ -39,7 +39,7 @@ public final class CommitMessageJob {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         // the cluster's config.yaml and -D set the job's settings too (JobConfig's keys); the arguments override them
         JobParameters params = JobOptions.parseForCluster(env.getConfiguration(), args);
-        KafkaIO.checkDelivery(params.kafka(), env.getCheckpointInterval());
+        KafkaIO.checkDelivery(params.kafka(), env.getConfiguration());
         build(env, KafkaIO.sourceBuilder(params.kafka()).build(), KafkaIO.suggestionSink(params.kafka()),
                 KafkaIO.deadLetterSink(params.kafka()), KafkaIO.slaSink(params.kafka()), Interactive.of(params.kafka()),
                 params.pipeline());

@@ -4,6 +4,7 @@ import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.api.connector.sink2.CommitterInitContext;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.connector.kafka.sink.KafkaCommittable;
+import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.sink.KafkaWriterState;
 import org.apache.flink.connector.kafka.sink.TwoPhaseCommittingStatefulSink;
@@ -18,8 +19,10 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Properties;
 import java.util.function.LongSupplier;
 
 /**
@@ -36,27 +39,44 @@ import java.util.function.LongSupplier;
  * previous checkpoint, the broker's abort is then harmless, and the records are written again.
  *
  * <p>The margin (a quarter of the timeout, at most a minute) covers the time from preparing a transaction to its
- * commit, which waits for the rest of the checkpoint. One window stays open: a broker that dies after a checkpoint
- * completed and before its commit reached the broker, and stays away longer than the timeout, still aborts that
- * checkpoint's transactions (see docs/operations.md, Reliability).
+ * commit, which waits for the rest of the checkpoint. That leaves the window after a checkpoint completed: a broker
+ * that dies before the checkpoint's commit reached it and stays away longer than the timeout, or a TaskManager kept
+ * down as long, has the checkpoint's transactions aborted, and Kafka's committer can only drop them. So each
+ * transaction goes to the committer with the records written in it ({@link CommittableWithRecords}), kept in the
+ * committer's checkpointed state, and a transaction that the broker aborted before it could be committed is
+ * written again, whole, in a transaction of the committer's own ({@link RedeliveringCommitter}). A reader
+ * may then see a record twice, where the first commit did land but its answer did not: suggestions are upserted by
+ * (repository, sha), dead letters by their origin.
  */
-final class FreshTransactionSink<IN> implements TwoPhaseCommittingStatefulSink<IN, KafkaWriterState, KafkaCommittable>,
-        SupportsPostCommitTopology<KafkaCommittable>, LineageVertexProvider {
+final class FreshTransactionSink<IN> implements TwoPhaseCommittingStatefulSink<IN, KafkaWriterState, CommittableWithRecords>,
+        SupportsPostCommitTopology<CommittableWithRecords>, LineageVertexProvider {
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(FreshTransactionSink.class);
 
     private final KafkaSink<IN> kafka;
+    private final KafkaRecordSerializationSchema<IN> records;
+    private final Properties producer;
+    private final String transactionalIdPrefix;
     private final long maxAgeMillis;
+    private final long transactionTimeoutMillis;
     private final String name;
 
     /**
-     * @param kafka              an exactly-once Kafka sink
-     * @param transactionTimeout its {@code transaction.timeout.ms}
-     * @param name               what it writes, for the error message
+     * @param kafka                 an exactly-once Kafka sink
+     * @param records               its record serializer, to keep what each transaction holds
+     * @param producer              its producer's properties (servers, security, {@code transaction.timeout.ms})
+     * @param transactionalIdPrefix its transactional-id prefix; a committer writes again as {@code PREFIX-again-N}
+     * @param transactionTimeout    its {@code transaction.timeout.ms}
+     * @param name                  what it writes, for the error message
      */
-    FreshTransactionSink(KafkaSink<IN> kafka, Duration transactionTimeout, String name) {
+    FreshTransactionSink(KafkaSink<IN> kafka, KafkaRecordSerializationSchema<IN> records, Properties producer,
+                         String transactionalIdPrefix, Duration transactionTimeout, String name) {
         this.kafka = kafka;
+        this.records = records;
+        this.producer = producer;
+        this.transactionalIdPrefix = transactionalIdPrefix;
         this.maxAgeMillis = maxAge(transactionTimeout).toMillis();
+        this.transactionTimeoutMillis = transactionTimeout.toMillis();
         this.name = name;
     }
 
@@ -70,25 +90,53 @@ final class FreshTransactionSink<IN> implements TwoPhaseCommittingStatefulSink<I
     }
 
     @Override
-    public PrecommittingStatefulSinkWriter<IN, KafkaWriterState, KafkaCommittable> createWriter(WriterInitContext context)
-            throws IOException {
-        return new Writer<>(kafka.createWriter(context), maxAgeMillis, name, System::currentTimeMillis);
+    public PrecommittingStatefulSinkWriter<IN, KafkaWriterState, CommittableWithRecords> createWriter(
+            WriterInitContext context) throws IOException {
+        AckedOffsets acks = new AckedOffsets();
+        return measured(new Writer<>(kafka.createWriter(acks.context(context)), acks, opened(context), maxAgeMillis,
+                name, System::currentTimeMillis), context);
     }
 
     @Override
-    public PrecommittingStatefulSinkWriter<IN, KafkaWriterState, KafkaCommittable> restoreWriter(
+    public PrecommittingStatefulSinkWriter<IN, KafkaWriterState, CommittableWithRecords> restoreWriter(
             WriterInitContext context, Collection<KafkaWriterState> recoveredState) throws IOException {
-        return new Writer<>(kafka.restoreWriter(context, recoveredState), maxAgeMillis, name, System::currentTimeMillis);
+        AckedOffsets acks = new AckedOffsets();
+        return measured(new Writer<>(kafka.restoreWriter(acks.context(context), recoveredState), acks, opened(context),
+                maxAgeMillis, name, System::currentTimeMillis), context);
+    }
+
+    /**
+     * Gauges on the writer, for the alert on a transaction older than half its timeout: {@code openTransactionAgeMs}
+     * (since the open transaction began, milliseconds) and {@code transactionTimeoutMs}.
+     */
+    private Writer<IN> measured(Writer<IN> writer, WriterInitContext context) {
+        context.metricGroup().gauge("openTransactionAgeMs", writer::age);
+        long timeout = transactionTimeoutMillis;
+        context.metricGroup().gauge("transactionTimeoutMs", () -> timeout);
+        return writer;
+    }
+
+    /** The record serializer, opened as Kafka's writer opens its own (no partitioner: no sink context needed). */
+    private KafkaRecordSerializationSchema<IN> opened(WriterInitContext context) throws IOException {
+        try {
+            records.open(context.asSerializationSchemaInitializationContext(), null);
+        } catch (Exception e) {
+            throw new IOException("the " + name + " sink's record serializer did not open", e);
+        }
+        return records;
     }
 
     @Override
-    public Committer<KafkaCommittable> createCommitter(CommitterInitContext context) throws IOException {
-        return kafka.createCommitter(context);
+    public Committer<CommittableWithRecords> createCommitter(CommitterInitContext context) throws IOException {
+        Properties again = new Properties();
+        again.putAll(producer);
+        again.put("transactional.id", transactionalIdPrefix + "-again-" + context.getTaskInfo().getIndexOfThisSubtask());
+        return new RedeliveringCommitter(kafka.createCommitter(context), again, name, context.metricGroup());
     }
 
     @Override
-    public SimpleVersionedSerializer<KafkaCommittable> getCommittableSerializer() {
-        return kafka.getCommittableSerializer();
+    public SimpleVersionedSerializer<CommittableWithRecords> getCommittableSerializer() {
+        return new CommittableWithRecords.Serializer(kafka.getCommittableSerializer());
     }
 
     @Override
@@ -97,8 +145,10 @@ final class FreshTransactionSink<IN> implements TwoPhaseCommittingStatefulSink<I
     }
 
     @Override
-    public void addPostCommitTopology(DataStream<CommittableMessage<KafkaCommittable>> committables) {
-        kafka.addPostCommitTopology(committables);
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    public void addPostCommitTopology(DataStream<CommittableMessage<CommittableWithRecords>> committables) {
+        // Kafka's only co-locates the committer with the writer, walking the transformations: it reads no committable
+        kafka.addPostCommitTopology((DataStream) committables);
     }
 
     @Override
@@ -106,26 +156,40 @@ final class FreshTransactionSink<IN> implements TwoPhaseCommittingStatefulSink<I
         return kafka.getLineageVertex();
     }
 
-    /** Kafka's writer, with the age of its open transaction checked when it is prepared for commit. */
-    static final class Writer<IN> implements PrecommittingStatefulSinkWriter<IN, KafkaWriterState, KafkaCommittable> {
+    /**
+     * Kafka's writer, with the age of its open transaction checked when it is prepared for commit, and the records
+     * of that transaction handed to the committer with it.
+     */
+    static final class Writer<IN> implements PrecommittingStatefulSinkWriter<IN, KafkaWriterState, CommittableWithRecords> {
         private final PrecommittingStatefulSinkWriter<IN, KafkaWriterState, KafkaCommittable> kafka;
+        private final AckedOffsets acks;
+        private final KafkaRecordSerializationSchema<IN> serializer;
         private final long maxAgeMillis;
         private final String name;
         private final LongSupplier clock;
+        private List<CommittableWithRecords.Record> written = new ArrayList<>();
         private long began;
 
-        Writer(PrecommittingStatefulSinkWriter<IN, KafkaWriterState, KafkaCommittable> kafka, long maxAgeMillis,
-               String name, LongSupplier clock) {
+        Writer(PrecommittingStatefulSinkWriter<IN, KafkaWriterState, KafkaCommittable> kafka, AckedOffsets acks,
+               KafkaRecordSerializationSchema<IN> serializer, long maxAgeMillis, String name, LongSupplier clock) {
             this.kafka = kafka;
+            this.acks = acks;
+            this.serializer = serializer;
             this.maxAgeMillis = maxAgeMillis;
             this.name = name;
             this.clock = clock;
             this.began = clock.getAsLong(); // the writer opens its first transaction as it starts
         }
 
+        /** How long the open transaction has been open, in milliseconds. */
+        long age() {
+            return clock.getAsLong() - began;
+        }
+
         @Override
         public void write(IN element, Context context) throws IOException, InterruptedException {
             kafka.write(element, context);
+            written.add(CommittableWithRecords.Record.of(serializer.serialize(element, null, context.timestamp())));
         }
 
         @Override
@@ -134,8 +198,11 @@ final class FreshTransactionSink<IN> implements TwoPhaseCommittingStatefulSink<I
         }
 
         @Override
-        public Collection<KafkaCommittable> prepareCommit() throws IOException, InterruptedException {
-            Collection<KafkaCommittable> committables = kafka.prepareCommit();
+        public Collection<CommittableWithRecords> prepareCommit() throws IOException, InterruptedException {
+            Collection<KafkaCommittable> committables = kafka.prepareCommit(); // flushed: every record acknowledged
+            List<CommittableWithRecords.Start> starts = acks.drain();
+            List<CommittableWithRecords.Record> records = written;
+            written = new ArrayList<>();
             long age = clock.getAsLong() - began;
             if (!committables.isEmpty() && age > maxAgeMillis) {
                 String why = "the " + name + " sink's Kafka transaction is " + age + " ms old at the checkpoint, over "
@@ -144,7 +211,13 @@ final class FreshTransactionSink<IN> implements TwoPhaseCommittingStatefulSink<I
                 LOG.warn(why);
                 throw new IOException(why);
             }
-            return committables;
+            // Kafka's writer offers the one transaction it wrote the records in, and none without records
+            List<CommittableWithRecords> out = new ArrayList<>(committables.size());
+            for (KafkaCommittable c : committables) {
+                out.add(out.isEmpty() ? new CommittableWithRecords(c, records, starts)
+                        : new CommittableWithRecords(c, List.of()));
+            }
+            return out;
         }
 
         @Override

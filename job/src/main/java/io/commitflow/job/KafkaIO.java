@@ -29,6 +29,7 @@ import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Properties;
 
 /** The job's Kafka source and sinks, built from {@link KafkaSettings}. */
@@ -123,6 +124,43 @@ public final class KafkaIO {
         }
     }
 
+    /**
+     * {@link #checkDelivery(KafkaSettings, long)} with the job's configuration, and one more rule: the transaction
+     * timeout exceeds the checkpoint timeout plus the restart strategy's longest delay, so that the transaction a
+     * slow checkpoint covers, or one the job restarts to commit, is not aborted by the broker first.
+     */
+    public static void checkDelivery(KafkaSettings k, org.apache.flink.configuration.ReadableConfig conf) {
+        checkDelivery(k, conf.getOptional(org.apache.flink.configuration.CheckpointingOptions.CHECKPOINTING_INTERVAL)
+                .map(Duration::toMillis).orElse(-1L));
+        if (k.delivery() != DeliveryGuarantee.EXACTLY_ONCE) {
+            return;
+        }
+        Duration checkpoint = conf.get(org.apache.flink.configuration.CheckpointingOptions.CHECKPOINTING_TIMEOUT);
+        Duration restart = longestRestartDelay(conf);
+        if (k.transactionTimeout().compareTo(checkpoint.plus(restart)) <= 0) {
+            throw new IllegalArgumentException("--transaction-timeout " + JobConfig.duration(k.transactionTimeout())
+                    + " must exceed execution.checkpointing.timeout (" + JobConfig.duration(checkpoint)
+                    + ") plus the restart strategy's longest delay (" + JobConfig.duration(restart) + "): a checkpoint "
+                    + "that takes its whole time, or a restart, would outlive its transactions. Raise the transaction "
+                    + "timeout (at most the broker's transaction.max.timeout.ms, 15m by default) or lower the others");
+        }
+    }
+
+    /** The longest pause the configured restart strategy makes before a restart. */
+    static Duration longestRestartDelay(org.apache.flink.configuration.ReadableConfig conf) {
+        String type = conf.getOptional(org.apache.flink.configuration.RestartStrategyOptions.RESTART_STRATEGY)
+                .orElse("exponential-delay"); // Flink's default with checkpointing on
+        return switch (type.toLowerCase(java.util.Locale.ROOT)) {
+            case "none", "off", "disable" -> Duration.ZERO;
+            case "fixed-delay", "fixeddelay" ->
+                    conf.get(org.apache.flink.configuration.RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY);
+            case "failure-rate", "failurerate" ->
+                    conf.get(org.apache.flink.configuration.RestartStrategyOptions.RESTART_STRATEGY_FAILURE_RATE_DELAY);
+            default -> conf.get(
+                    org.apache.flink.configuration.RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_MAX_BACKOFF);
+        };
+    }
+
     /** SLA records keyed by tenant. */
     public static Sink<SlaRecord> slaSink(KafkaSettings k) {
         return sink(k, k.slaTopic(), "sla", new SlaKey(), new SlaValue(), new SpikeTrace());
@@ -134,23 +172,27 @@ public final class KafkaIO {
      */
     private static <T> Sink<T> sink(KafkaSettings k, String topic, String name, SerializationSchema<T> key,
                                          SerializationSchema<T> json, HeaderProvider<T> headers) {
+        Properties producer = clientProperties(k);
+        producer.setProperty("bootstrap.servers", k.bootstrap());
+        producer.setProperty("transaction.timeout.ms", Long.toString(k.transactionTimeout().toMillis()));
+        producer.setProperty("compression.type", "lz4");
+        KafkaRecordSerializationSchema<T> records = KafkaRecordSerializationSchema.<T>builder()
+                .setTopic(topic)
+                .setKeySerializationSchema(key)
+                .setValueSerializationSchema(json)
+                .setHeaderProvider(headers)
+                .build();
         var builder = KafkaSink.<T>builder()
                 .setBootstrapServers(k.bootstrap())
-                .setKafkaProducerConfig(clientProperties(k))
-                .setProperty("transaction.timeout.ms", Long.toString(k.transactionTimeout().toMillis()))
-                .setProperty("compression.type", "lz4")
+                .setKafkaProducerConfig(producer)
                 .setDeliveryGuarantee(k.delivery())
-                .setRecordSerializer(KafkaRecordSerializationSchema.<T>builder()
-                        .setTopic(topic)
-                        .setKeySerializationSchema(key)
-                        .setValueSerializationSchema(json)
-                        .setHeaderProvider(headers)
-                        .build());
+                .setRecordSerializer(records);
         if (k.delivery() != DeliveryGuarantee.EXACTLY_ONCE) {
             return builder.build();
         }
-        builder.setTransactionalIdPrefix(k.transactionalIdPrefix() + "-" + name);
-        return new FreshTransactionSink<>(builder.build(), k.transactionTimeout(), name);
+        String prefix = k.transactionalIdPrefix() + "-" + name;
+        builder.setTransactionalIdPrefix(prefix);
+        return new FreshTransactionSink<>(builder.build(), records, producer, prefix, k.transactionTimeout(), name);
     }
 
     private static Properties clientProperties(KafkaSettings k) {

@@ -70,6 +70,6 @@ public record KafkaSettings(
 
     public static KafkaSettings defaults(String bootstrap) {
         return new KafkaSettings(bootstrap, EVENTS_TOPIC, SUGGESTIONS_TOPIC, DLQ_TOPIC, SLA_TOPIC, "commitflow", true,
-                DeliveryGuarantee.EXACTLY_ONCE, "commitflow", Duration.ofMinutes(10), Map.of());
+                DeliveryGuarantee.EXACTLY_ONCE, "commitflow", Duration.ofMinutes(15), Map.of());
     }
 }

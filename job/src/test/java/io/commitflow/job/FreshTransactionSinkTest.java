@@ -1,12 +1,15 @@
 package io.commitflow.job;
 
 import org.apache.flink.api.connector.sink2.SinkWriter;
+import org.apache.flink.api.common.serialization.SimpleStringSchema;
 import org.apache.flink.connector.kafka.sink.KafkaCommittable;
+import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.flink.connector.kafka.sink.KafkaWriterState;
 import org.apache.flink.connector.kafka.sink.TwoPhaseCommittingStatefulSink;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -23,7 +26,20 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class FreshTransactionSinkTest {
     private final AtomicLong now = new AtomicLong(1_000_000);
     private final Transactions kafka = new Transactions();
-    private final FreshTransactionSink.Writer<String> writer = new FreshTransactionSink.Writer<>(kafka, 6_000, "suggestions", now::get);
+    private final FreshTransactionSink.Writer<String> writer = new FreshTransactionSink.Writer<>(kafka, new AckedOffsets(),
+            KafkaRecordSerializationSchema.<String>builder().setTopic("commitflow.suggestions")
+                    .setValueSerializationSchema(new SimpleStringSchema()).build(), 6_000, "suggestions", now::get);
+    private final SinkWriter.Context at = new SinkWriter.Context() {
+        @Override
+        public long currentWatermark() {
+            return 0;
+        }
+
+        @Override
+        public Long timestamp() {
+            return 42L;
+        }
+    };
 
     @Test
     void theMarginIsAQuarterOfTheTimeoutAtMostAMinute() {
@@ -34,11 +50,11 @@ class FreshTransactionSinkTest {
 
     @Test
     void aTransactionYoungerThanTheLimitIsOfferedForCommit() throws Exception {
-        writer.write("a", null);
+        writer.write("a", at);
         now.addAndGet(6_000);
         assertThat(writer.prepareCommit()).hasSize(1);
         writer.snapshotState(1);
-        writer.write("b", null);
+        writer.write("b", at);
         now.addAndGet(5_999);
         assertThat(writer.prepareCommit()).as("the age counts from the last checkpoint's state").hasSize(1);
     }
@@ -46,12 +62,57 @@ class FreshTransactionSinkTest {
     @Test
     void aTransactionOlderThanTheLimitFailsTheCheckpoint() throws Exception {
         writer.snapshotState(1);
-        writer.write("a", null);
+        writer.write("a", at);
         now.addAndGet(20_000); // the broker was away: the flush waited for it
         assertThatThrownBy(writer::prepareCommit).isInstanceOf(IOException.class)
                 .hasMessageContaining("suggestions sink's Kafka transaction is 20000 ms old")
                 .hasMessageContaining("not committed");
         assertThat(kafka.prepared).as("Kafka's writer prepared it; the checkpoint fails before the commit").isEqualTo(1);
+    }
+
+    @Test
+    void eachTransactionGoesToTheCommitterWithTheRecordsWrittenInIt() throws Exception {
+        writer.write("a", at);
+        writer.write("b", at);
+        CommittableWithRecords first = writer.prepareCommit().iterator().next();
+        writer.snapshotState(1);
+        writer.write("c", at);
+        CommittableWithRecords second = writer.prepareCommit().iterator().next();
+
+        assertThat(first.records()).extracting(r -> new String(r.value(), StandardCharsets.UTF_8)).containsExactly("a", "b");
+        assertThat(first.records()).extracting(CommittableWithRecords.Record::topic).containsOnly("commitflow.suggestions");
+        assertThat(second.records()).extracting(r -> new String(r.value(), StandardCharsets.UTF_8)).containsExactly("c");
+        assertThat(second.committable().getTransactionalId()).isEqualTo("commitflow-suggestions-0-2");
+    }
+
+    @Test
+    void theCommittableKeepsItsRecordsThroughACheckpointAndOldOnesRestoreWithout() throws Exception {
+        var kafkaSerializer = org.apache.flink.connector.kafka.sink.KafkaSink.<String>builder()
+                .setBootstrapServers("localhost:9092").setTransactionalIdPrefix("commitflow-dlq")
+                .setDeliveryGuarantee(org.apache.flink.connector.base.DeliveryGuarantee.EXACTLY_ONCE)
+                .setRecordSerializer(KafkaRecordSerializationSchema.<String>builder().setTopic("commitflow.dlq")
+                        .setValueSerializationSchema(new SimpleStringSchema()).build())
+                .build().getCommittableSerializer();
+        var serializer = new CommittableWithRecords.Serializer(kafkaSerializer);
+        var header = new org.apache.kafka.common.header.internals.RecordHeader("traceparent", "00-ab".getBytes(StandardCharsets.UTF_8));
+        var c = new CommittableWithRecords(new KafkaCommittable(7, (short) 3, "commitflow-dlq-1-9", null),
+                List.of(new CommittableWithRecords.Record("commitflow.dlq", null, "{}".getBytes(StandardCharsets.UTF_8),
+                        List.of(header)), new CommittableWithRecords.Record("commitflow.dlq", new byte[] {1}, null, List.of())));
+
+        CommittableWithRecords back = serializer.deserialize(serializer.getVersion(), serializer.serialize(c));
+        assertThat(back.committable()).isEqualTo(c.committable());
+        assertThat(back.records()).hasSize(2);
+        assertThat(back.records().get(0).value()).isEqualTo("{}".getBytes(StandardCharsets.UTF_8));
+        assertThat(back.records().get(0).headers()).singleElement().satisfies(h -> {
+            assertThat(h.key()).isEqualTo("traceparent");
+            assertThat(h.value()).isEqualTo(header.value());
+        });
+        assertThat(back.records().get(1).key()).containsExactly(1);
+        assertThat(back.records().get(1).value()).isNull();
+        // as a savepoint of the job before the records were kept holds it: Kafka's own bytes and version
+        CommittableWithRecords old = serializer.deserialize(kafkaSerializer.getVersion(), kafkaSerializer.serialize(c.committable()));
+        assertThat(old.committable()).isEqualTo(c.committable());
+        assertThat(old.records()).isEmpty();
     }
 
     @Test

@@ -167,9 +167,32 @@ class JobOptionsTest {
         KafkaSettings k = KafkaSettings.defaults("k:1");
         KafkaIO.checkDelivery(k, 5_000);
         assertThatThrownBy(() -> KafkaIO.checkDelivery(k, -1)).hasMessageContaining("checkpointing is off");
-        assertThatThrownBy(() -> KafkaIO.checkDelivery(k, Duration.ofMinutes(6).toMillis()))
+        assertThatThrownBy(() -> KafkaIO.checkDelivery(k, Duration.ofMinutes(8).toMillis()))
                 .hasMessageContaining("must be well above the checkpoint interval");
         KafkaIO.checkDelivery(JobOptions.parseForCluster("--bootstrap", "k:1", "--delivery", "at-least-once").kafka(), -1);
+    }
+
+    @Test
+    void theTransactionTimeoutOutlastsASlowCheckpointAndARestart() {
+        var conf = new org.apache.flink.configuration.Configuration();
+        conf.set(org.apache.flink.configuration.CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofSeconds(5));
+        KafkaSettings defaults = KafkaSettings.defaults("k:1");
+        // Flink's defaults: a checkpoint may take 10 minutes, exponential-delay restarts wait up to a minute
+        KafkaIO.checkDelivery(defaults, conf);
+        assertThat(defaults.transactionTimeout()).isEqualTo(Duration.ofMinutes(15));
+        assertThat(KafkaIO.longestRestartDelay(conf)).isEqualTo(Duration.ofMinutes(1));
+
+        KafkaSettings tenMinutes = JobOptions.parseForCluster("--bootstrap", "k:1", "--transaction-timeout", "10m").kafka();
+        assertThatThrownBy(() -> KafkaIO.checkDelivery(tenMinutes, conf))
+                .hasMessageContaining("--transaction-timeout 10m must exceed execution.checkpointing.timeout (10m) "
+                        + "plus the restart strategy's longest delay (1m)");
+        conf.set(org.apache.flink.configuration.CheckpointingOptions.CHECKPOINTING_TIMEOUT, Duration.ofMinutes(5));
+        KafkaIO.checkDelivery(tenMinutes, conf);
+        conf.set(org.apache.flink.configuration.RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+        conf.set(org.apache.flink.configuration.RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMinutes(6));
+        assertThatThrownBy(() -> KafkaIO.checkDelivery(tenMinutes, conf)).hasMessageContaining("longest delay (6m)");
+        conf.set(org.apache.flink.configuration.RestartStrategyOptions.RESTART_STRATEGY, "none");
+        KafkaIO.checkDelivery(tenMinutes, conf);
     }
 
     private static void assertRejected(String problem, String... args) {

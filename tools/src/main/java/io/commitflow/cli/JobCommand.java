@@ -57,7 +57,7 @@ public final class JobCommand implements Callable<Integer> {
             StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironmentWithWebUI(conf);
             env.setParallelism(local.parallelism());
             try {
-                KafkaIO.checkDelivery(p.kafka(), env.getCheckpointInterval());
+                KafkaIO.checkDelivery(p.kafka(), conf);
             } catch (IllegalArgumentException e) {
                 throw new UserError(e.getMessage());
             }
