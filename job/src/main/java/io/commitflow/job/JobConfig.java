@@ -93,7 +93,8 @@ public final class JobConfig {
             ConfigOptions.key("commitflow.kafka.properties")
             .mapType().defaultValue(Map.of())
             .withDescription("Extra Kafka client property, e.g. security.protocol=SASL_SSL (for the job: its source "
-                    + "and sinks). Repeatable.");
+                    + "and sinks). Repeatable. A secret (sasl.jaas.config, *password*) is refused here unless its value "
+                    + "names it, ${env:VAR} or ${file:PATH:KEY}: use --kafka-secret-file or --kafka-secret-env.");
 
     public static final ConfigOption<Map<String, String>> KAFKA_PROPERTIES_FROM_ENV =
             ConfigOptions.key("commitflow.kafka.properties-from-env")

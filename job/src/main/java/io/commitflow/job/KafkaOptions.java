@@ -77,6 +77,6 @@ public class KafkaOptions extends JobFlags {
         String prefix = get(JobConfig.KAFKA_TRANSACTIONAL_ID_PREFIX);
         return new KafkaSettings(servers, topics.get(0), topics.get(1), topics.get(2), topics.get(3),
                 group, earliest, guarantee, prefix == null || prefix.isBlank() ? group : prefix,
-                transactionTimeout, Map.copyOf(all), topics.get(4), topics.get(5));
+                transactionTimeout, Map.copyOf(KafkaPropertiesOption.withProviders(all)), topics.get(4), topics.get(5));
     }
 }

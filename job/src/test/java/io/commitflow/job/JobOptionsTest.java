@@ -148,10 +148,21 @@ class JobOptionsTest {
     }
 
     @Test
-    void neverPrintsSecrets() {
+    void neverTakesASecretOnTheCommandLineNorPrintsOne() throws Exception {
+        assertRejected("-X sasl.jaas.config carries a secret on the command line", "--bootstrap", "k:1",
+                "-X", "sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required username=\"u\" password=\"hunter2\";");
+        assertRejected("put it in --kafka-secret-file", "--bootstrap", "k:1", "-X", "ssl.truststore.password=changeit");
+        java.nio.file.Path secrets = mirrors.resolve("kafka-secrets.properties");
+        java.nio.file.Files.writeString(secrets, "sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule "
+                + "required username=\"u\" password=\"hunter2\";\nssl.truststore.password=changeit\nssl.key.password=s3cret\n");
         JobParameters p = JobOptions.parseForCluster("--bootstrap", "k:1", "-X", "security.protocol=SASL_SSL",
-                "-X", "sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required username=\"u\" password=\"hunter2\";",
-                "-X", "ssl.truststore.password=changeit", "-X", "ssl.key.password=s3cret");
+                "--kafka-secret-file", secrets.toString(), "-X", "sasl.mechanism=SCRAM-SHA-512");
+        JobParameters referred = JobOptions.parseForCluster("--bootstrap", "k:1",
+                "-X", "sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required username=\"u\" "
+                        + "password=\"${env:KAFKA_PASSWORD}\";");
+        assertThat(referred.kafka().properties()).containsEntry("config.providers", "env,file")
+                .containsEntry("config.providers.env.class", "org.apache.kafka.common.config.provider.EnvVarConfigProvider");
+        assertThat(p.kafka().properties()).containsEntry("sasl.mechanism", "SCRAM-SHA-512").doesNotContainKey("config.providers");
 
         assertThat(p.kafka().properties()).containsEntry("ssl.truststore.password", "changeit"); // passed on intact
         assertThat(p.toString()).doesNotContain("hunter2", "changeit", "s3cret").contains("SASL_SSL", "******");

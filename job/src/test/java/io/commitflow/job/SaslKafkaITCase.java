@@ -33,8 +33,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * A broker that requires SASL: the job's Kafka security settings ({@code -X security.protocol=…}, {@code sasl.*})
- * reach its source and all three sinks, and the job runs exactly as without them; a client without them is refused,
+ * A broker that requires SASL: the job's Kafka security settings ({@code -X security.protocol=…}, and the secret
+ * {@code sasl.jaas.config} from {@code --kafka-secret-file}) reach its source and all three sinks, and the job runs exactly as without them; a client without them is refused,
  * so the settings really are in use.
  */
 class SaslKafkaITCase {
@@ -52,8 +52,22 @@ class SaslKafkaITCase {
     @Test
     void theJobAuthenticatesWithTheSecuritySettingsItIsGiven() throws Exception {
         List<RevCommit> history = GitHistory.create(mirrors, "app.git", 12);
-        List<String> args = new ArrayList<>(List.of("--bootstrap", KAFKA.bootstrap(), "--mirror-root", mirrors.toString()));
-        KAFKA.clientProperties().forEach((key, v) -> args.addAll(List.of("-X", key + "=" + v)));
+        // the secret (sasl.jaas.config) in a file, the rest on the command line, as a deployment passes them
+        Path secrets = checkpoints.resolve("kafka-secrets.properties");
+        java.util.Properties file = new java.util.Properties();
+        List<String> args = new ArrayList<>(List.of("--bootstrap", KAFKA.bootstrap(), "--mirror-root", mirrors.toString(),
+                "--kafka-secret-file", secrets.toString()));
+        KAFKA.clientProperties().forEach((key, v) -> {
+            if (KafkaPropertiesOption.isSecret(key)) {
+                file.setProperty(key, v);
+            } else {
+                args.addAll(List.of("-X", key + "=" + v));
+            }
+        });
+        try (var out = java.nio.file.Files.newBufferedWriter(secrets)) {
+            file.store(out, null);
+        }
+        assertThat(args).noneMatch(a -> a.contains("password"));
         JobParameters p = JobOptions.parseForCluster(args.toArray(String[]::new));
         KafkaSettings k = p.kafka();
         for (String t : List.of(k.eventsTopic(), k.suggestionsTopic(), k.deadLetterTopic(), k.slaTopic())) {

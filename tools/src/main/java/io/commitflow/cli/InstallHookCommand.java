@@ -57,6 +57,17 @@ public final class InstallHookCommand implements Callable<Integer> {
                     + "(default: left as configured, else none).")
     String fallback;
 
+    @Option(names = "--kafka-secret-file", paramLabel = "FILE",
+            description = "A secured Kafka: a Java properties file of its client settings (security.protocol, sasl.*, "
+                    + "ssl.*), read by each commit; stored as its path (git config commitflow.kafkaSecretFile), never "
+                    + "its contents (default: left as configured).")
+    Path kafkaSecretFile;
+
+    @Option(names = "--kafka-secret-env", paramLabel = "VAR",
+            description = "The same, from an environment variable holding the properties text (git config "
+                    + "commitflow.kafkaSecretEnv) (default: left as configured).")
+    String kafkaSecretEnv;
+
     @Option(names = "--launcher", paramLabel = "PATH",
             description = "The commitflow launcher the hook runs (default: this checkout's ./commitflow).")
     Path launcher;
@@ -101,6 +112,12 @@ public final class InstallHookCommand implements Callable<Integer> {
         if (timeout != null && (timeout.isNegative() || timeout.isZero())) {
             throw new UserError("--timeout must be positive, got " + timeout);
         }
+        if (kafkaSecretFile != null && !Files.isReadable(kafkaSecretFile)) {
+            throw new UserError("--kafka-secret-file " + kafkaSecretFile + " cannot be read");
+        }
+        if (kafkaSecretEnv != null && !kafkaSecretEnv.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+            throw new UserError("--kafka-secret-env takes the name of an environment variable, not '" + kafkaSecretEnv + "'");
+        }
         Path launch = launcher != null ? launcher.toAbsolutePath().normalize() : LocalFlink.home().resolve("commitflow");
         if (!Files.isExecutable(launch)) {
             throw new UserError("the launcher " + launch + " is not an executable file; pass --launcher PATH");
@@ -123,6 +140,9 @@ public final class InstallHookCommand implements Callable<Integer> {
                         ? SuggestCommand.nameFromRemote(GitCli.config(top, "remote.origin.url"), top) : null);
         set(top, "commitflow.timeout", timeout == null ? null : timeout.toMillis() + "ms");
         set(top, "commitflow.fallback", fallback);
+        set(top, "commitflow.kafkaSecretFile", kafkaSecretFile == null ? null
+                : kafkaSecretFile.toAbsolutePath().normalize().toString());
+        set(top, "commitflow.kafkaSecretEnv", kafkaSecretEnv);
         out.printf("installed %s%n  asks %s for tenant %s, repository %s, waiting at most %s%n", hook,
                 GitCli.config(top, "commitflow.bootstrap"), orDefault(GitCli.config(top, "commitflow.tenant"), "default"),
                 GitCli.config(top, "commitflow.repo"), orDefault(GitCli.config(top, "commitflow.timeout"), "2s"));

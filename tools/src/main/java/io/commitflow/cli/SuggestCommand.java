@@ -34,7 +34,8 @@ import java.util.concurrent.TimeoutException;
                 + "waits for the job's suggestion on the replies topic, and prints it: the subject, then the body after "
                 + "a blank line. The job answers drafts ahead of its learning traffic and does not learn from them.",
                 "Each option falls back to the repository's git config (commitflow.bootstrap, commitflow.tenant, "
-                        + "commitflow.repo, commitflow.timeout, commitflow.fallback), which 'commitflow install-hook' "
+                        + "commitflow.repo, commitflow.timeout, commitflow.fallback, commitflow.kafkaSecretFile, "
+                        + "commitflow.kafkaSecretEnv), which 'commitflow install-hook' "
                         + "sets.",
                 "Exit status: 0 with a suggestion, 3 when there is nothing staged, 4 when the job did not answer in "
                         + "time (or refused the draft) and there is no fallback, 2 for bad options or an unreachable "
@@ -199,6 +200,12 @@ public final class SuggestCommand implements Callable<Integer> {
         if (fallback == null) {
             fallback = orElse(config.get("commitflow.fallback"), "none");
         }
+        // a secured Kafka: the client properties (security.protocol, sasl.*, ssl.*) in a file or a variable that git
+        // config names; git prints variable names in lower case
+        String secretFile = config.get("commitflow.kafkasecretfile");
+        kafkaProperties.secretsUnlessGiven(secretFile == null || secretFile.isBlank() ? null
+                : top.resolve(secretFile.replaceFirst("^~(?=/|$)", System.getProperty("user.home"))),
+                config.get("commitflow.kafkasecretenv"));
         if (!List.of("none", "local").contains(fallback)) {
             throw new UserError("--fallback must be none or local, got " + fallback);
         }
