@@ -54,7 +54,7 @@ final class FreshTransactionSink<IN> implements TwoPhaseCommittingStatefulSink<I
     private static final Logger LOG = LoggerFactory.getLogger(FreshTransactionSink.class);
 
     private final KafkaSink<IN> kafka;
-    private final KafkaRecordSerializationSchema<IN> records;
+    private final CapturingSerializer<IN> records;
     private final Properties producer;
     private final String transactionalIdPrefix;
     private final long maxAgeMillis;
@@ -63,13 +63,13 @@ final class FreshTransactionSink<IN> implements TwoPhaseCommittingStatefulSink<I
 
     /**
      * @param kafka                 an exactly-once Kafka sink
-     * @param records               its record serializer, to keep what each transaction holds
+     * @param records               its record serializer (the same instance), which keeps what each transaction holds
      * @param producer              its producer's properties (servers, security, {@code transaction.timeout.ms})
      * @param transactionalIdPrefix its transactional-id prefix; a committer writes again as {@code PREFIX-again-N}
      * @param transactionTimeout    its {@code transaction.timeout.ms}
      * @param name                  what it writes, for the error message
      */
-    FreshTransactionSink(KafkaSink<IN> kafka, KafkaRecordSerializationSchema<IN> records, Properties producer,
+    FreshTransactionSink(KafkaSink<IN> kafka, CapturingSerializer<IN> records, Properties producer,
                          String transactionalIdPrefix, Duration transactionTimeout, String name) {
         this.kafka = kafka;
         this.records = records;
@@ -93,7 +93,7 @@ final class FreshTransactionSink<IN> implements TwoPhaseCommittingStatefulSink<I
     public PrecommittingStatefulSinkWriter<IN, KafkaWriterState, CommittableWithRecords> createWriter(
             WriterInitContext context) throws IOException {
         AckedOffsets acks = new AckedOffsets();
-        return measured(new Writer<>(kafka.createWriter(acks.context(context)), acks, opened(context), maxAgeMillis,
+        return measured(new Writer<>(kafka.createWriter(acks.context(context)), acks, records::drain, maxAgeMillis,
                 name, System::currentTimeMillis), context);
     }
 
@@ -101,7 +101,7 @@ final class FreshTransactionSink<IN> implements TwoPhaseCommittingStatefulSink<I
     public PrecommittingStatefulSinkWriter<IN, KafkaWriterState, CommittableWithRecords> restoreWriter(
             WriterInitContext context, Collection<KafkaWriterState> recoveredState) throws IOException {
         AckedOffsets acks = new AckedOffsets();
-        return measured(new Writer<>(kafka.restoreWriter(acks.context(context), recoveredState), acks, opened(context),
+        return measured(new Writer<>(kafka.restoreWriter(acks.context(context), recoveredState), acks, records::drain,
                 maxAgeMillis, name, System::currentTimeMillis), context);
     }
 
@@ -114,16 +114,6 @@ final class FreshTransactionSink<IN> implements TwoPhaseCommittingStatefulSink<I
         long timeout = transactionTimeoutMillis;
         context.metricGroup().gauge("transactionTimeoutMs", () -> timeout);
         return writer;
-    }
-
-    /** The record serializer, opened as Kafka's writer opens its own (no partitioner: no sink context needed). */
-    private KafkaRecordSerializationSchema<IN> opened(WriterInitContext context) throws IOException {
-        try {
-            records.open(context.asSerializationSchemaInitializationContext(), null);
-        } catch (Exception e) {
-            throw new IOException("the " + name + " sink's record serializer did not open", e);
-        }
-        return records;
     }
 
     @Override
@@ -163,18 +153,18 @@ final class FreshTransactionSink<IN> implements TwoPhaseCommittingStatefulSink<I
     static final class Writer<IN> implements PrecommittingStatefulSinkWriter<IN, KafkaWriterState, CommittableWithRecords> {
         private final PrecommittingStatefulSinkWriter<IN, KafkaWriterState, KafkaCommittable> kafka;
         private final AckedOffsets acks;
-        private final KafkaRecordSerializationSchema<IN> serializer;
+        private final java.util.function.Supplier<List<CommittableWithRecords.Record>> written;
         private final long maxAgeMillis;
         private final String name;
         private final LongSupplier clock;
-        private List<CommittableWithRecords.Record> written = new ArrayList<>();
         private long began;
 
         Writer(PrecommittingStatefulSinkWriter<IN, KafkaWriterState, KafkaCommittable> kafka, AckedOffsets acks,
-               KafkaRecordSerializationSchema<IN> serializer, long maxAgeMillis, String name, LongSupplier clock) {
+               java.util.function.Supplier<List<CommittableWithRecords.Record>> written, long maxAgeMillis, String name,
+               LongSupplier clock) {
             this.kafka = kafka;
             this.acks = acks;
-            this.serializer = serializer;
+            this.written = written;
             this.maxAgeMillis = maxAgeMillis;
             this.name = name;
             this.clock = clock;
@@ -188,8 +178,7 @@ final class FreshTransactionSink<IN> implements TwoPhaseCommittingStatefulSink<I
 
         @Override
         public void write(IN element, Context context) throws IOException, InterruptedException {
-            kafka.write(element, context);
-            written.add(CommittableWithRecords.Record.of(serializer.serialize(element, null, context.timestamp())));
+            kafka.write(element, context); // its serializer keeps the record (CapturingSerializer)
         }
 
         @Override
@@ -201,8 +190,7 @@ final class FreshTransactionSink<IN> implements TwoPhaseCommittingStatefulSink<I
         public Collection<CommittableWithRecords> prepareCommit() throws IOException, InterruptedException {
             Collection<KafkaCommittable> committables = kafka.prepareCommit(); // flushed: every record acknowledged
             List<CommittableWithRecords.Start> starts = acks.drain();
-            List<CommittableWithRecords.Record> records = written;
-            written = new ArrayList<>();
+            List<CommittableWithRecords.Record> records = written.get();
             long age = clock.getAsLong() - began;
             if (!committables.isEmpty() && age > maxAgeMillis) {
                 String why = "the " + name + " sink's Kafka transaction is " + age + " ms old at the checkpoint, over "

@@ -176,20 +176,21 @@ public final class KafkaIO {
         producer.setProperty("bootstrap.servers", k.bootstrap());
         producer.setProperty("transaction.timeout.ms", Long.toString(k.transactionTimeout().toMillis()));
         producer.setProperty("compression.type", "lz4");
-        KafkaRecordSerializationSchema<T> records = KafkaRecordSerializationSchema.<T>builder()
+        KafkaRecordSerializationSchema<T> serializer = KafkaRecordSerializationSchema.<T>builder()
                 .setTopic(topic)
                 .setKeySerializationSchema(key)
                 .setValueSerializationSchema(json)
                 .setHeaderProvider(headers)
                 .build();
+        CapturingSerializer<T> records = new CapturingSerializer<>(serializer);
         var builder = KafkaSink.<T>builder()
                 .setBootstrapServers(k.bootstrap())
                 .setKafkaProducerConfig(producer)
-                .setDeliveryGuarantee(k.delivery())
-                .setRecordSerializer(records);
+                .setDeliveryGuarantee(k.delivery());
         if (k.delivery() != DeliveryGuarantee.EXACTLY_ONCE) {
-            return builder.build();
+            return builder.setRecordSerializer(serializer).build();
         }
+        builder.setRecordSerializer(records);
         String prefix = k.transactionalIdPrefix() + "-" + name;
         builder.setTransactionalIdPrefix(prefix);
         return new FreshTransactionSink<>(builder.build(), records, producer, prefix, k.transactionTimeout(), name);

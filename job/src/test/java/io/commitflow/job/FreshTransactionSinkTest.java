@@ -25,10 +25,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class FreshTransactionSinkTest {
     private final AtomicLong now = new AtomicLong(1_000_000);
-    private final Transactions kafka = new Transactions();
+    private final CapturingSerializer<String> serializer = new CapturingSerializer<>(KafkaRecordSerializationSchema
+            .<String>builder().setTopic("commitflow.suggestions").setValueSerializationSchema(new SimpleStringSchema()).build());
+    private final Transactions kafka = new Transactions(serializer);
     private final FreshTransactionSink.Writer<String> writer = new FreshTransactionSink.Writer<>(kafka, new AckedOffsets(),
-            KafkaRecordSerializationSchema.<String>builder().setTopic("commitflow.suggestions")
-                    .setValueSerializationSchema(new SimpleStringSchema()).build(), 6_000, "suggestions", now::get);
+            serializer::drain, 6_000, "suggestions", now::get);
     private final SinkWriter.Context at = new SinkWriter.Context() {
         @Override
         public long currentWatermark() {
@@ -121,14 +122,39 @@ class FreshTransactionSinkTest {
         assertThat(writer.prepareCommit()).isEmpty();
     }
 
-    /** Kafka's writer as far as the check sees it: records make a transaction, prepareCommit hands it over. */
+    @Test
+    void theSinkAndItsKafkaSinkShareOneSerializerInEachTaskSoTheRecordsItKeepsAreKafkasOwn() throws Exception {
+        Object sink = org.apache.flink.util.InstantiationUtil.clone(
+                (java.io.Serializable) KafkaIO.suggestionSink(KafkaSettings.defaults("localhost:9092")));
+        assertThat(sink).isInstanceOf(FreshTransactionSink.class);
+        Object kafkaSink = field(sink, FreshTransactionSink.class, "kafka");
+        assertThat(field(kafkaSink, org.apache.flink.connector.kafka.sink.KafkaSink.class, "recordSerializer"))
+                .as("one instance after the sink travelled to its task").isSameAs(field(sink, FreshTransactionSink.class, "records"));
+    }
+
+    private static Object field(Object o, Class<?> c, String name) throws Exception {
+        java.lang.reflect.Field f = c.getDeclaredField(name);
+        f.setAccessible(true);
+        return f.get(o);
+    }
+
+    /**
+     * Kafka's writer as far as the check sees it: records make a transaction (each serialized once, as Kafka's writer
+     * does), prepareCommit hands it over.
+     */
     private static final class Transactions
             implements TwoPhaseCommittingStatefulSink.PrecommittingStatefulSinkWriter<String, KafkaWriterState, KafkaCommittable> {
         final List<String> open = new ArrayList<>();
+        final CapturingSerializer<String> serializer;
         int prepared;
+
+        Transactions(CapturingSerializer<String> serializer) {
+            this.serializer = serializer;
+        }
 
         @Override
         public void write(String element, SinkWriter.Context context) {
+            serializer.serialize(element, null, context.timestamp());
             open.add(element);
         }
 
