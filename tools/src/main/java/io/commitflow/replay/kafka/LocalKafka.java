@@ -44,6 +44,7 @@ public final class LocalKafka implements AutoCloseable {
     private final Path props;
     private final int brokerPort;
     private final String bootstrap;
+    private int securedPort = -1;
     private Process process;
 
     private LocalKafka(Path dir, List<String> java, Path props, int brokerPort) {
@@ -74,11 +75,36 @@ public final class LocalKafka implements AutoCloseable {
      * {@link #bootstrap()} is known before it {@linkplain #serve() serves} (clients that start first wait for it).
      */
     public static LocalKafka format(Path dir, String classpath) throws IOException, InterruptedException {
+        return format(dir, classpath, null, Map.of(), List.of());
+    }
+
+    /**
+     * {@link #format(Path, String)} with a second listener, {@code SECURED}, of {@code protocol} (SASL_SSL, SSL,
+     * SASL_PLAINTEXT) on a port of its own ({@link #securedBootstrap()}), its broker settings ({@code
+     * listener.name.secured.…}, {@code sasl.enabled.mechanisms}, …), and arguments for the storage format, such as
+     * SCRAM users ({@code --add-scram}). The plaintext listener stays, for the broker's own readiness check.
+     */
+    public static LocalKafka format(Path dir, String classpath, String protocol, Map<String, String> settings,
+                                    List<String> formatArguments) throws IOException, InterruptedException {
         Files.createDirectories(dir);
         int brokerPort = freePort();
         int controllerPort = freePort();
+        int securedPort = protocol == null ? -1 : freePort();
         Path props = dir.resolve("server.properties");
-        Files.writeString(props, serverProperties(dir.resolve("data"), brokerPort, controllerPort));
+        String server = serverProperties(dir.resolve("data"), brokerPort, controllerPort);
+        if (protocol != null) {
+            server = server
+                    .replace("listeners=PLAINTEXT://localhost:" + brokerPort + ",",
+                            "listeners=PLAINTEXT://localhost:" + brokerPort + ",SECURED://localhost:" + securedPort + ",")
+                    .replace("advertised.listeners=PLAINTEXT://localhost:" + brokerPort,
+                            "advertised.listeners=PLAINTEXT://localhost:" + brokerPort + ",SECURED://localhost:" + securedPort)
+                    .replace("listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT",
+                            "listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT,SECURED:" + protocol);
+            StringBuilder b = new StringBuilder(server);
+            settings.forEach((k, v) -> b.append(k).append('=').append(v.replace("\\", "\\\\")).append('\n'));
+            server = b.toString();
+        }
+        Files.writeString(props, server);
         Path log4j = dir.resolve("log4j2.properties");
         Files.writeString(log4j, brokerLogConfig(dir.resolve("broker.log")));
 
@@ -86,13 +112,16 @@ public final class LocalKafka implements AutoCloseable {
         List<String> format = new ArrayList<>(java);
         format.addAll(List.of("kafka.tools.StorageTool", "format", "--standalone",
                 "--cluster-id", Uuid.randomUuid().toString(), "--config", props.toString()));
+        format.addAll(formatArguments);
         Process f = new ProcessBuilder(format).redirectErrorStream(true)
                 .redirectOutput(dir.resolve("format.log").toFile()).start();
         if (!f.waitFor(60, TimeUnit.SECONDS) || f.exitValue() != 0) {
             f.destroyForcibly();
             throw new IOException("formatting Kafka storage failed: " + tail(dir.resolve("format.log")));
         }
-        return new LocalKafka(dir, java, props, brokerPort);
+        LocalKafka kafka = new LocalKafka(dir, java, props, brokerPort);
+        kafka.securedPort = securedPort;
+        return kafka;
     }
 
     /**
@@ -136,6 +165,14 @@ public final class LocalKafka implements AutoCloseable {
 
     public String bootstrap() {
         return bootstrap;
+    }
+
+    /** The secured listener's address, when {@link #format(Path, String, String, Map, List)} made one. */
+    public String securedBootstrap() {
+        if (securedPort < 0) {
+            throw new IllegalStateException("this broker has no secured listener");
+        }
+        return "localhost:" + securedPort;
     }
 
     /** The broker's process id, or -1 before it first {@linkplain #serve() serves}. */
