@@ -211,10 +211,15 @@ public final class MirrorSync implements AutoCloseable {
         }
     }
 
-    /** The mirror's folder: {@code root/repo} (created bare on first sight), inside the root whatever the name says. */
+    /**
+     * The mirror's folder, inside the root whatever the name says: {@code root/repo} or {@code root/repo.git} where one
+     * exists (the job's mirror root finds either), else {@code root/repo.git}, created bare on first sight. Names come
+     * without their {@code .git} ({@link Validation#repo}), so {@code app} and {@code app.git} share one mirror.
+     */
     private Path confined(String repo) throws InvalidEventException, IOException {
-        Validation.repo(repo);
-        Path named = root.resolve(repo).normalize();
+        String name = Validation.repo(repo);
+        Path plain = root.resolve(name).normalize();
+        Path named = Files.isDirectory(plain) ? plain : root.resolve(name + ".git").normalize();
         if (!named.startsWith(root) || named.equals(root) || named.startsWith(root.resolve(TMP))
                 || named.startsWith(root.resolve(LOCKS))) {
             throw new InvalidEventException(io.commitflow.event.Reason.BAD_REPO_NAME, "resolves outside the mirror root");

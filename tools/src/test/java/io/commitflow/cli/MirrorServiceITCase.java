@@ -89,7 +89,7 @@ class MirrorServiceITCase {
                 assertThat(described).as("mirror service said:\n" + mirrorOut + "\ndead letters: " + dead + "\njob: " + job.getJobStatus().get()
                         + ", SLA records: " + KAFKA.readCommitted(k.slaTopic()).size()).containsAll(pushed);
                 assertThat(shas(k.deadLetterTopic())).isEmpty();
-                assertThat(mirrorOut.toString()).contains("cloned team/app.git");
+                assertThat(mirrorOut.toString()).contains("cloned team/app ");
                 assertThat(cli.getCommandSpec().findOption("--group-id").getValue().toString())
                         .as("a consumer group of its own, not the job's").isEqualTo("commitflow-mirror");
                 assertThat(mirrors.resolve("team/app.git")).isDirectory();

@@ -72,7 +72,7 @@ class PostReceiveHookITCase {
         assertThat(traces).as("valid and one per push event").hasSize(3).doesNotContainNull();
         assertThat(events).allSatisfy(e -> {
             assertThat(e.tenant()).isEqualTo("acme");
-            assertThat(e.repo()).isEqualTo("team/app.git");
+            assertThat(e.repo()).as("without .git, as every stage names it").isEqualTo("team/app");
         });
         assertThat(events.get(0).ref()).isEqualTo("refs/heads/main");
         assertThat(events.get(0).before()).isEqualTo(PushEvent.ZERO_SHA1);

@@ -116,7 +116,7 @@ class SuggestHookITCase {
         JsonNode reply = replies.get(0);
         assertThat(subject).as("the commit's subject is the job's suggestion").isEqualTo(reply.path("subject").asText());
         assertThat(subject).hasSizeBetween(20, 72);
-        assertThat(reply.path("repo").asText()).isEqualTo("app.git");
+        assertThat(reply.path("repo").asText()).as("without .git, as every stage names it").isEqualTo("app");
         assertThat(reply.path("backend").asText()).isEqualTo("retrieval");
         assertThat(reply.path("exemplars")).as("answered from the repository's history").isNotEmpty();
         assertThat(reply.path("traceId").asText()).matches("[0-9a-f]{32}");
@@ -140,9 +140,18 @@ class SuggestHookITCase {
         try (var s = new java.net.ServerSocket(0)) {
             closedPort = s.getLocalPort();
         }
+        assertThat(cli("install-hook", "-C", work.toString(), "--bootstrap", "localhost:" + closedPort,
+                "--launcher", launcher.toString(), "--kafka-secret-file", dir.resolve("missing.properties").toString()).err())
+                .contains("--kafka-secret-file").contains("cannot be read");
+        Path secrets = dir.resolve("kafka.properties");
+        Files.writeString(secrets, "client.id=commitflow-hook\n");
         CliResult install = cli("install-hook", "-C", work.toString(), "--bootstrap", "localhost:" + closedPort,
-                "--timeout", "2s", "--launcher", launcher.toString());
+                "--timeout", "2s", "--launcher", launcher.toString(), "--kafka-secret-file", secrets.toString());
         assertThat(install.exit()).as(install.err()).isZero();
+        assertThat(git(work, "config", "commitflow.kafkaSecretFile").out().strip()).as("the path, not the contents")
+                .isEqualTo(secrets.toAbsolutePath().toString());
+        assertThat(cli("install-hook", "-C", work.toString(), "--kafka-secret-env", "NOT A NAME").err())
+                .contains("--kafka-secret-env takes the name of an environment variable");
 
         Files.writeString(work.resolve("NOTES"), "notes\n");
         git(work, "add", "NOTES");

@@ -61,6 +61,9 @@ class MirrorSyncITCase {
                 .isEqualTo(MirrorSync.Outcome.CLONED);
         assertThat(sync.ensure("acme", "team/app.git", commits.get(0)).get(60, TimeUnit.SECONDS))
                 .isEqualTo(MirrorSync.Outcome.PRESENT);
+        assertThat(sync.ensure("acme", "team/app", commits.get(1)).get(60, TimeUnit.SECONDS))
+                .as("app and app.git are one mirror").isEqualTo(MirrorSync.Outcome.PRESENT);
+        assertThat(mirrors.resolve("team/app")).doesNotExist();
 
         // where the job looks for it, with every commit
         var gitDir = new MirrorRoot(mirrors).resolve("team/app.git");
