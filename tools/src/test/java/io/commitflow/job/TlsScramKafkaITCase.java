@@ -19,7 +19,6 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.eclipse.jgit.revwalk.RevCommit;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -52,15 +51,8 @@ class TlsScramKafkaITCase {
     @RegisterExtension
     static final MiniClusterExtension FLINK = MiniClusters.oneTaskManager(2);
 
-    private static String brokerClasspath;
-
     @TempDir
     Path dir;
-
-    @BeforeAll
-    static void brokerClasspath() throws Exception {
-        brokerClasspath = io.commitflow.cli.TestLauncher.classpath();
-    }
 
     @Test
     void theJobReadsAndCommitsOverTlsWithScram() throws Exception {
@@ -76,6 +68,7 @@ class TlsScramKafkaITCase {
         broker.put("listener.name.secured.sasl.enabled.mechanisms", "SCRAM-SHA-512");
         broker.put("listener.name.secured.scram-sha-512.sasl.jaas.config",
                 "org.apache.kafka.common.security.scram.ScramLoginModule required;");
+        String brokerClasspath = io.commitflow.cli.TestLauncher.classpath(); // the broker runs in a JVM of its own
         try (LocalKafka kafka = LocalKafka.format(dir.resolve("kafka"), brokerClasspath, "SASL_SSL", broker,
                 List.of("--add-scram", "SCRAM-SHA-512=[name=alice,password=" + USER_PASSWORD + "]"))) {
             kafka.serve();
