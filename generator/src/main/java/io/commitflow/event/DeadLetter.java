@@ -44,23 +44,19 @@ public record DeadLetter(
         detail = clip(detail, MAX_DETAIL_BYTES);
     }
 
-    /** {@code raw} cut to {@link #MAX_RAW_BYTES} of JSON; empty for null. */
-    public static String clip(String raw) {
-        return clip(raw, MAX_RAW_BYTES);
-    }
-
     /**
      * {@code s} whole where its JSON takes at most {@code budget} bytes; else its longest prefix that leaves room for
-     * the mark {@value #CUT}, with the mark. Never splits a surrogate pair; cutting twice changes nothing.
+     * the mark {@value #CUT}, with the mark; empty for null. Never splits a surrogate pair; cutting twice changes
+     * nothing.
      */
     static String clip(String s, int budget) {
         if (s == null) {
             return "";
         }
-        if (jsonBytes(s, s.length()) <= budget) {
+        if (jsonBytes(s) <= budget) {
             return s;
         }
-        int room = budget - jsonBytes(CUT, CUT.length());
+        int room = budget - jsonBytes(CUT);
         int used = 0;
         int end = 0;
         while (end < s.length()) {
@@ -77,10 +73,10 @@ public record DeadLetter(
         return s.substring(0, end) + CUT;
     }
 
-    /** What the first {@code n} characters of {@code s} take in JSON, as Jackson writes a string's content. */
-    static int jsonBytes(String s, int n) {
+    /** What {@code s} takes in JSON, as Jackson writes a string's content. */
+    static int jsonBytes(String s) {
         int bytes = 0;
-        for (int i = 0; i < n; i++) {
+        for (int i = 0; i < s.length(); i++) {
             bytes += jsonBytes(s.charAt(i));
         }
         return bytes;

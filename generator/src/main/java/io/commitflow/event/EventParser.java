@@ -94,7 +94,7 @@ public final class EventParser implements Serializable {
                         + "or Gerrit's \"ref-updated\", got " + Validation.quote(type));
             };
         } catch (InvalidEventException e) {
-            return new Result.Rejected(new DeadLetter(e.reason().name(), e.getMessage(), "parse", DeadLetter.clip(raw),
+            return new Result.Rejected(new DeadLetter(e.reason().name(), e.getMessage(), "parse", raw,
                     origin, f.textOrEmpty("tenant"), f.textOrEmpty("repo"), f.textOrEmpty("sha"),
                     traceIdOrDerived(f, origin), System.currentTimeMillis()));
         }
@@ -215,7 +215,7 @@ public final class EventParser implements Serializable {
 
     private static Result reject(Reason reason, String detail, String raw, Origin origin) {
         String trace = origin.headerTraceId() != null ? origin.headerTraceId() : origin.derivedTraceId();
-        return new Result.Rejected(new DeadLetter(reason.name(), detail, "parse", DeadLetter.clip(raw), origin,
+        return new Result.Rejected(new DeadLetter(reason.name(), detail, "parse", raw, origin,
                 "", "", "", trace, System.currentTimeMillis()));
     }
 

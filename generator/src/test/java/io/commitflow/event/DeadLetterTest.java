@@ -24,7 +24,7 @@ class DeadLetterTest {
         assertThat(json.length).isLessThan(PRODUCER_MAX_REQUEST / 3);
         DeadLetter d = of(control, "x");
         assertThat(d.raw()).endsWith("…[cut]").startsWith("\u0001\u0001");
-        assertThat(DeadLetter.jsonBytes(d.raw(), d.raw().length())).isLessThanOrEqualTo(DeadLetter.MAX_RAW_BYTES);
+        assertThat(DeadLetter.jsonBytes(d.raw())).isLessThanOrEqualTo(DeadLetter.MAX_RAW_BYTES);
     }
 
     @Test
@@ -32,21 +32,21 @@ class DeadLetterTest {
         for (String s : new String[] {"plain", "quote \" and \\ backslash", "tab\tnew\nline", "\u0001\u001f",
                 "€uro", "ä", "emoji \uD83D\uDE00", "mixed \u0002 € \uD83D\uDE00 \" end"}) {
             byte[] json = Json.mapper().writeValueAsBytes(s);
-            assertThat(DeadLetter.jsonBytes(s, s.length())).as(s).isEqualTo(json.length - 2); // without the quotes
+            assertThat(DeadLetter.jsonBytes(s)).as(s).isEqualTo(json.length - 2); // without the quotes
         }
     }
 
     @Test
     void cutsNoPairAndCuttingTwiceChangesNothing() {
         String emoji = "\uD83D\uDE00".repeat(100_000); // 12 bytes a pair, as Jackson escapes both halves
-        String once = DeadLetter.clip(emoji);
+        String once = DeadLetter.clip(emoji, DeadLetter.MAX_RAW_BYTES);
         assertThat(once).endsWith("…[cut]");
         String kept = once.substring(0, once.length() - "…[cut]".length());
         assertThat(kept.length() % 2).as("whole pairs only").isZero();
-        assertThat(DeadLetter.clip(once)).isEqualTo(once);
+        assertThat(DeadLetter.clip(once, DeadLetter.MAX_RAW_BYTES)).isEqualTo(once);
         assertThat(of(once, "d").raw()).isEqualTo(once);
-        assertThat(DeadLetter.clip("short")).isEqualTo("short");
-        assertThat(DeadLetter.clip(null)).isEmpty();
+        assertThat(DeadLetter.clip("short", DeadLetter.MAX_RAW_BYTES)).isEqualTo("short");
+        assertThat(DeadLetter.clip(null, DeadLetter.MAX_RAW_BYTES)).isEmpty();
         String longDetail = "€".repeat(10_000); // 30,000 bytes, over the detail's 16 KiB
         assertThat(of("", longDetail).detail()).endsWith("…[cut]").hasSizeLessThan(longDetail.length());
     }
