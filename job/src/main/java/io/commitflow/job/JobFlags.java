@@ -65,12 +65,15 @@ public abstract class JobFlags {
      * once; call it before the command's default provider and resource bundle are set.
      */
     public static CommandLine install(CommandLine cli) {
-        Map<String, String[]> table = table();
+        install(cli, table());
+        return cli;
+    }
+
+    private static void install(CommandLine cli, Map<String, String[]> table) {
         install(cli.getCommandSpec(), cli.getCommandSpec(), table);
         for (CommandLine sub : cli.getSubcommands().values()) {
-            install(sub);
+            install(sub, table);
         }
-        return cli;
     }
 
     private static void install(CommandSpec command, CommandSpec mixins, Map<String, String[]> table) {
