@@ -4,7 +4,6 @@ import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.api.connector.sink2.CommitterInitContext;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.connector.kafka.sink.KafkaCommittable;
-import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.sink.KafkaWriterState;
 import org.apache.flink.connector.kafka.sink.TwoPhaseCommittingStatefulSink;
@@ -93,23 +92,24 @@ final class FreshTransactionSink<IN> implements TwoPhaseCommittingStatefulSink<I
     public PrecommittingStatefulSinkWriter<IN, KafkaWriterState, CommittableWithRecords> createWriter(
             WriterInitContext context) throws IOException {
         AckedOffsets acks = new AckedOffsets();
-        return measured(new Writer<>(kafka.createWriter(acks.context(context)), acks, records::drain, maxAgeMillis,
-                name, System::currentTimeMillis), context);
+        return writer(kafka.createWriter(acks.context(context)), acks, context);
     }
 
     @Override
     public PrecommittingStatefulSinkWriter<IN, KafkaWriterState, CommittableWithRecords> restoreWriter(
             WriterInitContext context, Collection<KafkaWriterState> recoveredState) throws IOException {
         AckedOffsets acks = new AckedOffsets();
-        return measured(new Writer<>(kafka.restoreWriter(acks.context(context), recoveredState), acks, records::drain,
-                maxAgeMillis, name, System::currentTimeMillis), context);
+        return writer(kafka.restoreWriter(acks.context(context), recoveredState), acks, context);
     }
 
     /**
-     * Gauges on the writer, for the alert on a transaction older than half its timeout: {@code openTransactionAgeMs}
-     * (since the open transaction began, milliseconds) and {@code transactionTimeoutMs}.
+     * Kafka's writer {@code kafkaWriter}, reporting its acknowledgements to {@code acks}, wrapped; with gauges for the alert
+     * on a transaction older than half its timeout: {@code openTransactionAgeMs} (since the open transaction began,
+     * milliseconds) and {@code transactionTimeoutMs}.
      */
-    private Writer<IN> measured(Writer<IN> writer, WriterInitContext context) {
+    private Writer<IN> writer(PrecommittingStatefulSinkWriter<IN, KafkaWriterState, KafkaCommittable> kafkaWriter,
+                              AckedOffsets acks, WriterInitContext context) {
+        Writer<IN> writer = new Writer<>(kafkaWriter, acks, records::drain, maxAgeMillis, name, System::currentTimeMillis);
         context.metricGroup().gauge("openTransactionAgeMs", writer::age);
         long timeout = transactionTimeoutMillis;
         context.metricGroup().gauge("transactionTimeoutMs", () -> timeout);
@@ -191,7 +191,7 @@ final class FreshTransactionSink<IN> implements TwoPhaseCommittingStatefulSink<I
             Collection<KafkaCommittable> committables = kafka.prepareCommit(); // flushed: every record acknowledged
             List<CommittableWithRecords.Start> starts = acks.drain();
             List<CommittableWithRecords.Record> records = written.get();
-            long age = clock.getAsLong() - began;
+            long age = age();
             if (!committables.isEmpty() && age > maxAgeMillis) {
                 String why = "the " + name + " sink's Kafka transaction is " + age + " ms old at the checkpoint, over "
                         + maxAgeMillis + " ms (the transaction timeout less a margin): the broker may have aborted it, "

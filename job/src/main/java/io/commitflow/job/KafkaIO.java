@@ -184,8 +184,7 @@ public final class KafkaIO {
                 .build();
         CapturingSerializer<T> records = new CapturingSerializer<>(serializer);
         var builder = KafkaSink.<T>builder()
-                .setBootstrapServers(k.bootstrap())
-                .setKafkaProducerConfig(producer)
+                .setKafkaProducerConfig(producer) // bootstrap.servers included
                 .setDeliveryGuarantee(k.delivery());
         if (k.delivery() != DeliveryGuarantee.EXACTLY_ONCE) {
             return builder.setRecordSerializer(serializer).build();
