@@ -84,31 +84,6 @@ final class RedeliveringCommitter implements Committer<CommittableWithRecords> {
     private void redeliver(CommitRequest<CommittableWithRecords> request, Throwable failure) {
         CommittableWithRecords c = request.getCommittable();
         String txn = c.committable().getTransactionalId();
-        if (!c.records().isEmpty()) {
-            Fate fate = c.starts().isEmpty()
-                    ? failure instanceof InvalidTxnStateException ? Fate.ABORTED : Fate.UNSEEN
-                    : fate(c.starts().get(0));
-            switch (fate) {
-                case COMMITTED -> {
-                    foundCommitted.inc();
-                    LOG.info("the {} sink's transaction {} failed at commit ({}), but its first record is committed: "
-                            + "done", name, txn, failure.toString());
-                    request.signalAlreadyCommitted();
-                    return;
-                }
-                case PENDING -> {
-                    LOG.warn("the {} sink's transaction {} failed at commit ({}) and its outcome cannot be read yet; "
-                            + "trying again later", name, txn, failure.toString());
-                    request.retryLater();
-                    return;
-                }
-                case UNSEEN -> {
-                    request.signalFailedWithKnownReason(failure); // no offsets to look at: as Kafka's committer
-                    return;
-                }
-                default -> { } // aborted: written again below
-            }
-        }
         if (c.records().isEmpty()) {
             lost.inc();
             LOG.error("the {} sink's transaction {} could not be committed ({}) and carries no records to write again "
@@ -117,6 +92,30 @@ final class RedeliveringCommitter implements Committer<CommittableWithRecords> {
             request.signalFailedWithKnownReason(failure);
             return;
         }
+        Fate fate = c.starts().isEmpty()
+                ? failure instanceof InvalidTxnStateException ? Fate.ABORTED : Fate.UNSEEN
+                : fate(c.starts().get(0));
+        switch (fate) {
+            case COMMITTED -> {
+                foundCommitted.inc();
+                LOG.info("the {} sink's transaction {} failed at commit ({}), but its first record is committed: done",
+                        name, txn, failure.toString());
+                request.signalAlreadyCommitted();
+            }
+            case PENDING -> {
+                LOG.warn("the {} sink's transaction {} failed at commit ({}) and its outcome cannot be read yet; "
+                        + "trying again later", name, txn, failure.toString());
+                request.retryLater();
+            }
+            case UNSEEN -> request.signalFailedWithKnownReason(failure); // no offsets to look at: as Kafka's committer
+            case ABORTED -> writeAgain(request, failure);
+        }
+    }
+
+    /** Writes an aborted transaction's records again, in a transaction of this committer's; on failure, later. */
+    private void writeAgain(CommitRequest<CommittableWithRecords> request, Throwable failure) {
+        CommittableWithRecords c = request.getCommittable();
+        String txn = c.committable().getTransactionalId();
         try {
             KafkaProducer<byte[], byte[]> p = producer();
             p.beginTransaction();
