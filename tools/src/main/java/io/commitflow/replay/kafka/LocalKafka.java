@@ -91,19 +91,7 @@ public final class LocalKafka implements AutoCloseable {
         int controllerPort = freePort();
         int securedPort = protocol == null ? -1 : freePort();
         Path props = dir.resolve("server.properties");
-        String server = serverProperties(dir.resolve("data"), brokerPort, controllerPort);
-        if (protocol != null) {
-            server = server
-                    .replace("listeners=PLAINTEXT://localhost:" + brokerPort + ",",
-                            "listeners=PLAINTEXT://localhost:" + brokerPort + ",SECURED://localhost:" + securedPort + ",")
-                    .replace("advertised.listeners=PLAINTEXT://localhost:" + brokerPort,
-                            "advertised.listeners=PLAINTEXT://localhost:" + brokerPort + ",SECURED://localhost:" + securedPort)
-                    .replace("listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT",
-                            "listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT,SECURED:" + protocol);
-            StringBuilder b = new StringBuilder(server);
-            settings.forEach((k, v) -> b.append(k).append('=').append(v.replace("\\", "\\\\")).append('\n'));
-            server = b.toString();
-        }
+        String server = serverProperties(dir.resolve("data"), brokerPort, controllerPort, protocol, securedPort, settings);
         Files.writeString(props, server);
         Path log4j = dir.resolve("log4j2.properties");
         Files.writeString(log4j, brokerLogConfig(dir.resolve("broker.log")));
@@ -258,15 +246,24 @@ public final class LocalKafka implements AutoCloseable {
     }
 
     static String serverProperties(Path dataDir, int brokerPort, int controllerPort) {
+        return serverProperties(dataDir, brokerPort, controllerPort, null, -1, Map.of());
+    }
+
+    /** With a {@code SECURED} listener of {@code protocol} on {@code securedPort} and its settings, when not null. */
+    static String serverProperties(Path dataDir, int brokerPort, int controllerPort, String protocol, int securedPort,
+                                   Map<String, String> settings) {
+        String secured = protocol == null ? "" : ",SECURED://localhost:" + securedPort;
         Properties p = new Properties();
         p.setProperty("process.roles", "broker,controller");
         p.setProperty("node.id", "1");
         p.setProperty("controller.quorum.bootstrap.servers", "localhost:" + controllerPort);
-        p.setProperty("listeners", "PLAINTEXT://localhost:" + brokerPort + ",CONTROLLER://localhost:" + controllerPort);
-        p.setProperty("advertised.listeners", "PLAINTEXT://localhost:" + brokerPort);
+        p.setProperty("listeners", "PLAINTEXT://localhost:" + brokerPort + secured + ",CONTROLLER://localhost:"
+                + controllerPort);
+        p.setProperty("advertised.listeners", "PLAINTEXT://localhost:" + brokerPort + secured);
         p.setProperty("controller.listener.names", "CONTROLLER");
         p.setProperty("inter.broker.listener.name", "PLAINTEXT");
-        p.setProperty("listener.security.protocol.map", "CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT");
+        p.setProperty("listener.security.protocol.map", "CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT"
+                + (protocol == null ? "" : ",SECURED:" + protocol));
         p.setProperty("log.dirs", dataDir.toString());
         p.setProperty("num.partitions", "2");
         // one node: every internal topic has one replica and one partition, or consumers wait forever
@@ -279,8 +276,12 @@ public final class LocalKafka implements AutoCloseable {
         p.setProperty("share.coordinator.state.topic.min.isr", "1");
         p.setProperty("group.initial.rebalance.delay.ms", "0");
         p.setProperty("log.flush.interval.messages", Long.toString(Long.MAX_VALUE));
+        if (protocol != null) {
+            settings.forEach(p::setProperty);
+        }
         StringBuilder b = new StringBuilder("# written by commitflow's LocalKafka\n");
-        p.stringPropertyNames().stream().sorted().forEach(k -> b.append(k).append('=').append(p.getProperty(k)).append('\n'));
+        p.stringPropertyNames().stream().sorted().forEach(k -> b.append(k).append('=')
+                .append(p.getProperty(k).replace("\\", "\\\\")).append('\n')); // a backslash is an escape there
         return b.toString();
     }
 
