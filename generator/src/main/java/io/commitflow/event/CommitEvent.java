@@ -40,8 +40,11 @@ public record CommitEvent(
         this(tenant, repo, sha, parents, author, ts, message, patch, traceId, origin, false);
     }
 
-    /** The dedup key: the same commit of the same repository, whichever tenant or push delivered it. */
-    public String repoAndSha() {
-        return repo + '\u0000' + sha;
+    /** This event as {@code tenant}'s. */
+    public CommitEvent withTenant(String tenant) {
+        return tenant.equals(this.tenant) ? this
+                : new CommitEvent(tenant, repo, sha, parents, author, ts, message, patch, traceId, origin, draft);
     }
+
+
 }

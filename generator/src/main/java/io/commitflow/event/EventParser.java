@@ -50,54 +50,87 @@ public final class EventParser implements Serializable {
         record Rejected(DeadLetter deadLetter) implements Result {}
     }
 
+    /** Parses a record whose writer names its tenant (a topic shared by every tenant). */
     public Result parse(RawRecord record) {
+        return parse(record, null);
+    }
+
+    /**
+     * Parses a record read from a tenant's own topic ({@link Tenants}).
+     *
+     * @param sourceTenant the tenant whose topic the record came from: the event's tenant, and a record that claims
+     *                     another is a {@link Reason#WRONG_TENANT} dead letter; null: the record's claim is trusted
+     */
+    public Result parse(RawRecord record, String sourceTenant) {
         Origin origin = record.origin();
         byte[] value = record.value();
         if (value == null || value.length == 0) {
-            return reject(Reason.EMPTY, "the record has no value", "", origin);
+            return reject(Reason.EMPTY, "the record has no value", "", origin, sourceTenant);
         }
         if (value.length > maxEventBytes) {
             return reject(Reason.TOO_LARGE,
                     "the record has " + value.length + " bytes, more than the maximum of " + maxEventBytes,
-                    new String(value, 0, Math.min(value.length, 4096), StandardCharsets.UTF_8), origin);
+                    new String(value, 0, Math.min(value.length, 4096), StandardCharsets.UTF_8), origin, sourceTenant);
         }
         String raw = new String(value, StandardCharsets.UTF_8);
         JsonNode root;
         try {
             root = Json.mapper().readTree(value);
         } catch (JacksonException | IllegalArgumentException e) {
-            return reject(Reason.NOT_JSON, "not valid JSON: " + firstLine(e.getMessage()), raw, origin);
+            return reject(Reason.NOT_JSON, "not valid JSON: " + firstLine(e.getMessage()), raw, origin, sourceTenant);
         } catch (java.io.IOException e) {
-            return reject(Reason.NOT_JSON, "cannot read the value: " + firstLine(e.getMessage()), raw, origin);
+            return reject(Reason.NOT_JSON, "cannot read the value: " + firstLine(e.getMessage()), raw, origin, sourceTenant);
         }
         if (root == null || !root.isObject()) {
             return reject(Reason.NOT_OBJECT, "the value must be a JSON object, got "
-                    + (root == null ? "nothing" : root.getNodeType().name().toLowerCase()), raw, origin);
+                    + (root == null ? "nothing" : root.getNodeType().name().toLowerCase()), raw, origin, sourceTenant);
         }
         JsonFields f = new JsonFields((ObjectNode) root, "");
         try {
-            if (!f.has("type")) {
-                String traceId = traceIdOrThrow(f, origin);
-                if (f.has("object_kind")) {
-                    return new Result.Push(ServerPayloads.gitlab(f, origin, traceId));
-                }
-                if (ServerPayloads.looksLikeGitea(f)) {
-                    return new Result.Push(ServerPayloads.gitea(f, origin, traceId));
-                }
+            if (sourceTenant != null) {
+                return fromTenant(sourceTenant, f.optionalText("tenant", null), parse(f, origin));
             }
-            String type = f.requiredText("type");
-            return switch (type) {
-                case "commit" -> new Result.Commit(commit(f, origin));
-                case "push" -> new Result.Push(push(f, origin));
-                case "ref-updated" -> new Result.Push(ServerPayloads.gerrit(f, origin, traceIdOrThrow(f, origin)));
-                default -> throw new InvalidEventException(Reason.UNKNOWN_TYPE, "type must be \"commit\", \"push\" "
-                        + "or Gerrit's \"ref-updated\", got " + Validation.quote(type));
-            };
+            return parse(f, origin);
         } catch (InvalidEventException e) {
             return new Result.Rejected(new DeadLetter(e.reason().name(), e.getMessage(), "parse", raw,
-                    origin, f.textOrEmpty("tenant"), f.textOrEmpty("repo"), f.textOrEmpty("sha"),
-                    traceIdOrDerived(f, origin), System.currentTimeMillis()));
+                    origin, sourceTenant != null ? sourceTenant : f.textOrEmpty("tenant"), f.textOrEmpty("repo"),
+                    f.textOrEmpty("sha"), traceIdOrDerived(f, origin), System.currentTimeMillis()));
         }
+    }
+
+    /** The event as its source's tenant's: a claim of another tenant is refused, a missing one filled in. */
+    private static Result fromTenant(String sourceTenant, String claimed, Result parsed) throws InvalidEventException {
+        if (claimed != null && !claimed.equals(sourceTenant)) {
+            throw new InvalidEventException(Reason.WRONG_TENANT, "the record claims tenant " + Validation.quote(claimed)
+                    + " but came from tenant " + Validation.quote(sourceTenant) + "'s topic");
+        }
+        if (parsed instanceof Result.Commit c) {
+            return new Result.Commit(c.event().withTenant(sourceTenant));
+        }
+        if (parsed instanceof Result.Push p) {
+            return new Result.Push(p.event().withTenant(sourceTenant));
+        }
+        return parsed;
+    }
+
+    private Result parse(JsonFields f, Origin origin) throws InvalidEventException {
+        if (!f.has("type")) {
+            String traceId = traceIdOrThrow(f, origin);
+            if (f.has("object_kind")) {
+                return new Result.Push(ServerPayloads.gitlab(f, origin, traceId));
+            }
+            if (ServerPayloads.looksLikeGitea(f)) {
+                return new Result.Push(ServerPayloads.gitea(f, origin, traceId));
+            }
+        }
+        String type = f.requiredText("type");
+        return switch (type) {
+            case "commit" -> new Result.Commit(commit(f, origin));
+            case "push" -> new Result.Push(push(f, origin));
+            case "ref-updated" -> new Result.Push(ServerPayloads.gerrit(f, origin, traceIdOrThrow(f, origin)));
+            default -> throw new InvalidEventException(Reason.UNKNOWN_TYPE, "type must be \"commit\", \"push\" "
+                    + "or Gerrit's \"ref-updated\", got " + Validation.quote(type));
+        };
     }
 
     private CommitEvent commit(JsonFields f, Origin origin) throws InvalidEventException {
@@ -213,10 +246,17 @@ public final class EventParser implements Serializable {
         }
     }
 
-    private static Result reject(Reason reason, String detail, String raw, Origin origin) {
+    /** A record refused before parsing, for a reason outside it (its topic), with its first 4 KiB. */
+    public static Result refuse(RawRecord record, Reason reason, String detail) {
+        byte[] v = record.value() == null ? new byte[0] : record.value();
+        return reject(reason, detail, new String(v, 0, Math.min(v.length, 4096), StandardCharsets.UTF_8),
+                record.origin(), null);
+    }
+
+    private static Result reject(Reason reason, String detail, String raw, Origin origin, String sourceTenant) {
         String trace = origin.headerTraceId() != null ? origin.headerTraceId() : origin.derivedTraceId();
         return new Result.Rejected(new DeadLetter(reason.name(), detail, "parse", raw, origin,
-                "", "", "", trace, System.currentTimeMillis()));
+                sourceTenant == null ? "" : sourceTenant, "", "", trace, System.currentTimeMillis()));
     }
 
     private static String firstLine(String message) {

@@ -21,6 +21,12 @@ public record PushEvent(
     /** Forty zeros: git's way of saying "no object" in a ref update. */
     public static final String ZERO_SHA1 = "0".repeat(40);
 
+    /** This push as {@code tenant}'s. */
+    public PushEvent withTenant(String tenant) {
+        return tenant.equals(this.tenant) ? this
+                : new PushEvent(tenant, repo, ref, before, after, pusher, ts, traceId, origin);
+    }
+
     public boolean createsRef() {
         return isZero(before);
     }

@@ -38,5 +38,10 @@ public enum Reason {
     /** A push brought more commits than the job expands from one push ({@code --max-push-commits}). */
     TOO_MANY_COMMITS,
     /** Diffing the commit took longer than its budget ({@code --max-diff-time}). */
-    DIFF_TIMEOUT
+    DIFF_TIMEOUT,
+    /**
+     * The record claims a tenant other than the one its topic belongs to ({@code {tenant}} in the topic's name): the
+     * topic, which Kafka's ACLs guard, decides the tenant, and a claim against it is refused.
+     */
+    WRONG_TENANT
 }

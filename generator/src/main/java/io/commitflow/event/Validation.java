@@ -5,7 +5,7 @@ import java.util.regex.Pattern;
 /** Checks on the fields of incoming events. Each failure says which field and why. */
 public final class Validation {
     private static final Pattern SHA = Pattern.compile("[0-9a-f]{40}|[0-9a-f]{64}");
-    private static final Pattern TENANT = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
+    private static final Pattern TENANT = Pattern.compile(Tenants.NAME);
     static final int MAX_REPO_NAME = 255;
     static final int MAX_TRACE_ID = 128;
     private static final String GIT_SUFFIX = ".git";

@@ -2,6 +2,7 @@ package io.commitflow.git;
 
 import io.commitflow.event.CommitEvent;
 import io.commitflow.event.InvalidEventException;
+import io.commitflow.event.RepoKeys;
 import io.commitflow.event.Reason;
 
 import java.io.IOException;
@@ -31,7 +32,12 @@ public final class DiffCommits implements AutoCloseable {
 
     /** @param mirrorRoot the directory holding the mirrors, or {@code null} to accept inline patches only */
     public DiffCommits(String mirrorRoot, DiffBudget budget) {
-        mirrors = mirrorRoot == null ? null : new Mirrors(new MirrorRoot(Path.of(mirrorRoot)), MAX_OPEN_MIRRORS);
+        this(mirrorRoot, budget, RepoKeys.GLOBAL);
+    }
+
+    /** @param keys whose names repository names are, and so where their mirrors lie ({@link Mirrors}) */
+    public DiffCommits(String mirrorRoot, DiffBudget budget, RepoKeys keys) {
+        mirrors = mirrorRoot == null ? null : new Mirrors(new MirrorRoot(Path.of(mirrorRoot)), MAX_OPEN_MIRRORS, keys);
         differ = new CommitDiffer(budget);
         inline = new InlinePatch(budget);
     }
@@ -52,7 +58,7 @@ public final class DiffCommits implements AutoCloseable {
                     "the event has no inline patch and the job has no mirror root configured");
         }
         try {
-            return differ.diff(mirrors.open(commit.repo()), commit);
+            return differ.diff(mirrors.open(commit.tenant(), commit.repo()), commit);
         } catch (DiffTimeoutException e) {
             throw new InvalidEventException(Reason.DIFF_TIMEOUT, e.getMessage());
         }

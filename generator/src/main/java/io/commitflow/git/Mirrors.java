@@ -2,6 +2,8 @@ package io.commitflow.git;
 
 import io.commitflow.event.InvalidEventException;
 import io.commitflow.event.Reason;
+import io.commitflow.event.RepoKeys;
+import io.commitflow.event.Validation;
 import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
 
@@ -16,11 +18,23 @@ import java.util.Map;
  */
 public final class Mirrors implements AutoCloseable {
     private final MirrorRoot root;
+    private final RepoKeys keys;
     private final Map<String, Repository> open;
 
+    /** Mirrors named by repository alone: {@code root/repo}. */
     public Mirrors(MirrorRoot root, int maxOpen) {
+        this(root, maxOpen, RepoKeys.GLOBAL);
+    }
+
+    /**
+     * @param keys whose names repository names are: {@link RepoKeys#PER_TENANT}'s mirrors lie in a folder per tenant,
+     *             {@code root/tenant/repo}, so that a tenant's event cannot name another's repository;
+     *             {@link RepoKeys#GLOBAL}'s at {@code root/repo}
+     */
+    public Mirrors(MirrorRoot root, int maxOpen, RepoKeys keys) {
         JGitCaches.install();
         this.root = root;
+        this.keys = keys;
         this.open = new LinkedHashMap<>(16, 0.75f, true) {
             @Override
             protected boolean removeEldestEntry(Map.Entry<String, Repository> eldest) {
@@ -31,6 +45,11 @@ public final class Mirrors implements AutoCloseable {
                 return false;
             }
         };
+    }
+
+    /** The mirror of the tenant's {@code repo}: {@code root/tenant/repo} or {@code root/repo} ({@link RepoKeys}). */
+    public Repository open(String tenant, String repo) throws InvalidEventException {
+        return open(keys == RepoKeys.PER_TENANT ? keys.of(Validation.tenant(tenant), Validation.repo(repo)) : repo);
     }
 
     /** The mirror of {@code repo}; see {@link MirrorRoot#resolve} for the names it refuses. */

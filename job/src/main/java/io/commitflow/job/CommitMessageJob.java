@@ -81,14 +81,14 @@ public final class CommitMessageJob {
                 .process(new ParseEvents(s.maxEventBytes())).uid("parse").name("parse + validate");
 
         SingleOutputStreamOperator<CommitEvent> expanded = parsed.getSideOutput(ParseEvents.PUSHES)
-                .keyBy(ExpandPushes.KEY)
-                .process(new ExpandPushes(s.mirrorRoot(), s.mirrorWait(), s.maxPushCommits())).uid("expand-pushes").name("expand pushes");
+                .keyBy(ExpandPushes.key(s.keys()))
+                .process(new ExpandPushes(s.mirrorRoot(), s.mirrorWait(), s.maxPushCommits(), s.keys())).uid("expand-pushes").name("expand pushes");
 
         // one keyed operator, so that a commit is remembered only once it is diffed; the uid is the former dedup
         // operator's, whose state it keeps
         SingleOutputStreamOperator<DiffedCommit> diffed = parsed.union(expanded)
-                .keyBy(DedupAndDiff.KEY)
-                .process(new DedupAndDiff(s.mirrorRoot(), s.budget(), s.dedupTtl(), s.mirrorWait()))
+                .keyBy(DedupAndDiff.key(s.keys()))
+                .process(new DedupAndDiff(s.mirrorRoot(), s.budget(), s.dedupTtl(), s.mirrorWait(), s.keys()))
                 .uid("dedup").name("dedup + diff (JGit)");
 
         // drafts from the requests topic take a path of their own up to the suggest stage: its input serves both
@@ -109,7 +109,7 @@ public final class CommitMessageJob {
         }
 
         // suggestions carry the moment they were made as their timestamp (the SLA windows and the sink use it)
-        SingleOutputStreamOperator<Suggestion> out = SuggestStage.attach(toSuggest, s.suggest());
+        SingleOutputStreamOperator<Suggestion> out = SuggestStage.attach(toSuggest, s.suggest(), s.keys());
         DataStream<Suggestion> drafts = out.getSideOutput(SuggestStage.DRAFTS);
         if (interactive != null) {
             out.sinkTo(suggestions).uid("sink-suggestions").name("kafka: suggestions");

@@ -5,6 +5,7 @@ import io.commitflow.event.Json;
 import io.commitflow.event.Origin;
 import io.commitflow.event.RawRecord;
 import io.commitflow.event.Suggestion;
+import io.commitflow.event.Tenants;
 import io.commitflow.event.TraceContext;
 import io.commitflow.sla.SlaRecord;
 import io.commitflow.trace.Stages;
@@ -41,13 +42,19 @@ public final class KafkaIO {
 
     /** The events source, unbounded; tests add {@code setBounded(...)} to the builder. */
     public static KafkaSourceBuilder<RawRecord> sourceBuilder(KafkaSettings k) {
-        return KafkaSource.<RawRecord>builder()
-                .setBootstrapServers(k.bootstrap())
-                .setTopics(k.eventsTopic())
+        KafkaSourceBuilder<RawRecord> b = KafkaSource.<RawRecord>builder().setBootstrapServers(k.bootstrap());
+        if (Tenants.perTenant(k.eventsTopic())) {
+            // every tenant's topic, and a new tenant's within the discovery interval
+            b.setTopicPattern(new Tenants.Source(k.eventsTopic()).pattern())
+                    .setProperty("partition.discovery.interval.ms", Long.toString(REQUESTS_DISCOVERY_MS));
+        } else {
+            b.setTopics(k.eventsTopic());
+        }
+        return b
                 .setGroupId(k.groupId())
                 .setStartingOffsets(OffsetsInitializer.committedOffsets(
                         k.fromEarliest() ? OffsetResetStrategy.EARLIEST : OffsetResetStrategy.LATEST))
-                .setDeserializer(new RawRecords(withBootstrap(k), k.groupId()))
+                .setDeserializer(new RawRecords(withBootstrap(k), k.groupId(), k.eventsTopic()))
                 .setProperties(clientProperties(k))
                 // events written in transactions count only once committed
                 .setProperty("isolation.level", "read_committed")
@@ -63,11 +70,12 @@ public final class KafkaIO {
     public static KafkaSource<RawRecord> requestsSource(KafkaSettings k) {
         return KafkaSource.<RawRecord>builder()
                 .setBootstrapServers(k.bootstrap())
-                .setTopicPattern(java.util.regex.Pattern.compile(java.util.regex.Pattern.quote(k.requestsTopic())))
+                .setTopicPattern(Tenants.perTenant(k.requestsTopic()) ? new Tenants.Source(k.requestsTopic()).pattern()
+                        : java.util.regex.Pattern.compile(java.util.regex.Pattern.quote(k.requestsTopic())))
                 .setProperty("partition.discovery.interval.ms", Long.toString(REQUESTS_DISCOVERY_MS))
                 .setGroupId(k.groupId())
                 .setStartingOffsets(OffsetsInitializer.committedOffsets(OffsetResetStrategy.LATEST))
-                .setDeserializer(new RawRecords(withBootstrap(k), k.groupId()))
+                .setDeserializer(new RawRecords(withBootstrap(k), k.groupId(), k.requestsTopic()))
                 .setProperties(clientProperties(k))
                 .setProperty("client.id.prefix", k.groupId() + "-requests")
                 .build();
@@ -75,7 +83,8 @@ public final class KafkaIO {
 
     /** Suggestions keyed by repository, so that one repository's suggestions stay in order. */
     public static Sink<Suggestion> suggestionSink(KafkaSettings k) {
-        return sink(k, k.suggestionsTopic(), "suggestions", new SuggestionKey(), new JsonValue<>(),
+        return sink(k, new TenantTopic<>(k.suggestionsTopic(), Suggestion::tenant), "suggestions", new SuggestionKey(),
+                new JsonValue<>(),
                 new SuggestionTrace(k.suggestionsTopic()));
     }
 
@@ -91,7 +100,7 @@ public final class KafkaIO {
                 .setProperty("linger.ms", "0")
                 .setDeliveryGuarantee(DeliveryGuarantee.AT_LEAST_ONCE)
                 .setRecordSerializer(KafkaRecordSerializationSchema.<Suggestion>builder()
-                        .setTopic(k.repliesTopic())
+                        .setTopicSelector(new TenantTopic<>(k.repliesTopic(), Suggestion::tenant))
                         .setKeySerializationSchema(new TraceIdKey())
                         .setValueSerializationSchema(new JsonValue<>())
                         .setHeaderProvider(new SuggestionTrace(k.repliesTopic()))
@@ -101,7 +110,8 @@ public final class KafkaIO {
 
     /** Dead letters keyed by their origin ({@code topic-partition@offset}). */
     public static Sink<DeadLetter> deadLetterSink(KafkaSettings k) {
-        return sink(k, k.deadLetterTopic(), "dlq", new DeadLetterKey(), new JsonValue<>(),
+        return sink(k, new TenantTopic<>(k.deadLetterTopic(), DeadLetter::tenant), "dlq", new DeadLetterKey(),
+                new JsonValue<>(),
                 new DeadLetterTrace(k.deadLetterTopic()));
     }
 
@@ -163,21 +173,22 @@ public final class KafkaIO {
 
     /** SLA records keyed by tenant. */
     public static Sink<SlaRecord> slaSink(KafkaSettings k) {
-        return sink(k, k.slaTopic(), "sla", new SlaKey(), new SlaValue(), new SpikeTrace());
+        return sink(k, new TenantTopic<>(k.slaTopic(), SlaRecord::tenant), "sla", new SlaKey(), new SlaValue(),
+                new SpikeTrace());
     }
 
     /**
      * A Kafka sink of {@code topic}; exactly-once ones commit on checkpoints and never commit a transaction that
      * may have outlived the transaction timeout ({@link FreshTransactionSink}).
      */
-    private static <T> Sink<T> sink(KafkaSettings k, String topic, String name, SerializationSchema<T> key,
+    private static <T> Sink<T> sink(KafkaSettings k, TenantTopic<T> topic, String name, SerializationSchema<T> key,
                                          SerializationSchema<T> json, HeaderProvider<T> headers) {
         Properties producer = clientProperties(k);
         producer.setProperty("bootstrap.servers", k.bootstrap());
         producer.setProperty("transaction.timeout.ms", Long.toString(k.transactionTimeout().toMillis()));
         producer.setProperty("compression.type", "lz4");
         KafkaRecordSerializationSchema<T> serializer = KafkaRecordSerializationSchema.<T>builder()
-                .setTopic(topic)
+                .setTopicSelector(topic)
                 .setKeySerializationSchema(key)
                 .setValueSerializationSchema(json)
                 .setHeaderProvider(headers)
@@ -261,7 +272,7 @@ public final class KafkaIO {
         public Headers getHeaders(Suggestion s) {
             Tracing tracing = Tracing.current();
             if (tracing.enabled()) {
-                Stages.sentSuggestion(tracing, s, topic);
+                Stages.sentSuggestion(tracing, s, TenantTopic.of(topic, s.tenant()));
             }
             return traceHeaders(s.traceparent() != null ? s.traceparent()
                     : TraceContext.traceparent(s.traceId(), Stages.published(s.repo(), s.sha())), s.tracestate());
@@ -284,7 +295,7 @@ public final class KafkaIO {
             String state = d.origin().tracestate();
             Tracing.Trace t = tracing.enabled() ? tracing.trace(d.traceId(), d.origin().traceparent(), state) : null;
             if (t != null) {
-                Stages.sentDeadLetter(tracing, t, d, topic);
+                Stages.sentDeadLetter(tracing, t, d, TenantTopic.of(topic, d.tenant()));
             }
             return traceHeaders(tracing.traceparentFor(t, d.traceId(), key), state);
         }
@@ -339,12 +350,18 @@ public final class KafkaIO {
         private static final long serialVersionUID = 1L;
         private final Properties client;
         private final String groupId;
+        private final Tenants.Source tenants;
         private transient PartitionLag lag;
 
-        /** @param client the source's client properties and group, for the consumer lag metrics ({@link PartitionLag}) */
-        RawRecords(Properties client, String groupId) {
+        /**
+         * @param client  the source's client properties and group, for the consumer lag metrics ({@link PartitionLag})
+         * @param topic   the topic name the source reads: with {@value Tenants#PLACEHOLDER}, each record is the
+         *                tenant's whose topic it came from
+         */
+        RawRecords(Properties client, String groupId, String topic) {
             this.client = client;
             this.groupId = groupId;
+            this.tenants = Tenants.perTenant(topic) ? new Tenants.Source(topic) : null;
         }
 
         @Override
@@ -364,7 +381,12 @@ public final class KafkaIO {
                 origin = origin.withTraceContext(new String(traceparent.value(), StandardCharsets.US_ASCII),
                         state == null || state.value() == null ? null : new String(state.value(), StandardCharsets.US_ASCII));
             }
-            out.collect(new RawRecord(origin, record.key(), record.value()));
+            String tenant = null;
+            if (tenants != null) {
+                tenant = tenants.tenantOf(record.topic());
+                tenant = tenant == null ? "" : tenant;
+            }
+            out.collect(new RawRecord(origin, record.key(), record.value(), tenant));
         }
 
         @Override

@@ -40,11 +40,6 @@ public class KafkaOptions extends JobFlags {
         List<String> topics = List.of(get(JobConfig.KAFKA_EVENTS_TOPIC), get(JobConfig.KAFKA_SUGGESTIONS_TOPIC),
                 get(JobConfig.KAFKA_DLQ_TOPIC), get(JobConfig.KAFKA_SLA_TOPIC), get(JobConfig.KAFKA_REPLIES_TOPIC),
                 get(JobConfig.KAFKA_REQUESTS_TOPIC));
-        for (String t : topics) {
-            if (!t.matches("[A-Za-z0-9._-]{1,249}")) {
-                throw usage("'" + t + "' is not a valid Kafka topic name");
-            }
-        }
         String startFrom = get(JobConfig.KAFKA_START_FROM);
         boolean earliest = switch (startFrom) {
             case "earliest" -> true;
@@ -75,8 +70,13 @@ public class KafkaOptions extends JobFlags {
         });
         String group = get(JobConfig.KAFKA_GROUP_ID);
         String prefix = get(JobConfig.KAFKA_TRANSACTIONAL_ID_PREFIX);
-        return new KafkaSettings(servers, topics.get(0), topics.get(1), topics.get(2), topics.get(3),
-                group, earliest, guarantee, prefix == null || prefix.isBlank() ? group : prefix,
-                transactionTimeout, Map.copyOf(KafkaPropertiesOption.withProviders(all)), topics.get(4), topics.get(5));
+        try { // the settings check the topics' names and tenancy
+            return new KafkaSettings(servers, topics.get(0), topics.get(1), topics.get(2), topics.get(3),
+                    group, earliest, guarantee, prefix == null || prefix.isBlank() ? group : prefix,
+                    transactionTimeout, Map.copyOf(KafkaPropertiesOption.withProviders(all)), topics.get(4),
+                    topics.get(5));
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
     }
 }

@@ -1,9 +1,11 @@
 package io.commitflow.job;
 
+import io.commitflow.event.Tenants;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 
 import java.io.Serializable;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -32,6 +34,45 @@ public record KafkaSettings(
         Map<String, String> properties,
         String repliesTopic,
         String requestsTopic) implements Serializable {
+
+    /**
+     * Checks the topic names: each one Kafka accepts, with at most one {@value Tenants#PLACEHOLDER}; and tenancy all
+     * or nothing where clients read and write: when the events or requests topic is one per tenant, so are both of
+     * them and the replies and dead-letter topics (a tenant's client reads those), else a tenant could name another
+     * in a shared topic, or read another's answers. The suggestions and SLA topics may be either.
+     */
+    public KafkaSettings {
+        Map<String, String> named = new java.util.LinkedHashMap<>();
+        named.put("--events-topic", eventsTopic);
+        named.put("--requests-topic", requestsTopic);
+        named.put("--replies-topic", repliesTopic);
+        named.put("--dlq-topic", deadLetterTopic);
+        named.put("--suggestions-topic", suggestionsTopic);
+        named.put("--sla-topic", slaTopic);
+        named.forEach((flag, topic) -> {
+            if (topic != null) {
+                Tenants.checkTopic(flag, topic);
+            }
+        });
+        boolean isolated = eventsTopic != null && Tenants.perTenant(eventsTopic)
+                || requestsTopic != null && Tenants.perTenant(requestsTopic);
+        if (isolated) {
+            for (String flag : List.of("--events-topic", "--requests-topic", "--replies-topic", "--dlq-topic")) {
+                String topic = named.get(flag);
+                if (topic != null && !Tenants.perTenant(topic)) {
+                    throw new IllegalArgumentException(flag + " " + topic + " is one topic for every tenant, but the "
+                            + "events or requests topic is one per tenant: name it with " + Tenants.PLACEHOLDER
+                            + " too (say " + topic + "." + Tenants.PLACEHOLDER + "), or tenants could write as, or "
+                            + "read, one another");
+                }
+            }
+        }
+    }
+
+    /** Whether each tenant has topics of its own, whose ACLs decide who writes and reads as whom. */
+    public boolean perTenant() {
+        return Tenants.perTenant(eventsTopic);
+    }
 
     public static final String EVENTS_TOPIC = "commitflow.events";
     public static final String SUGGESTIONS_TOPIC = "commitflow.suggestions";

@@ -2,6 +2,7 @@ package io.commitflow.job;
 
 import io.commitflow.diff.DedupAndDiff;
 import io.commitflow.event.EventParser;
+import io.commitflow.event.RepoKeys;
 import io.commitflow.git.DiffBudget;
 import io.commitflow.push.PushExpander;
 import io.commitflow.push.RetryPolicy;
@@ -22,10 +23,20 @@ import java.time.Duration;
  * @param suggest       the suggest stage: engine, batching, timeout, tenant tiers and LLMs, history, caches
  * @param sla           the SLA windows
  * @param maxPushCommits the most commits one push may bring; a larger push is one dead letter
+ * @param keys          whose names repository names are ({@link RepoKeys}): per tenant where each tenant has topics of
+ *                      its own ({@link KafkaSettings#perTenant()}), keying state by {@code tenant/repo} and mirrors at
+ *                      {@code root/tenant/repo}; else global
  */
 public record PipelineSettings(String mirrorRoot, Duration dedupTtl, int maxEventBytes, DiffBudget budget,
-                               RetryPolicy mirrorWait, SuggestSettings suggest, SlaSettings sla, int maxPushCommits)
+                               RetryPolicy mirrorWait, SuggestSettings suggest, SlaSettings sla, int maxPushCommits,
+                               RepoKeys keys)
         implements Serializable {
+
+    /** Mirrors at {@code root/repo}, for a deployment whose topics every tenant shares. */
+    public PipelineSettings(String mirrorRoot, Duration dedupTtl, int maxEventBytes, DiffBudget budget,
+                            RetryPolicy mirrorWait, SuggestSettings suggest, SlaSettings sla, int maxPushCommits) {
+        this(mirrorRoot, dedupTtl, maxEventBytes, budget, mirrorWait, suggest, sla, maxPushCommits, RepoKeys.GLOBAL);
+    }
 
     /** With the default bound on a push's commits. */
     public PipelineSettings(String mirrorRoot, Duration dedupTtl, int maxEventBytes, DiffBudget budget,
@@ -34,6 +45,9 @@ public record PipelineSettings(String mirrorRoot, Duration dedupTtl, int maxEven
     }
 
     public PipelineSettings {
+        if (keys == null) {
+            throw new IllegalArgumentException("the repository keys must be set");
+        }
         if (maxPushCommits < 1) {
             throw new IllegalArgumentException("--max-push-commits must be at least 1: " + maxPushCommits);
         }
@@ -51,14 +65,22 @@ public record PipelineSettings(String mirrorRoot, Duration dedupTtl, int maxEven
     }
 
     public PipelineSettings withSuggest(SuggestSettings a) {
-        return new PipelineSettings(mirrorRoot, dedupTtl, maxEventBytes, budget, mirrorWait, a, sla, maxPushCommits);
+        return new PipelineSettings(mirrorRoot, dedupTtl, maxEventBytes, budget, mirrorWait, a, sla, maxPushCommits,
+                keys);
     }
 
     public PipelineSettings withMirrorRoot(String root) {
-        return new PipelineSettings(root, dedupTtl, maxEventBytes, budget, mirrorWait, suggest, sla, maxPushCommits);
+        return new PipelineSettings(root, dedupTtl, maxEventBytes, budget, mirrorWait, suggest, sla, maxPushCommits,
+                keys);
     }
 
     public PipelineSettings withSla(SlaSettings s) {
-        return new PipelineSettings(mirrorRoot, dedupTtl, maxEventBytes, budget, mirrorWait, suggest, s, maxPushCommits);
+        return new PipelineSettings(mirrorRoot, dedupTtl, maxEventBytes, budget, mirrorWait, suggest, s, maxPushCommits,
+                keys);
+    }
+
+    public PipelineSettings withKeys(RepoKeys k) {
+        return new PipelineSettings(mirrorRoot, dedupTtl, maxEventBytes, budget, mirrorWait, suggest, sla,
+                maxPushCommits, k);
     }
 }

@@ -42,6 +42,20 @@ class JobOptionsTest {
     }
 
     @Test
+    void topicsPerTenantGiveEachTenantItsMirrorsToo() {
+        JobParameters shared = JobOptions.parseForCluster("--bootstrap", "k:1");
+        JobParameters own = JobOptions.parseForCluster("--bootstrap", "k:1", "--events-topic", "ev.{tenant}",
+                "--requests-topic", "rq.{tenant}", "--replies-topic", "rp.{tenant}", "--dlq-topic", "dl.{tenant}");
+
+        assertThat(shared.kafka().perTenant()).isFalse();
+        assertThat(shared.pipeline().keys()).isEqualTo(io.commitflow.event.RepoKeys.GLOBAL);
+        assertThat(own.kafka().perTenant()).isTrue();
+        assertThat(own.pipeline().keys()).as("tenant/repo, root/tenant/repo")
+                .isEqualTo(io.commitflow.event.RepoKeys.PER_TENANT);
+        assertThat(own.kafka().suggestionsTopic()).as("may stay shared").isEqualTo(KafkaSettings.SUGGESTIONS_TOPIC);
+    }
+
+    @Test
     void parsesTheSlaOptions() {
         var sla = JobOptions.parseForCluster("--bootstrap", "k:1", "--sla-window", "2m", "--sla-slide", "15s",
                 "--sla-out-of-orderness", "1s", "--sla-idleness", "10s", "--sla-spike-threshold", "80ms",
@@ -62,7 +76,15 @@ class JobOptionsTest {
         assertRejected("must be a positive multiple of its slide", "--bootstrap", "k:1", "--sla-window", "25s");
         assertRejected("--sla-tenant-target takes TENANT=DURATION", "--bootstrap", "k:1", "--sla-tenant-target", "acme");
         assertRejected("descend", "--bootstrap", "k:1", "--sla-weights", "0.1=1,0.5=1,0=1");
-        assertRejected("not a valid Kafka topic name", "--bootstrap", "k:1", "--sla-topic", "bad topic");
+        assertRejected("--sla-topic bad topic is not a Kafka topic name", "--bootstrap", "k:1", "--sla-topic", "bad topic");
+        assertRejected("more than once", "--bootstrap", "k:1", "--sla-topic", "sla.{tenant}.{tenant}");
+        // a tenant's topics: all or nothing where clients read and write
+        assertRejected("--replies-topic commitflow.replies is one topic for every tenant", "--bootstrap", "k:1",
+                "--events-topic", "commitflow.events.{tenant}", "--requests-topic", "commitflow.requests.{tenant}",
+                "--dlq-topic", "commitflow.dlq.{tenant}");
+        assertRejected("--events-topic commitflow.events is one topic for every tenant", "--bootstrap", "k:1",
+                "--requests-topic", "commitflow.requests.{tenant}", "--replies-topic", "commitflow.replies.{tenant}",
+                "--dlq-topic", "commitflow.dlq.{tenant}");
     }
 
     @Test
@@ -133,7 +155,7 @@ class JobOptionsTest {
     void rejectsBadArgumentsWithTheProblemAndTheUsage() {
         assertRejected("Missing required option: '--bootstrap=HOST:PORT[,…]'");
         assertRejected("not a duration", "--bootstrap", "k:1", "--dedup-ttl", "forever");
-        assertRejected("not a valid Kafka topic name", "--bootstrap", "k:1", "--events-topic", "bad topic");
+        assertRejected("is not a Kafka topic name", "--bootstrap", "k:1", "--events-topic", "bad topic");
         assertRejected("--delivery must be exactly-once or at-least-once", "--bootstrap", "k:1", "--delivery", "maybe");
         assertRejected("is not a directory", "--bootstrap", "k:1", "--mirror-root", mirrors.resolve("nope").toString());
         assertRejected("must be positive", "--bootstrap", "k:1", "--max-files", "0");

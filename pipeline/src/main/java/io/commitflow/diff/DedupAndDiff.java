@@ -2,6 +2,7 @@ package io.commitflow.diff;
 
 import io.commitflow.cache.StateTtl;
 import io.commitflow.event.CommitEvent;
+import io.commitflow.event.RepoKeys;
 import io.commitflow.event.DeadLetter;
 import io.commitflow.event.InvalidEventException;
 import io.commitflow.event.Reason;
@@ -27,7 +28,7 @@ import java.time.Duration;
 
 /**
  * Diffs each commit once ({@link DiffCommits}: from its inline patch when the event carries one, else from the
- * repository's mirror under the mirror root). Keyed by (repo, sha) with {@link #KEY}.
+ * repository's mirror under the mirror root). Keyed by (repository, sha) with {@link #key}.
  *
  * <ul>
  *   <li><b>Dedup.</b> A commit is remembered when it is diffed, not when it arrives: a later delivery within the TTL
@@ -61,9 +62,16 @@ public class DedupAndDiff extends KeyedProcessFunction<String, CommitEvent, Diff
     private static final String SPAN = "dedup + diff";
 
     /** The key this function must be keyed by. */
-    public static final KeySelector<CommitEvent, String> KEY = new RepoAndSha();
+    /** Keyed by (repository, sha) ({@link RepoKeys#GLOBAL}). */
+    public static final KeySelector<CommitEvent, String> KEY = key(RepoKeys.GLOBAL);
+
+    /** Keyed by (repository, sha), the repository named as {@code keys} names it. */
+    public static KeySelector<CommitEvent, String> key(RepoKeys keys) {
+        return new RepoAndSha(keys);
+    }
 
     private final String mirrorRoot;
+    private final RepoKeys keys;
     private final DiffBudget budget;
     private final Duration ttl;
     private final RetryPolicy mirrorWait;
@@ -86,6 +94,12 @@ public class DedupAndDiff extends KeyedProcessFunction<String, CommitEvent, Diff
      * @param mirrorWait how long a commit the mirror lacks waits for it, and how often it is tried meanwhile
      */
     public DedupAndDiff(String mirrorRoot, DiffBudget budget, Duration ttl, RetryPolicy mirrorWait) {
+        this(mirrorRoot, budget, ttl, mirrorWait, RepoKeys.GLOBAL);
+    }
+
+    /** @param keys whose names repository names are: the keys of {@link #key} and where mirrors lie */
+    public DedupAndDiff(String mirrorRoot, DiffBudget budget, Duration ttl, RetryPolicy mirrorWait, RepoKeys keys) {
+        this.keys = keys;
         if (ttl.isNegative() || ttl.isZero()) {
             throw new IllegalArgumentException("dedup TTL must be positive, got " + ttl);
         }
@@ -97,7 +111,7 @@ public class DedupAndDiff extends KeyedProcessFunction<String, CommitEvent, Diff
 
     @Override
     public void open(OpenContext openContext) {
-        differ = new DiffCommits(mirrorRoot, budget);
+        differ = new DiffCommits(mirrorRoot, budget, keys);
         ValueStateDescriptor<Long> seen = new ValueStateDescriptor<>("first-seen", Types.LONG);
         seen.enableTimeToLive(StateTtl.of(ttl));
         firstSeen = getRuntimeContext().getState(seen);
@@ -235,10 +249,15 @@ public class DedupAndDiff extends KeyedProcessFunction<String, CommitEvent, Diff
 
     private static final class RepoAndSha implements KeySelector<CommitEvent, String> {
         private static final long serialVersionUID = 1L;
+        private final RepoKeys keys;
+
+        RepoAndSha(RepoKeys keys) {
+            this.keys = keys;
+        }
 
         @Override
         public String getKey(CommitEvent commit) {
-            return commit.repoAndSha();
+            return keys.commit(commit);
         }
     }
 }

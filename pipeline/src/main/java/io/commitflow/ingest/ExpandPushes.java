@@ -4,6 +4,7 @@ import io.commitflow.event.CommitEvent;
 import io.commitflow.event.DeadLetter;
 import io.commitflow.event.InvalidEventException;
 import io.commitflow.event.PushEvent;
+import io.commitflow.event.RepoKeys;
 import io.commitflow.event.Reason;
 import io.commitflow.git.MirrorRoot;
 import io.commitflow.git.Mirrors;
@@ -43,9 +44,16 @@ import java.util.List;
 public class ExpandPushes extends KeyedProcessFunction<String, PushEvent, CommitEvent> {
     private static final long serialVersionUID = 1L;
 
-    public static final KeySelector<PushEvent, String> KEY = new Repo();
+    /** Keyed by repository ({@link RepoKeys#GLOBAL}). */
+    public static final KeySelector<PushEvent, String> KEY = key(RepoKeys.GLOBAL);
+
+    /** Keyed by repository, named as {@code keys} names them. */
+    public static KeySelector<PushEvent, String> key(RepoKeys keys) {
+        return new Repo(keys);
+    }
 
     private final String mirrorRoot;
+    private final RepoKeys keys;
     private final RetryPolicy retry;
     private final int maxCommits;
     private transient Mirrors mirrors;
@@ -66,14 +74,20 @@ public class ExpandPushes extends KeyedProcessFunction<String, PushEvent, Commit
 
     /** @param maxCommits the most commits one push may bring; a larger push is one dead letter (TOO_MANY_COMMITS) */
     public ExpandPushes(String mirrorRoot, RetryPolicy retry, int maxCommits) {
+        this(mirrorRoot, retry, maxCommits, RepoKeys.GLOBAL);
+    }
+
+    /** @param keys whose names repository names are: the keys of {@link #key} and where mirrors lie */
+    public ExpandPushes(String mirrorRoot, RetryPolicy retry, int maxCommits, RepoKeys keys) {
         this.mirrorRoot = mirrorRoot;
         this.retry = retry;
         this.maxCommits = maxCommits;
+        this.keys = keys;
     }
 
     @Override
     public void open(OpenContext openContext) {
-        mirrors = mirrorRoot == null ? null : new Mirrors(new MirrorRoot(Path.of(mirrorRoot)), 64);
+        mirrors = mirrorRoot == null ? null : new Mirrors(new MirrorRoot(Path.of(mirrorRoot)), 64, keys);
         expander = new PushExpander(maxCommits);
         waiting = getRuntimeContext().getListState(
                 new ListStateDescriptor<>("pushes-waiting-for-mirror", TypeInformation.of(PendingPush.class)));
@@ -134,7 +148,7 @@ public class ExpandPushes extends KeyedProcessFunction<String, PushEvent, Commit
             if (mirrors == null) {
                 throw new InvalidEventException(Reason.NO_DIFF_SOURCE, "a push needs a mirror, and the job has no mirror root");
             }
-            expanded = expander.expand(mirrors.open(push.repo()), push, out::collect);
+            expanded = expander.expand(mirrors.open(push.tenant(), push.repo()), push, out::collect);
             commits.inc(expanded);
             pushes.inc();
         } catch (InvalidEventException e) {
@@ -179,10 +193,15 @@ public class ExpandPushes extends KeyedProcessFunction<String, PushEvent, Commit
 
     private static final class Repo implements KeySelector<PushEvent, String> {
         private static final long serialVersionUID = 1L;
+        private final RepoKeys keys;
+
+        Repo(RepoKeys keys) {
+            this.keys = keys;
+        }
 
         @Override
         public String getKey(PushEvent push) {
-            return push.repo();
+            return keys.of(push);
         }
     }
 }

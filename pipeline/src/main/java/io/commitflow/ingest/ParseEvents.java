@@ -6,6 +6,7 @@ import io.commitflow.event.EventParser;
 import io.commitflow.event.Origin;
 import io.commitflow.event.PushEvent;
 import io.commitflow.event.RawRecord;
+import io.commitflow.event.Reason;
 import io.commitflow.spans.StageTrace;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -15,7 +16,8 @@ import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
 
 /**
- * Parses and validates raw Kafka records. Commits go to the main output, pushes to {@link #PUSHES},
+ * Parses and validates raw Kafka records; a record read from a tenant's own topic is that tenant's
+ * ({@link EventParser#parse(RawRecord, String)}). Commits go to the main output, pushes to {@link #PUSHES},
  * everything else to {@link DeadLetters#TAG} with its reason and origin. Stateless.
  *
  * <p>Metrics (counts): {@code eventsIn}, {@code commitsIn}, {@code pushesIn}, {@code deadLetters}.
@@ -58,7 +60,11 @@ public class ParseEvents extends ProcessFunction<RawRecord, CommitEvent> {
     public void processElement(RawRecord record, Context ctx, Collector<CommitEvent> out) {
         eventsIn.inc();
         long startNs = tracing.enabled() ? tracing.nowNs() : 0;
-        EventParser.Result result = parser.parse(record);
+        String tenant = record.sourceTenant();
+        EventParser.Result result = tenant == null ? parser.parse(record)
+                : !tenant.isEmpty() ? parser.parse(record, tenant)
+                : EventParser.refuse(record, Reason.WRONG_TENANT, "the record came from topic "
+                        + record.origin().topic() + ", which is no tenant's own topic");
         if (tracing.enabled()) {
             trace(record.origin(), result, startNs);
         }

@@ -1,5 +1,6 @@
 package io.commitflow.suggest;
 
+import io.commitflow.event.RepoKeys;
 import io.commitflow.generate.Draft;
 import io.commitflow.generate.ExemplarRanker;
 import io.commitflow.generate.RepoKnowledge;
@@ -31,11 +32,18 @@ final class Answerer {
     private final RetrievalIndex index;
     private final RetrievalGenerator generator;
     private final int maxRetries;
+    private final RepoKeys keys;
 
     Answerer(RetrievalIndex index, RetrievalGenerator generator, int maxRetries) {
+        this(index, generator, maxRetries, RepoKeys.GLOBAL);
+    }
+
+    /** @param keys how the index names repositories */
+    Answerer(RetrievalIndex index, RetrievalGenerator generator, int maxRetries, RepoKeys keys) {
         this.index = index;
         this.generator = generator;
         this.maxRetries = maxRetries;
+        this.keys = keys;
     }
 
     /**
@@ -151,7 +159,7 @@ final class Answerer {
 
     /** A request's repository: in the index since the request was made (it is made after the repository is loaded). */
     private RepoKnowledge memoryOf(SuggestRequest r) {
-        RepoKnowledge memory = index.repo(r.repo());
+        RepoKnowledge memory = index.repo(r.key(keys));
         if (memory == null) {
             throw new IllegalStateException("repository " + r.repo() + " has a request but is not in the index");
         }

@@ -1,5 +1,6 @@
 package io.commitflow.suggest;
 
+import io.commitflow.event.RepoKeys;
 import io.commitflow.llm.LlmWriter;
 import org.apache.flink.api.common.state.ListState;
 
@@ -42,9 +43,19 @@ final class InFlight {
     }
 
     private final ArrayDeque<Entry> byAge = new ArrayDeque<>();
+    private final RepoKeys keys;
     private int pending;
     /** Repositories whose list the last snapshot wrote (or a restore found): the next snapshot updates or clears them. */
     private Set<String> written = new HashSet<>();
+
+    InFlight() {
+        this(RepoKeys.GLOBAL);
+    }
+
+    /** @param keys how keyed state names repositories: the keys the lists are written under */
+    InFlight(RepoKeys keys) {
+        this.keys = keys;
+    }
 
     Entry add(SuggestRequest request, long deadline) {
         Entry e = new Entry(request, deadline);
@@ -102,7 +113,7 @@ final class InFlight {
         Map<String, List<SuggestRequest>> now = new LinkedHashMap<>();
         for (Entry e : byAge) {
             if (!e.done) {
-                now.computeIfAbsent(e.request.repo(), r -> new ArrayList<>()).add(e.request);
+                now.computeIfAbsent(e.request.key(keys), r -> new ArrayList<>()).add(e.request);
             }
         }
         for (String repo : written) {

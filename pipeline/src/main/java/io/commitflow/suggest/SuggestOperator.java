@@ -4,6 +4,7 @@ import io.commitflow.cache.ResultCache;
 import io.commitflow.event.CommitEvent;
 import io.commitflow.event.DeadLetter;
 import io.commitflow.event.Reason;
+import io.commitflow.event.RepoKeys;
 import io.commitflow.event.Suggestion;
 import io.commitflow.generate.DiffFeatures;
 import io.commitflow.generate.LiveQuality;
@@ -71,6 +72,7 @@ public final class SuggestOperator extends AbstractStreamOperator<Suggestion>
     static final String IN_FLIGHT = "suggest-in-flight";
 
     private final SuggestSettings settings;
+    private final RepoKeys keys;
     private final EngineSource engines;
     private final transient MailboxExecutor mailbox;
 
@@ -90,9 +92,11 @@ public final class SuggestOperator extends AbstractStreamOperator<Suggestion>
     private transient boolean rankerWarned;
     private transient StageTrace tracing;
 
-    SuggestOperator(StreamOperatorParameters<Suggestion> parameters, SuggestSettings settings, EngineSource engines) {
+    SuggestOperator(StreamOperatorParameters<Suggestion> parameters, SuggestSettings settings, EngineSource engines,
+                    RepoKeys keys) {
         super(parameters);
         this.settings = settings;
+        this.keys = keys;
         this.engines = engines;
         this.mailbox = parameters.getMailboxExecutor();
     }
@@ -108,11 +112,11 @@ public final class SuggestOperator extends AbstractStreamOperator<Suggestion>
         prefixState.open(context);
         prefixes = new PromptPrefixes(prefixState);
         inFlightState = context.getListState(new ListStateDescriptor<>(IN_FLIGHT, TypeInformation.of(SuggestRequest.class)));
-        inFlight = new InFlight();
+        inFlight = new InFlight(keys);
         // a request's window must still be whole when it is answered: keep `capacity` rows beyond the history
         // a sticky CUDA error loses the engine for the task's life: the CPU scan answers from then on
         index = new RetrievalIndex(new LosableEngine(engines.open(settings)), settings.maxRows(), settings.capacity());
-        answerer = new Answerer(index, generator, settings.retries());
+        answerer = new Answerer(index, generator, settings.retries(), keys);
         metrics = new SuggestMetrics(getMetricGroup(), index, inFlight);
         llm = new LlmWriter(settings.llm(), settings.timeout().multipliedBy(8).dividedBy(10), metrics.llm());
         batcher = new MicroBatcher<>("commitflow-suggest-" + context.getTaskInfo().getIndexOfThisSubtask(),
@@ -146,7 +150,7 @@ public final class SuggestOperator extends AbstractStreamOperator<Suggestion>
         for (SuggestRequest r : restored) {
             index.writeLock().lock();
             try {
-                index.repoOrNew(r.repo()); // a repository that has learned nothing has no model in state
+                index.repoOrNew(r.key(keys)); // a repository that has learned nothing has no model in state
             } finally {
                 index.writeLock().unlock();
             }
@@ -167,7 +171,7 @@ public final class SuggestOperator extends AbstractStreamOperator<Suggestion>
         CommitWithFleet in = element.getValue();
         DiffedCommit diff = in.diff();
         long startNs = tracing.enabled() ? tracing.nowNs() : 0;
-        String repo = diff.commit().repo();
+        String repo = keys.of(diff.commit()); // the key
         if (inFlight.pending() >= settings.capacity()) {
             while (inFlight.pending() >= settings.capacity()) {
                 mailbox.yield(); // back-pressure: answers and timeouts run meanwhile

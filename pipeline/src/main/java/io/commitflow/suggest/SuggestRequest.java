@@ -1,5 +1,6 @@
 package io.commitflow.suggest;
 
+import io.commitflow.event.RepoKeys;
 import io.commitflow.generate.Conventions;
 import io.commitflow.generate.DiffFeatures;
 import io.commitflow.generate.RepoKnowledge;
@@ -37,6 +38,11 @@ public record SuggestRequest(DiffedCommit diff, DiffFeatures features, float[] q
 
     public String repo() {
         return diff.commit().repo();
+    }
+
+    /** The repository's key in keyed state and in the index, as {@code keys} names repositories. */
+    public String key(RepoKeys keys) {
+        return keys.of(diff.commit());
     }
 
     public String tenant() {

@@ -1,5 +1,6 @@
 package io.commitflow.suggest;
 
+import io.commitflow.event.RepoKeys;
 import io.commitflow.event.Suggestion;
 import io.commitflow.git.DiffedCommit;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -20,7 +21,7 @@ import org.apache.flink.util.OutputTag;
 public final class SuggestStage {
     /** The stage's uid: its keyed state (rows, caches, requests in flight) is restored by it. */
     public static final String UID = "suggest";
-    public static final KeySelector<CommitWithFleet, String> BY_REPO = new ByRepo();
+    public static final KeySelector<CommitWithFleet, String> BY_REPO = new ByRepo(RepoKeys.GLOBAL);
 
     /**
      * Suggestions for drafts ({@code "draft":true} events: staged changes that {@code commitflow suggest} asks about),
@@ -32,7 +33,13 @@ public final class SuggestStage {
     private SuggestStage() {}
 
     public static SingleOutputStreamOperator<Suggestion> attach(DataStream<DiffedCommit> diffs, SuggestSettings settings) {
-        return attach(diffs, settings, new SuggestOperatorFactory(settings));
+        return attach(diffs, settings, RepoKeys.GLOBAL);
+    }
+
+    /** @param keys whose names repository names are: what the stage is keyed by */
+    public static SingleOutputStreamOperator<Suggestion> attach(DataStream<DiffedCommit> diffs, SuggestSettings settings,
+                                                                RepoKeys keys) {
+        return attach(diffs, settings, new SuggestOperatorFactory(settings, EngineSource.FROM_SETTINGS, keys));
     }
 
     public static SingleOutputStreamOperator<Suggestion> attach(DataStream<DiffedCommit> diffs, SuggestSettings settings,
@@ -42,17 +49,22 @@ public final class SuggestStage {
                 ? diffs.keyBy(FleetMemory.BY_TENANT).process(new FleetMemory(settings.fleetRows()), type)
                         .uid(FleetMemory.UID).name("fleet memory (per tenant)")
                 : diffs.map(CommitWithFleet::alone, type).name("no fleet");
-        return toSuggest.keyBy(BY_REPO)
+        return toSuggest.keyBy(new ByRepo(operator.keys()))
                 .transform("suggest (index, batched retrieval, generator)", TypeInformation.of(Suggestion.class), operator)
                 .uid(UID);
     }
 
     private static final class ByRepo implements KeySelector<CommitWithFleet, String> {
         private static final long serialVersionUID = 1L;
+        private final RepoKeys keys;
+
+        ByRepo(RepoKeys keys) {
+            this.keys = keys;
+        }
 
         @Override
         public String getKey(CommitWithFleet c) {
-            return c.diff().commit().repo();
+            return keys.of(c.diff().commit());
         }
     }
 }

@@ -1,10 +1,15 @@
 package io.commitflow.cli;
 
+import io.commitflow.event.Tenants;
+import io.commitflow.event.Validation;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.commitflow.event.EventParser;
 import io.commitflow.event.Json;
 import io.commitflow.event.Origin;
 import io.commitflow.event.RawRecord;
+import io.commitflow.event.Tenants;
+import io.commitflow.event.Validation;
 import io.commitflow.event.WireFormat;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -50,7 +55,36 @@ final class DraftClient implements AutoCloseable {
     }
 
     /** Where the client talks to: drafts go to {@code requests} (the job's requests or events topic). */
-    record Topics(String requests, String replies, String deadLetters) {}
+    record Topics(String requests, String replies, String deadLetters) {
+        /**
+         * The tenant's topics: a name holding {@value Tenants#PLACEHOLDER} is one topic per tenant, and the client
+         * uses its tenant's. Every tenant's client that shares a topic reads every tenant's replies there; where
+         * the requests topic is one per tenant, so must the replies and dead-letter topics be.
+         *
+         * @throws UserError when the requests topic is one per tenant and a topic the client reads is not
+         */
+        static Topics of(String tenant, String requests, String replies, String deadLetters) {
+            try {
+                Validation.tenant(tenant);
+            } catch (io.commitflow.event.InvalidEventException e) {
+                throw new UserError("--tenant: " + e.getMessage());
+            }
+            for (String t : List.of(requests, replies, deadLetters)) {
+                try {
+                    Tenants.checkTopic("topic", t);
+                } catch (IllegalArgumentException e) {
+                    throw new UserError(e.getMessage());
+                }
+            }
+            if (Tenants.perTenant(requests) && !(Tenants.perTenant(replies) && Tenants.perTenant(deadLetters))) {
+                throw new UserError("the requests topic " + requests + " is one per tenant, so the replies and "
+                        + "dead-letter topics are too: name them with " + Tenants.PLACEHOLDER + " (the job refuses "
+                        + "to start otherwise)");
+            }
+            return new Topics(Tenants.topicOf(requests, tenant), Tenants.topicOf(replies, tenant),
+                    Tenants.topicOf(deadLetters, tenant));
+        }
+    }
 
     private static final SecureRandom RANDOM = new SecureRandom();
 

@@ -77,17 +77,20 @@ public final class SuggestCommand implements Callable<Integer> {
                     + "else none).")
     String fallback;
 
-    @Option(names = "--requests-topic", defaultValue = KafkaSettings.REQUESTS_TOPIC, paramLabel = "TOPIC",
-            description = "The job's requests topic, where drafts go (default: ${DEFAULT-VALUE}; the events topic works "
-                    + "too, behind its traffic).")
+    @Option(names = "--requests-topic", paramLabel = "TOPIC",
+            description = "The job's requests topic, where drafts go; {tenant} in the name is the tenant, where each "
+                    + "has topics of its own (default: git config commitflow.requestsTopic, else "
+                    + KafkaSettings.REQUESTS_TOPIC + "; the events topic works too, behind its traffic).")
     String requestsTopic;
 
-    @Option(names = "--replies-topic", defaultValue = KafkaSettings.REPLIES_TOPIC, paramLabel = "TOPIC",
-            description = "The job's replies topic (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--replies-topic", paramLabel = "TOPIC",
+            description = "The job's replies topic (default: git config commitflow.repliesTopic, else "
+                    + KafkaSettings.REPLIES_TOPIC + ").")
     String repliesTopic;
 
-    @Option(names = "--dlq-topic", defaultValue = KafkaSettings.DLQ_TOPIC, paramLabel = "TOPIC",
-            description = "The job's dead-letter topic, where a refused draft is explained (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--dlq-topic", paramLabel = "TOPIC",
+            description = "The job's dead-letter topic, where a refused draft is explained (default: git config "
+                    + "commitflow.dlqTopic, else " + KafkaSettings.DLQ_TOPIC + ").")
     String dlqTopic;
 
     @Option(names = {"-v", "--verbose"}, description = "Say on stderr how long each step took.")
@@ -116,7 +119,7 @@ public final class SuggestCommand implements Callable<Integer> {
         Duration left = remaining(start);
         step(err, start, "staged diff read (" + patch.length() + " characters)");
         try (DraftClient client = new DraftClient(bootstrap, kafkaProperties.properties(),
-                new DraftClient.Topics(requestsTopic, repliesTopic, dlqTopic), left, what -> step(err, start, what))) {
+                DraftClient.Topics.of(tenant, requestsTopic, repliesTopic, dlqTopic), left, what -> step(err, start, what))) {
             step(err, start, "connected to Kafka at " + bootstrap);
             var pending = client.ask(tenant, repo, patch, traceId);
             step(err, start, "draft sent, trace " + traceId);
@@ -180,6 +183,11 @@ public final class SuggestCommand implements Callable<Integer> {
         if (tenant == null) {
             tenant = orElse(config.get("commitflow.tenant"), "default");
         }
+        requestsTopic = requestsTopic != null ? requestsTopic
+                : orElse(config.get("commitflow.requeststopic"), KafkaSettings.REQUESTS_TOPIC);
+        repliesTopic = repliesTopic != null ? repliesTopic
+                : orElse(config.get("commitflow.repliestopic"), KafkaSettings.REPLIES_TOPIC);
+        dlqTopic = dlqTopic != null ? dlqTopic : orElse(config.get("commitflow.dlqtopic"), KafkaSettings.DLQ_TOPIC);
         if (repo == null) {
             repo = config.get("commitflow.repo");
             if (repo == null) {
