@@ -3,6 +3,7 @@ package io.commitflow.diff;
 import io.commitflow.cache.StateTtl;
 import io.commitflow.event.CommitEvent;
 import io.commitflow.event.RepoKeys;
+import io.commitflow.keys.RepoKeySelector;
 import io.commitflow.event.DeadLetter;
 import io.commitflow.event.InvalidEventException;
 import io.commitflow.event.Reason;
@@ -67,7 +68,7 @@ public class DedupAndDiff extends KeyedProcessFunction<String, CommitEvent, Diff
 
     /** Keyed by (repository, sha), the repository named as {@code keys} names it. */
     public static KeySelector<CommitEvent, String> key(RepoKeys keys) {
-        return new RepoAndSha(keys);
+        return RepoKeySelector.commits(keys);
     }
 
     private final String mirrorRoot;
@@ -244,20 +245,6 @@ public class DedupAndDiff extends KeyedProcessFunction<String, CommitEvent, Diff
         if (tracing != null) {
             tracing.close();
             tracing = null;
-        }
-    }
-
-    private static final class RepoAndSha implements KeySelector<CommitEvent, String> {
-        private static final long serialVersionUID = 1L;
-        private final RepoKeys keys;
-
-        RepoAndSha(RepoKeys keys) {
-            this.keys = keys;
-        }
-
-        @Override
-        public String getKey(CommitEvent commit) {
-            return keys.commit(commit);
         }
     }
 }

@@ -5,6 +5,7 @@ import io.commitflow.event.DeadLetter;
 import io.commitflow.event.InvalidEventException;
 import io.commitflow.event.PushEvent;
 import io.commitflow.event.RepoKeys;
+import io.commitflow.keys.RepoKeySelector;
 import io.commitflow.event.Reason;
 import io.commitflow.git.MirrorRoot;
 import io.commitflow.git.Mirrors;
@@ -49,7 +50,7 @@ public class ExpandPushes extends KeyedProcessFunction<String, PushEvent, Commit
 
     /** Keyed by repository, named as {@code keys} names them. */
     public static KeySelector<PushEvent, String> key(RepoKeys keys) {
-        return new Repo(keys);
+        return RepoKeySelector.pushes(keys);
     }
 
     private final String mirrorRoot;
@@ -188,20 +189,6 @@ public class ExpandPushes extends KeyedProcessFunction<String, PushEvent, Commit
         if (tracing != null) {
             tracing.close();
             tracing = null;
-        }
-    }
-
-    private static final class Repo implements KeySelector<PushEvent, String> {
-        private static final long serialVersionUID = 1L;
-        private final RepoKeys keys;
-
-        Repo(RepoKeys keys) {
-            this.keys = keys;
-        }
-
-        @Override
-        public String getKey(PushEvent push) {
-            return keys.of(push);
         }
     }
 }

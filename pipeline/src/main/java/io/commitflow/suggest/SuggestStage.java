@@ -3,6 +3,7 @@ package io.commitflow.suggest;
 import io.commitflow.event.RepoKeys;
 import io.commitflow.event.Suggestion;
 import io.commitflow.git.DiffedCommit;
+import io.commitflow.keys.RepoKeySelector;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -21,7 +22,7 @@ import org.apache.flink.util.OutputTag;
 public final class SuggestStage {
     /** The stage's uid: its keyed state (rows, caches, requests in flight) is restored by it. */
     public static final String UID = "suggest";
-    public static final KeySelector<CommitWithFleet, String> BY_REPO = new ByRepo(RepoKeys.GLOBAL);
+    public static final KeySelector<CommitWithFleet, String> BY_REPO = RepoKeySelector.repository(RepoKeys.GLOBAL, c -> c.diff().commit());
 
     /**
      * Suggestions for drafts ({@code "draft":true} events: staged changes that {@code commitflow suggest} asks about),
@@ -49,22 +50,8 @@ public final class SuggestStage {
                 ? diffs.keyBy(FleetMemory.BY_TENANT).process(new FleetMemory(settings.fleetRows()), type)
                         .uid(FleetMemory.UID).name("fleet memory (per tenant)")
                 : diffs.map(CommitWithFleet::alone, type).name("no fleet");
-        return toSuggest.keyBy(new ByRepo(operator.keys()))
+        return toSuggest.keyBy(RepoKeySelector.repository(operator.keys(), c -> c.diff().commit()))
                 .transform("suggest (index, batched retrieval, generator)", TypeInformation.of(Suggestion.class), operator)
                 .uid(UID);
-    }
-
-    private static final class ByRepo implements KeySelector<CommitWithFleet, String> {
-        private static final long serialVersionUID = 1L;
-        private final RepoKeys keys;
-
-        ByRepo(RepoKeys keys) {
-            this.keys = keys;
-        }
-
-        @Override
-        public String getKey(CommitWithFleet c) {
-            return keys.of(c.diff().commit());
-        }
     }
 }

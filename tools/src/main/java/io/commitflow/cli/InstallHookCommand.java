@@ -63,21 +63,8 @@ public final class InstallHookCommand implements Callable<Integer> {
                     + "its contents (default: left as configured).")
     Path kafkaSecretFile;
 
-    @Option(names = "--requests-topic", paramLabel = "TOPIC",
-            description = "The job's requests topic; {tenant} in it where each tenant has topics of its own, as the "
-                    + "replies and dead-letter topics then are too (git config commitflow.requestsTopic; default: left "
-                    + "as configured, else " + io.commitflow.job.KafkaSettings.REQUESTS_TOPIC + ").")
-    String requestsTopic;
-
-    @Option(names = "--replies-topic", paramLabel = "TOPIC",
-            description = "The job's replies topic (git config commitflow.repliesTopic; default: left as configured, "
-                    + "else " + io.commitflow.job.KafkaSettings.REPLIES_TOPIC + ").")
-    String repliesTopic;
-
-    @Option(names = "--dlq-topic", paramLabel = "TOPIC",
-            description = "The job's dead-letter topic (git config commitflow.dlqTopic; default: left as configured, "
-                    + "else " + io.commitflow.job.KafkaSettings.DLQ_TOPIC + ").")
-    String dlqTopic;
+    @Mixin
+    DraftTopicOptions topics = new DraftTopicOptions();
 
     @Option(names = "--kafka-secret-env", paramLabel = "VAR",
             description = "The same, from an environment variable holding the properties text (git config "
@@ -128,12 +115,7 @@ public final class InstallHookCommand implements Callable<Integer> {
         if (timeout != null && (timeout.isNegative() || timeout.isZero())) {
             throw new UserError("--timeout must be positive, got " + timeout);
         }
-        if (requestsTopic != null || repliesTopic != null || dlqTopic != null) {
-            DraftClient.Topics.of(tenant == null ? "default" : tenant,
-                    orDefault(requestsTopic, io.commitflow.job.KafkaSettings.REQUESTS_TOPIC),
-                    orDefault(repliesTopic, io.commitflow.job.KafkaSettings.REPLIES_TOPIC),
-                    orDefault(dlqTopic, io.commitflow.job.KafkaSettings.DLQ_TOPIC)); // refuses what suggest would
-        }
+        topics.resolve(tenant == null ? "default" : tenant, java.util.Map.of()); // refuses what suggest would
         if (kafkaSecretFile != null && !Files.isReadable(kafkaSecretFile)) {
             throw new UserError("--kafka-secret-file " + kafkaSecretFile + " cannot be read");
         }
@@ -165,9 +147,9 @@ public final class InstallHookCommand implements Callable<Integer> {
         set(top, "commitflow.kafkaSecretFile", kafkaSecretFile == null ? null
                 : kafkaSecretFile.toAbsolutePath().normalize().toString());
         set(top, "commitflow.kafkaSecretEnv", kafkaSecretEnv);
-        set(top, "commitflow.requestsTopic", requestsTopic);
-        set(top, "commitflow.repliesTopic", repliesTopic);
-        set(top, "commitflow.dlqTopic", dlqTopic);
+        for (var e : topics.gitConfig().entrySet()) {
+            set(top, e.getKey(), e.getValue());
+        }
         out.printf("installed %s%n  asks %s for tenant %s, repository %s, waiting at most %s%n", hook,
                 GitCli.config(top, "commitflow.bootstrap"), orDefault(GitCli.config(top, "commitflow.tenant"), "default"),
                 GitCli.config(top, "commitflow.repo"), orDefault(GitCli.config(top, "commitflow.timeout"), "2s"));

@@ -10,7 +10,6 @@ import io.commitflow.git.InlinePatch;
 import io.commitflow.job.BootstrapOption;
 import io.commitflow.job.DurationConverter;
 import io.commitflow.job.KafkaPropertiesOption;
-import io.commitflow.job.KafkaSettings;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -77,21 +76,10 @@ public final class SuggestCommand implements Callable<Integer> {
                     + "else none).")
     String fallback;
 
-    @Option(names = "--requests-topic", paramLabel = "TOPIC",
-            description = "The job's requests topic, where drafts go; {tenant} in the name is the tenant, where each "
-                    + "has topics of its own (default: git config commitflow.requestsTopic, else "
-                    + KafkaSettings.REQUESTS_TOPIC + "; the events topic works too, behind its traffic).")
-    String requestsTopic;
-
-    @Option(names = "--replies-topic", paramLabel = "TOPIC",
-            description = "The job's replies topic (default: git config commitflow.repliesTopic, else "
-                    + KafkaSettings.REPLIES_TOPIC + ").")
-    String repliesTopic;
-
-    @Option(names = "--dlq-topic", paramLabel = "TOPIC",
-            description = "The job's dead-letter topic, where a refused draft is explained (default: git config "
-                    + "commitflow.dlqTopic, else " + KafkaSettings.DLQ_TOPIC + ").")
-    String dlqTopic;
+    @Mixin
+    DraftTopicOptions topicOptions = new DraftTopicOptions();
+    /** The tenant's topics (resolveFromGitConfig). */
+    private DraftClient.Topics topics;
 
     @Option(names = {"-v", "--verbose"}, description = "Say on stderr how long each step took.")
     boolean verbose;
@@ -119,7 +107,7 @@ public final class SuggestCommand implements Callable<Integer> {
         Duration left = remaining(start);
         step(err, start, "staged diff read (" + patch.length() + " characters)");
         try (DraftClient client = new DraftClient(bootstrap, kafkaProperties.properties(),
-                DraftClient.Topics.of(tenant, requestsTopic, repliesTopic, dlqTopic), left, what -> step(err, start, what))) {
+                topics, left, what -> step(err, start, what))) {
             step(err, start, "connected to Kafka at " + bootstrap);
             var pending = client.ask(tenant, repo, patch, traceId);
             step(err, start, "draft sent, trace " + traceId);
@@ -183,11 +171,7 @@ public final class SuggestCommand implements Callable<Integer> {
         if (tenant == null) {
             tenant = orElse(config.get("commitflow.tenant"), "default");
         }
-        requestsTopic = requestsTopic != null ? requestsTopic
-                : orElse(config.get("commitflow.requeststopic"), KafkaSettings.REQUESTS_TOPIC);
-        repliesTopic = repliesTopic != null ? repliesTopic
-                : orElse(config.get("commitflow.repliestopic"), KafkaSettings.REPLIES_TOPIC);
-        dlqTopic = dlqTopic != null ? dlqTopic : orElse(config.get("commitflow.dlqtopic"), KafkaSettings.DLQ_TOPIC);
+        topics = topicOptions.resolve(tenant, config);
         if (repo == null) {
             repo = config.get("commitflow.repo");
             if (repo == null) {
