@@ -48,8 +48,22 @@ abstract class HttpBackend implements LlmBackend {
     /** The reply's text and token counts; throws {@link LlmException} (MALFORMED) when the format is not the API's. */
     abstract LlmReply parse(JsonNode reply);
 
+    /**
+     * Whether a 400 reply names a request parameter this endpoint's model does not take, and the backend changed its
+     * requests so that it is left out (or written another way): then the request is sent again, once.
+     *
+     * @param error the reply's JSON, or an empty object when it is not JSON
+     */
+    boolean adapt(JsonNode error) {
+        return false;
+    }
+
     @Override
     public CompletableFuture<LlmReply> complete(LlmRequest request, Duration timeout) {
+        return send(request, timeout, true);
+    }
+
+    private CompletableFuture<LlmReply> send(LlmRequest request, Duration timeout, boolean mayAdapt) {
         HttpRequest r = headers(HttpRequest.newBuilder(endpoint).timeout(timeout)
                 .header("content-type", "application/json"))
                 .POST(HttpRequest.BodyPublishers.ofString(Json.string(body(request)))).build();
@@ -58,8 +72,20 @@ abstract class HttpBackend implements LlmBackend {
                     if (error != null) {
                         throw failure(error);
                     }
-                    return reply(resp);
-                });
+                    return resp;
+                })
+                .thenCompose(resp -> mayAdapt && resp.statusCode() == 400 && adapt(errorOf(resp.body()))
+                        ? send(request, timeout, false)
+                        : CompletableFuture.completedFuture(reply(resp)));
+    }
+
+    private static JsonNode errorOf(String body) {
+        try {
+            JsonNode json = Json.mapper().readTree(body);
+            return json != null && json.isObject() ? json : Json.mapper().createObjectNode();
+        } catch (IOException e) {
+            return Json.mapper().createObjectNode();
+        }
     }
 
     private LlmReply reply(HttpResponse<String> resp) {

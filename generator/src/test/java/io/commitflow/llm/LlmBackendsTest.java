@@ -43,11 +43,69 @@ class LlmBackendsTest {
             assertThat(req.headers().getFirst("authorization")).isEqualTo("Bearer sk-test");
             List<String> fields = new ArrayList<>();
             req.body().fieldNames().forEachRemaining(fields::add);
-            assertThat(fields).containsExactlyInAnyOrder("model", "messages", "max_tokens", "temperature", "n");
+            assertThat(fields).containsExactlyInAnyOrder("model", "messages", "max_completion_tokens", "temperature", "n");
             assertThat(req.body().path("messages").get(0).path("role").asText()).isEqualTo("system");
             assertThat(req.body().path("messages").get(0).path("content").asText()).isEqualTo(REQUEST.prefix());
             assertThat(req.body().path("messages").get(1).path("role").asText()).isEqualTo("user");
-            assertThat(req.body().path("max_tokens").asInt()).isEqualTo(200);
+            assertThat(req.body().path("max_completion_tokens").asInt()).isEqualTo(200);
+        }
+    }
+
+    /** OpenAI's reply to a reasoning model's request with a temperature, as its API documents its errors. */
+    private static final String ONLY_DEFAULT_TEMPERATURE = """
+            {"error":{"message":"Unsupported value: 'temperature' does not support 0 with this model. Only the default \
+            (1) value is supported.","type":"invalid_request_error","param":"temperature","code":"unsupported_value"}}""";
+    /** An OpenAI-compatible server that knows only the older parameter. */
+    private static final String NO_MAX_COMPLETION_TOKENS = """
+            {"error":{"message":"Unrecognized request argument supplied: max_completion_tokens",\
+            "type":"invalid_request_error","param":"max_completion_tokens","code":null}}""";
+
+    @Test
+    void aReasoningModelThatTakesOnlyItsDefaultTemperatureIsAskedAgainWithoutOne() throws Exception {
+        try (FakeLlmServer s = new FakeLlmServer().then(new FakeLlmServer.Step(400, ONLY_DEFAULT_TEMPERATURE, null, 0, false),
+                FakeLlmServer.Step.ok(FakeLlmServer.openAi("Add retries to PackWriter")))) {
+            OpenAiBackend b = new OpenAiBackend(HTTP, s.base(), "o-reasoning", "sk-test");
+
+            assertThat(b.complete(REQUEST, Duration.ofSeconds(5)).get(10, TimeUnit.SECONDS).text())
+                    .isEqualTo("Add retries to PackWriter");
+            assertThat(b.complete(REQUEST, Duration.ofSeconds(5)).get(10, TimeUnit.SECONDS).text())
+                    .isEqualTo("Add retries to PackWriter");
+
+            assertThat(s.seen).hasSize(3);
+            assertThat(s.seen.get(0).body().has("temperature")).isTrue();
+            assertThat(s.seen.get(1).body().has("temperature")).as("asked again without it").isFalse();
+            assertThat(s.seen.get(2).body().has("temperature")).as("and remembered").isFalse();
+            assertThat(s.seen).allSatisfy(r -> assertThat(r.body().path("max_completion_tokens").asInt()).isEqualTo(200));
+        }
+    }
+
+    @Test
+    void aServerThatKnowsOnlyMaxTokensIsAskedAgainWithIt() throws Exception {
+        try (FakeLlmServer s = new FakeLlmServer().then(new FakeLlmServer.Step(400, NO_MAX_COMPLETION_TOKENS, null, 0, false),
+                FakeLlmServer.Step.ok(FakeLlmServer.openAi("Fix the lock leak in RefUpdate")))) {
+            OpenAiBackend b = new OpenAiBackend(HTTP, s.base(), "local-model", null);
+
+            assertThat(b.complete(REQUEST, Duration.ofSeconds(5)).get(10, TimeUnit.SECONDS).text())
+                    .isEqualTo("Fix the lock leak in RefUpdate");
+            b.complete(REQUEST, Duration.ofSeconds(5)).get(10, TimeUnit.SECONDS);
+
+            assertThat(s.seen).hasSize(3);
+            assertThat(s.seen.get(1).body().path("max_tokens").asInt()).isEqualTo(200);
+            assertThat(s.seen.get(1).body().has("max_completion_tokens")).isFalse();
+            assertThat(s.seen.get(2).body().has("max_tokens")).as("remembered").isTrue();
+        }
+    }
+
+    @Test
+    void anyOther400IsTheCallersFaultAndIsNotSentAgain() throws Exception {
+        try (FakeLlmServer s = new FakeLlmServer().then(new FakeLlmServer.Step(400, """
+                {"error":{"message":"Invalid type for 'messages[1].content'","type":"invalid_request_error",\
+                "param":"messages[1].content","code":"invalid_type"}}""", null, 0, false))) {
+            LlmException e = failure(new OpenAiBackend(HTTP, s.base(), "m", "k").complete(REQUEST, Duration.ofSeconds(5)));
+
+            assertThat(e.kind()).isEqualTo(LlmException.Kind.CLIENT);
+            assertThat(e.getMessage()).contains("messages[1].content");
+            assertThat(s.seen).hasSize(1);
         }
     }
 
