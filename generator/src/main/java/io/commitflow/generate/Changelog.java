@@ -109,7 +109,7 @@ public final class Changelog {
     }
 
     /** Whether a file header's path ({@code b/src/changes/changes.xml}) is a change log's. */
-    private static boolean isLog(String path) {
+    static boolean isLog(String path) {
         String p = path.trim();
         return NAMES.contains(p.substring(p.lastIndexOf('/') + 1).toLowerCase(Locale.ROOT));
     }

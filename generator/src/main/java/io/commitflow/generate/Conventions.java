@@ -36,12 +36,25 @@ import java.util.List;
  * @param entryIssueIsTicket of at least 3 commits that added one change-log entry naming an issue ({@code <action
  *                           issue="LANG-1819">}), more than half wrote that issue as their subject's ticket
  *                           ({@link Changelog.Entry#issue})
+ * @param releaseForm        the form of the history's release subjects ({@link ReleaseForm#template}: {@code Release
+ *                           {version}}), where at least two releases and half of them wrote it; null when none (and in
+ *                           a request restored from a version before it was kept)
  */
 public record Conventions(boolean hasHistory, boolean usesConventional, boolean scopeIsUsuallyFile, boolean usesArea,
                           boolean areaIsUsuallyFile, boolean mostlyTagged, boolean writesTags, boolean writesTickets,
                           boolean capitalizes, boolean endsWithPeriod, boolean subjectIsChangelogEntry,
                           String kindTypes, String scopes, String folderScopes, boolean subjectIsTestTitle,
-                          boolean entryIssueIsTicket) {
+                          boolean entryIssueIsTicket, String releaseForm) {
+
+    /** Conventions without {@code releaseForm}, as a request of a version before it was kept reads. */
+    public Conventions(boolean hasHistory, boolean usesConventional, boolean scopeIsUsuallyFile, boolean usesArea,
+                       boolean areaIsUsuallyFile, boolean mostlyTagged, boolean writesTags, boolean writesTickets,
+                       boolean capitalizes, boolean endsWithPeriod, boolean subjectIsChangelogEntry, String kindTypes,
+                       String scopes, String folderScopes, boolean subjectIsTestTitle, boolean entryIssueIsTicket) {
+        this(hasHistory, usesConventional, scopeIsUsuallyFile, usesArea, areaIsUsuallyFile, mostlyTagged, writesTags,
+                writesTickets, capitalizes, endsWithPeriod, subjectIsChangelogEntry, kindTypes, scopes, folderScopes,
+                subjectIsTestTitle, entryIssueIsTicket, null);
+    }
 
     /** Conventions without {@code entryIssueIsTicket}, as a request of a version before it was kept reads. */
     public Conventions(boolean hasHistory, boolean usesConventional, boolean scopeIsUsuallyFile, boolean usesArea,

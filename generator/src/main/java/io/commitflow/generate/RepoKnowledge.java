@@ -312,6 +312,7 @@ public final class RepoKnowledge {
         if (entry != null) {
             model.style.learnChangelog(entry.text(), entry.issue(), subject);
         }
+        model.style.learnRelease(d.patch(), subject);
         List<Long> evicted = new ArrayList<>();
         while (rows.size() > maxRows + retainExtra) {
             long oldest = rows.firstKey();

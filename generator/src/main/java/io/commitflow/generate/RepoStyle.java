@@ -72,8 +72,42 @@ public final class RepoStyle {
      */
     static final double TITLE_FLOOR = 0.2;
 
+    /** Commits that were releases ({@link ReleaseForm#of}). */
+    public int releases;
+    /** Their subjects' forms ({@link ReleaseForm#template}) → how many wrote each; null in a model restored from before. */
+    public Map<String, Integer> releaseForms = new HashMap<>();
+
     /** An empty style, before any commit is learned; also what Flink's POJO serializer restores into. */
     public RepoStyle() {}
+
+    /** Counts a release's subject form, when the diff is a release and its subject writes the version. */
+    public void learnRelease(String patch, String subject) {
+        ReleaseForm release = ReleaseForm.of(patch);
+        if (release == null) {
+            return;
+        }
+        releases++;
+        String form = release.template(subject);
+        if (form != null) {
+            if (releaseForms == null) {
+                releaseForms = new HashMap<>();
+            }
+            releaseForms.merge(form, 1, Integer::sum);
+        }
+    }
+
+    /**
+     * {@link Conventions#releaseForm}: the form most of the history's releases wrote, once two did; null when none
+     * holds half of them (the project words its releases as it goes) or none is known.
+     */
+    private String releaseForm() {
+        if (releaseForms == null || releaseForms.isEmpty()) {
+            return null;
+        }
+        var best = releaseForms.entrySet().stream().max(Map.Entry.<String, Integer>comparingByValue()
+                .thenComparing(Map.Entry.comparingByKey(java.util.Comparator.reverseOrder()))).orElseThrow();
+        return best.getValue() >= 2 && 2 * best.getValue() >= releases ? best.getKey() : null;
+    }
 
     public void learn(Subject s, List<String> fileNames) {
         learn(s, fileNames, null, List.of());
@@ -198,7 +232,7 @@ public final class RepoStyle {
                 capitalized * 2 >= Math.max(1, total), period * 2 > total,
                 changelogEntries >= 3 && 2 * changelogMirrors > changelogEntries, habits(), scopesByCount(), scopesOfFolders(),
                 testTitles >= TITLE_LESSONS && titleScores > pickScores && titleScores >= TITLE_FLOOR * testTitles,
-                changelogIssues >= 3 && 2 * changelogIssuesTitled > changelogIssues);
+                changelogIssues >= 3 && 2 * changelogIssuesTitled > changelogIssues, releaseForm());
     }
 
     /** {@link Conventions#scopes}: the scopes counted, most written first (then by name). */
