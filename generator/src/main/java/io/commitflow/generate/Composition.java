@@ -36,6 +36,8 @@ final class Composition {
     final Draft template;
     /** the type the history gives a diff of only tests (docs, CI…), read once for every candidate */
     final String habit;
+    /** where the area is always written: the one the history gives the main changed file's folders; else null */
+    final String pathArea;
 
     Composition(RetrievalGenerator generator, DiffedCommit diff, DiffFeatures features, RepoKnowledge memory,
                 RepoKnowledge.Window window, Conventions conventions, int ranker,
@@ -66,6 +68,22 @@ final class Composition {
         voterSubjects = voters == nn ? subjects : RepoKnowledge.subjects(voters);
         codeFiles = StyleApplier.codeFiles(diff);
         habit = conventions.habitualType(PathKind.of(diff));
+        pathArea = conventions.areaAlways() ? conventions.areaOfFolders(mainFolders(diff)) : null;
+    }
+
+    /** The folders of the file with the most changed lines, outermost first. */
+    private static List<String> mainFolders(DiffedCommit diff) {
+        io.commitflow.git.FileChange main = null;
+        for (io.commitflow.git.FileChange f : diff.files()) {
+            if (main == null || f.added() + f.deleted() > main.added() + main.deleted()) {
+                main = f;
+            }
+        }
+        if (main == null) {
+            return List.of();
+        }
+        String[] parts = main.path().split("/");
+        return List.of(parts).subList(0, parts.length - 1);
     }
 
     String patch() {
@@ -74,7 +92,8 @@ final class Composition {
 
     /** {@code s} in the repository's form, as its own neighbours vote it. */
     Subject styled(Subject s) {
-        return StyleApplier.styled(s, voters, voterSubjects, conventions, files, codeFiles, template.type(), habit);
+        return StyleApplier.styled(s, voters, voterSubjects, conventions, files, codeFiles, template.type(), habit,
+                pathArea);
     }
 
     /** The exemplars a draft written from {@code pick} names: it first, then the most similar other candidates. */

@@ -39,12 +39,52 @@ import java.util.List;
  * @param releaseForm        the form of the history's release subjects ({@link ReleaseForm#template}: {@code Release
  *                           {version}}), where at least two releases and half of them wrote it; null when none (and in
  *                           a request restored from a version before it was kept)
+ * @param areaAlways         at least {@value RepoStyle#AREA_ALWAYS} of at least {@value RepoStyle#AREA_ALWAYS_AFTER}
+ *                           subjects start with an area: every subject gets one
+ * @param folderAreas        where the area is always written, the area the history gives each folder ({@code
+ *                           folder=area}, comma-separated; {@link #areaOfFolders}); empty when none, null as
+ *                           {@code releaseForm}
  */
 public record Conventions(boolean hasHistory, boolean usesConventional, boolean scopeIsUsuallyFile, boolean usesArea,
                           boolean areaIsUsuallyFile, boolean mostlyTagged, boolean writesTags, boolean writesTickets,
                           boolean capitalizes, boolean endsWithPeriod, boolean subjectIsChangelogEntry,
                           String kindTypes, String scopes, String folderScopes, boolean subjectIsTestTitle,
-                          boolean entryIssueIsTicket, String releaseForm) {
+                          boolean entryIssueIsTicket, String releaseForm, boolean areaAlways, String folderAreas) {
+
+    /** Conventions without {@code areaAlways} and {@code folderAreas}, as a request of a version before they were kept reads. */
+    public Conventions(boolean hasHistory, boolean usesConventional, boolean scopeIsUsuallyFile, boolean usesArea,
+                       boolean areaIsUsuallyFile, boolean mostlyTagged, boolean writesTags, boolean writesTickets,
+                       boolean capitalizes, boolean endsWithPeriod, boolean subjectIsChangelogEntry, String kindTypes,
+                       String scopes, String folderScopes, boolean subjectIsTestTitle, boolean entryIssueIsTicket,
+                       String releaseForm) {
+        this(hasHistory, usesConventional, scopeIsUsuallyFile, usesArea, areaIsUsuallyFile, mostlyTagged, writesTags,
+                writesTickets, capitalizes, endsWithPeriod, subjectIsChangelogEntry, kindTypes, scopes, folderScopes,
+                subjectIsTestTitle, entryIssueIsTicket, releaseForm, false, "");
+    }
+
+    /**
+     * The area the history gives the deepest of {@code folders} (a path's folders, outermost first) that has one;
+     * null when none has.
+     */
+    public String areaOfFolders(List<String> folders) {
+        if (folderAreas == null || folderAreas.isEmpty()) {
+            return null;
+        }
+        java.util.Map<String, String> byFolder = new java.util.HashMap<>();
+        for (String pair : folderAreas.split(",")) {
+            int eq = pair.indexOf('=');
+            if (eq > 0) {
+                byFolder.put(pair.substring(0, eq), pair.substring(eq + 1));
+            }
+        }
+        for (int i = folders.size() - 1; i >= 0; i--) {
+            String a = byFolder.get(folders.get(i));
+            if (a != null) {
+                return a;
+            }
+        }
+        return null;
+    }
 
     /** Conventions without {@code releaseForm}, as a request of a version before it was kept reads. */
     public Conventions(boolean hasHistory, boolean usesConventional, boolean scopeIsUsuallyFile, boolean usesArea,
@@ -53,7 +93,7 @@ public record Conventions(boolean hasHistory, boolean usesConventional, boolean 
                        String scopes, String folderScopes, boolean subjectIsTestTitle, boolean entryIssueIsTicket) {
         this(hasHistory, usesConventional, scopeIsUsuallyFile, usesArea, areaIsUsuallyFile, mostlyTagged, writesTags,
                 writesTickets, capitalizes, endsWithPeriod, subjectIsChangelogEntry, kindTypes, scopes, folderScopes,
-                subjectIsTestTitle, entryIssueIsTicket, null);
+                subjectIsTestTitle, entryIssueIsTicket, null, false, "");
     }
 
     /** Conventions without {@code entryIssueIsTicket}, as a request of a version before it was kept reads. */

@@ -77,6 +77,19 @@ public final class RepoStyle {
     /** Their subjects' forms ({@link ReleaseForm#template}) → how many wrote each; null in a model restored from before. */
     public Map<String, Integer> releaseForms = new HashMap<>();
 
+    /**
+     * Folder and area ({@code folder + '\u0000' + area}) → how many subjects with that area changed a file in that
+     * folder: how the history maps paths to areas. Counted only while nearly every subject has an area
+     * ({@value #AREA_ALWAYS}, {@link Conventions#areaAlways}), at most {@value #MAX_FOLDER_AREAS} pairs; null in a
+     * model restored from before.
+     */
+    public Map<String, Integer> folderAreas = new HashMap<>();
+    /** The share of subjects with an area from which the area is always written. */
+    static final double AREA_ALWAYS = 0.8;
+    static final int MAX_FOLDER_AREAS = 512;
+    /** Subjects before the share of areas counts: a history's first few say little. */
+    static final int AREA_ALWAYS_AFTER = 20;
+
     /** An empty style, before any commit is learned; also what Flink's POJO serializer restores into. */
     public RepoStyle() {}
 
@@ -153,6 +166,9 @@ public final class RepoStyle {
             if (matchesFile(s.area(), fileNames)) {
                 areaIsFile++;
             }
+            if (area >= AREA_ALWAYS * total) {
+                learnFolderArea(s.area(), folders);
+            }
         }
         if (!s.tags().isEmpty()) {
             tagged++;
@@ -223,6 +239,48 @@ public final class RepoStyle {
         return false;
     }
 
+    private void learnFolderArea(String a, java.util.Collection<String> folders) {
+        if (folderAreas == null) {
+            folderAreas = new HashMap<>(); // restored from a savepoint of a version before it was kept
+        }
+        for (String f : folders) {
+            String key = f + '\u0000' + a;
+            if (folderAreas.containsKey(key) || folderAreas.size() < MAX_FOLDER_AREAS) {
+                folderAreas.merge(key, 1, Integer::sum);
+            }
+        }
+    }
+
+    /**
+     * {@link Conventions#folderAreas}: each folder and the area at least half of its subjects with an area wrote
+     * (and two at least), {@code folder=area} comma-separated; empty unless the area is always written.
+     */
+    private String folderAreasOf() {
+        if (folderAreas == null || folderAreas.isEmpty() || total < AREA_ALWAYS_AFTER || area < AREA_ALWAYS * total) {
+            return "";
+        }
+        Map<String, Integer> perFolder = new HashMap<>();
+        Map<String, Map.Entry<String, Integer>> best = new java.util.TreeMap<>();
+        for (var e : folderAreas.entrySet()) {
+            int cut = e.getKey().indexOf('\u0000');
+            String folder = e.getKey().substring(0, cut);
+            String a = e.getKey().substring(cut + 1);
+            perFolder.merge(folder, e.getValue(), Integer::sum);
+            var b = best.get(folder);
+            if (b == null || e.getValue() > b.getValue() || e.getValue().equals(b.getValue()) && a.compareTo(b.getKey()) < 0) {
+                best.put(folder, Map.entry(a, e.getValue()));
+            }
+        }
+        List<String> pairs = new java.util.ArrayList<>();
+        best.forEach((folder, b) -> {
+            if (b.getValue() >= 2 && 2 * b.getValue() >= perFolder.get(folder)
+                    && folder.indexOf(',') < 0 && folder.indexOf('=') < 0 && b.getKey().indexOf(',') < 0) {
+                pairs.add(folder + "=" + b.getKey());
+            }
+        });
+        return String.join(",", pairs);
+    }
+
     /** The answers {@link StyleApplier} needs, from the counts as they are now. */
     public Conventions conventions() {
         return new Conventions(total > 0,
@@ -232,7 +290,8 @@ public final class RepoStyle {
                 capitalized * 2 >= Math.max(1, total), period * 2 > total,
                 changelogEntries >= 3 && 2 * changelogMirrors > changelogEntries, habits(), scopesByCount(), scopesOfFolders(),
                 testTitles >= TITLE_LESSONS && titleScores > pickScores && titleScores >= TITLE_FLOOR * testTitles,
-                changelogIssues >= 3 && 2 * changelogIssuesTitled > changelogIssues, releaseForm());
+                changelogIssues >= 3 && 2 * changelogIssuesTitled > changelogIssues, releaseForm(),
+                total >= AREA_ALWAYS_AFTER && area >= AREA_ALWAYS * total, folderAreasOf());
     }
 
     /** {@link Conventions#scopes}: the scopes counted, most written first (then by name). */

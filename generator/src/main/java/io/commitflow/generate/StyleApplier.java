@@ -69,6 +69,18 @@ public final class StyleApplier {
      */
     static Subject styled(Subject s, List<RepoKnowledge.Neighbor> nn, List<Subject> subjects, Conventions conventions,
                           List<String> files, List<String> codeFiles, String fallbackType, String habit) {
+        return styled(s, nn, subjects, conventions, files, codeFiles, fallbackType, habit, null);
+    }
+
+    /**
+     * @param pathArea where the history always writes an area ({@link Conventions#areaAlways}): the area it gives
+     *                 the main changed file's folders, null when it gives them none. The subject then always has an
+     *                 area: this one, else the neighbours' vote, else the exemplar's.
+     */
+    static Subject styled(Subject s, List<RepoKnowledge.Neighbor> nn, List<Subject> subjects, Conventions conventions,
+                          List<String> files, List<String> codeFiles, String fallbackType, String habit,
+                          String pathArea) {
+        boolean areaAlways = conventions.areaAlways() && !conventions.usesConventional();
         if (isGitMerge(s)) {
             // git writes a merge's subject, and a history that titles its commits "RevWalk: …" still merges as
             // "Merge branch 'x'": the main file's area had made it "GitPatchWriter: Merge branch 'gen-split'"
@@ -112,6 +124,11 @@ public final class StyleApplier {
             // suggestions and missed it on 171 of 1,000; always, B-Norm 29.65 -> 31.34
             boolean byFile = conventions.areaIsUsuallyFile() && !codeFiles.isEmpty();
             area = byFile ? mainCodeFile(codeFiles) : vote(nn, subjects, Subject::area, s.area());
+            if (areaAlways && !byFile) {
+                // nearly every subject has an area: the one the history gives these paths, else the vote, else the
+                // exemplar's own; one of them is there
+                area = pathArea != null ? pathArea : !area.isEmpty() ? area : s.area();
+            }
         }
         String ticket = "";
         boolean plain = false;
@@ -157,7 +174,9 @@ public final class StyleApplier {
             // "[errorprone] Fix pattern BadImport"): an exemplar's own word tags fit its description, and such a
             // subject names no area
             tags.addAll(s.tags());
-            area = "";
+            if (!areaAlways) {
+                area = "";
+            }
         }
         String d = s.description();
         if (!area.isEmpty()) {
@@ -170,7 +189,7 @@ public final class StyleApplier {
                         java.util.regex.Pattern.CASE_INSENSITIVE).matcher(d);
                 if (at.find() && at.start() > 0) {
                     d = d.substring(0, at.start());
-                } else {
+                } else if (!areaAlways) {
                     area = ""; // "Make RevWalk reusable": the area inside the description reads better alone
                 }
             }

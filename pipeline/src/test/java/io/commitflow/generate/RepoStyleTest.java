@@ -42,7 +42,11 @@ class RepoStyleTest {
                 // and the test titles' lessons: restored at 0, so titles wait for ten new lessons
                 "testTitles", "titleScores", "pickScores",
                 // and the change-log entries' issues: restored at 0, so the entry's issue waits for three new ones
-                "changelogIssues", "changelogIssuesTitled");
+                "changelogIssues", "changelogIssuesTitled",
+                // and the release forms: restored at 0 and null (read as empty), so a form waits for two releases
+                "releases", "releaseForms",
+                // and the folders' areas: restored null (read as empty), counted again from the next subjects
+                "folderAreas");
         assertThat(TypeInformation.of(RepoModel.class)).isInstanceOf(PojoTypeInfo.class);
     }
 

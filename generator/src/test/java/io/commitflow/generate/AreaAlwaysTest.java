@@ -1,0 +1,69 @@
+package io.commitflow.generate;
+
+import io.commitflow.event.CommitEvent;
+import io.commitflow.event.TestEvents;
+import io.commitflow.git.DiffedCommit;
+import io.commitflow.git.FileChange;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Where nearly every subject starts with an area, every suggestion has one: the area the history gives its paths. */
+class AreaAlwaysTest {
+    private static DiffedCommit change(int i, String path, String method, String message) {
+        CommitEvent c = TestEvents.withMessage(TestEvents.commit("r", String.format("%040x", i)), message);
+        String patch = "diff --git a/" + path + " b/" + path + "\n--- a/" + path + "\n+++ b/" + path + "\n@@ -1,3 +1,3 @@\n"
+                + " impl Chan {\n-    fn " + method + "(&self) {}\n+    fn " + method + "(&self, n: usize) { self.wake(n) }\n }\n";
+        return DiffedCommit.of(c, List.of(new FileChange("MODIFY", path, path, false, 1, 1, 0, "100644", "100644")), 1,
+                patch, "", "mirror", null);
+    }
+
+    /** A history whose subjects name the area of their folder: {@code sync} for tokio/src/sync, {@code rt} for runtime. */
+    private static void learnHistory(Rules r, int n, double withArea) {
+        for (int i = 0; i < n; i++) {
+            boolean sync = i % 2 == 0;
+            String path = sync ? "tokio/src/sync/mpsc/chan" + i + ".rs" : "tokio/src/runtime/task/core" + i + ".rs";
+            String description = (sync ? "fix a missed wakeup in send " : "avoid a lost task in poll ") + i;
+            boolean area = i < n * withArea;
+            r.learn(change(i, path, "m" + i, (area ? (sync ? "sync: " : "rt: ") : "") + description + "\n"));
+        }
+    }
+
+    @Test
+    void anAreaAlwaysWrittenIsTheOneThePathsHave() {
+        try (Rules r = new Rules()) {
+            learnHistory(r, 40, 1.0);
+            Conventions c = r.memory.model().style.conventions();
+            assertThat(c.areaAlways()).isTrue();
+            assertThat(c.areaOfFolders(List.of("tokio", "src", "runtime", "task"))).isEqualTo("rt");
+            assertThat(c.areaOfFolders(List.of("tokio", "src", "sync", "mpsc"))).isEqualTo("sync");
+
+            DiffedCommit d = change(1000, "tokio/src/runtime/task/harness.rs", "poll_inner", null);
+            Draft draft = r.generator.generate(d, DiffFeatures.of(d), r.memory, r.memory.vector(DiffFeatures.of(d).terms()));
+            assertThat(Subject.parse(draft.subject()).area()).isEqualTo("rt");
+            // the exemplar's own area is a neighbour's; the paths decide
+            Subject fromSync = StyleApplier.styled(Subject.parse("sync: avoid a lost task in poll"), List.of(), List.of(),
+                    c, List.of("harness.rs"), List.of("harness.rs"), "", null, "rt");
+            assertThat(fromSync.area()).isEqualTo("rt");
+            Subject mentioned = StyleApplier.styled(Subject.parse("make rt reusable"), List.of(), List.of(),
+                    c, List.of("harness.rs"), List.of("harness.rs"), "", null, "rt");
+            assertThat(mentioned.area()).as("kept where the description names it too").isEqualTo("rt");
+        }
+    }
+
+    @Test
+    void aHistoryWhereAreasAreCommonButNotNearlyAlwaysKeepsItsVote() {
+        try (Rules r = new Rules()) {
+            learnHistory(r, 40, 0.5);
+            Conventions c = r.memory.model().style.conventions();
+            assertThat(c.usesArea()).isTrue();
+            assertThat(c.areaAlways()).isFalse();
+            assertThat(c.areaOfFolders(List.of("tokio", "src", "runtime"))).isNull();
+            Subject mentioned = StyleApplier.styled(Subject.parse("make rt reusable"), List.of(), List.of(),
+                    c, List.of("harness.rs"), List.of("harness.rs"), "", null, null);
+            assertThat(mentioned.area()).isEmpty();
+        }
+    }
+}
