@@ -13,7 +13,7 @@ public final class Authors {
      * in a name or an e-mail address.
      */
     private static final Pattern BOT = Pattern.compile(
-            "(?i)\\[bot]|(^|[\\s._-])bot($|[\\s@._-])|^(dependabot|renovate|greenkeeper|snyk-bot|github-actions|"
+            "(?i)\\[bot]|(^|[\\s._-])bot($|[\\s@._-])|^(dependabot|greenkeeper|snyk-bot|github-actions|"
                     + "mergify|pre-commit-ci|allcontributors|imgbot|depfu|pyup-bot|weblate)\\b");
 
     private Authors() {}
