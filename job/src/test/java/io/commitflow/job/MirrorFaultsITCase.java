@@ -8,11 +8,8 @@ import io.commitflow.testing.GitHistory;
 import io.commitflow.testing.KafkaBroker;
 import io.commitflow.testing.MiniClusters;
 import org.apache.flink.api.common.JobStatus;
-import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.configuration.RestartStrategyOptions;
-import org.apache.flink.configuration.StateBackendOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -167,11 +164,7 @@ class MirrorFaultsITCase {
     }
 
     private JobClient start(KafkaSettings k) throws Exception {
-        Configuration conf = new Configuration();
-        conf.set(StateBackendOptions.STATE_BACKEND, "rocksdb");
-        conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofMillis(500));
-        conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, checkpoints.toUri().toString());
-        conf.set(PipelineOptions.GENERIC_TYPES, false);
+        Configuration conf = MiniClusters.job(Duration.ofMillis(500), checkpoints);
         conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none"); // any exception fails the job, and the test
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
         env.setParallelism(2);

@@ -5,10 +5,7 @@ import io.commitflow.event.Json;
 import io.commitflow.testing.GitHistory;
 import io.commitflow.testing.KafkaBroker;
 import io.commitflow.testing.MiniClusters;
-import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.PipelineOptions;
-import org.apache.flink.configuration.StateBackendOptions;
 import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
@@ -157,11 +154,7 @@ class SavepointCompatibilityITCase {
     }
 
     private JobClient start(KafkaSettings k, Path root, String savepoint) throws Exception {
-        Configuration conf = new Configuration();
-        conf.set(StateBackendOptions.STATE_BACKEND, "rocksdb");
-        conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofMillis(500));
-        conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, state.resolve("checkpoints").toUri().toString());
-        conf.set(PipelineOptions.GENERIC_TYPES, false);
+        Configuration conf = MiniClusters.job(Duration.ofMillis(500), state.resolve("checkpoints"));
         if (savepoint != null) {
             conf.set(StateRecoveryOptions.SAVEPOINT_PATH, savepoint);
             conf.set(StateRecoveryOptions.SAVEPOINT_IGNORE_UNCLAIMED_STATE, false); // all of it must be restored

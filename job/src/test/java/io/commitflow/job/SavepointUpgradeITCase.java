@@ -5,10 +5,7 @@ import io.commitflow.event.Json;
 import io.commitflow.testing.GitHistory;
 import io.commitflow.testing.KafkaBroker;
 import io.commitflow.testing.MiniClusters;
-import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.PipelineOptions;
-import org.apache.flink.configuration.StateBackendOptions;
 import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
@@ -91,11 +88,7 @@ class SavepointUpgradeITCase {
     }
 
     private JobClient start(KafkaSettings k, String savepoint, boolean changed) throws Exception {
-        Configuration conf = new Configuration();
-        conf.set(StateBackendOptions.STATE_BACKEND, "rocksdb");
-        conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofMillis(500));
-        conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, state.resolve("checkpoints").toUri().toString());
-        conf.set(PipelineOptions.GENERIC_TYPES, false);
+        Configuration conf = MiniClusters.job(Duration.ofMillis(500), state.resolve("checkpoints"));
         if (savepoint != null) {
             conf.set(StateRecoveryOptions.SAVEPOINT_PATH, savepoint); // every piece of state must find its operator
         }

@@ -12,10 +12,7 @@ import io.commitflow.testing.MiniClusters;
 import io.commitflow.testing.OtlpReceiver.Received;
 import io.commitflow.testing.OtlpReceiver;
 import io.opentelemetry.proto.trace.v1.Span.SpanKind;
-import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.PipelineOptions;
-import org.apache.flink.configuration.StateBackendOptions;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -236,11 +233,7 @@ class TracingITCase {
     }
 
     private void runBounded(KafkaSettings k) throws Exception {
-        Configuration conf = new Configuration();
-        conf.set(StateBackendOptions.STATE_BACKEND, "rocksdb");
-        conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofMillis(500));
-        conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, checkpoints.toUri().toString());
-        conf.set(PipelineOptions.GENERIC_TYPES, false);
+        Configuration conf = MiniClusters.job(Duration.ofMillis(500), checkpoints);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
         env.setParallelism(PARALLELISM);
         PipelineSettings d = PipelineSettings.defaults(mirrors.toString());

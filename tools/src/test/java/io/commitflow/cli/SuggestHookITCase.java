@@ -9,9 +9,7 @@ import io.commitflow.job.PipelineSettings;
 import io.commitflow.testing.GitHistory;
 import io.commitflow.testing.KafkaBroker;
 import io.commitflow.testing.MiniClusters;
-import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.StateBackendOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -70,10 +68,7 @@ class SuggestHookITCase {
         // learning traffic: the repository's history, with its real messages
         KAFKA.produce(k.eventsTopic(), "app.git".getBytes(StandardCharsets.UTF_8), GitHistory.commitEvents("app.git", history));
 
-        Configuration conf = new Configuration();
-        conf.set(StateBackendOptions.STATE_BACKEND, "rocksdb");
-        conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofSeconds(1));
-        conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, Files.createDirectories(dir.resolve("checkpoints")).toUri().toString());
+        Configuration conf = MiniClusters.job(Duration.ofSeconds(1), Files.createDirectories(dir.resolve("checkpoints")));
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
         env.setParallelism(1);
         CommitMessageJob.build(env, KafkaIO.sourceBuilder(k).build(), KafkaIO.suggestionSink(k), KafkaIO.deadLetterSink(k),

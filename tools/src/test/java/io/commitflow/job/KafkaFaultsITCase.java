@@ -10,9 +10,7 @@ import io.commitflow.testing.Reconciliation;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.configuration.RestartStrategyOptions;
-import org.apache.flink.configuration.StateBackendOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -240,13 +238,9 @@ class KafkaFaultsITCase {
         }
 
         JobClient submit() throws Exception {
-            Configuration conf = new Configuration();
-            conf.set(StateBackendOptions.STATE_BACKEND, "rocksdb");
-            conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofSeconds(1));
+            Configuration conf = MiniClusters.job(Duration.ofSeconds(1), dir.resolve("checkpoints"));
             conf.set(CheckpointingOptions.MIN_PAUSE_BETWEEN_CHECKPOINTS, Duration.ofSeconds(2));
-            conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, dir.resolve("checkpoints").toUri().toString());
             conf.set(CheckpointingOptions.INCREMENTAL_CHECKPOINTS, true);
-            conf.set(PipelineOptions.GENERIC_TYPES, false);
             // as flink-conf/config.yaml has it, with shorter waits
             conf.set(RestartStrategyOptions.RESTART_STRATEGY, "exponential-delay");
             conf.set(RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_INITIAL_BACKOFF, Duration.ofMillis(500));
