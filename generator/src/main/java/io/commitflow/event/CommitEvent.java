@@ -45,6 +45,4 @@ public record CommitEvent(
         return tenant.equals(this.tenant) ? this
                 : new CommitEvent(tenant, repo, sha, parents, author, ts, message, patch, traceId, origin, draft);
     }
-
-
 }

@@ -76,9 +76,5 @@ public final class Tenants {
             Matcher m = pattern().matcher(topic);
             return m.matches() ? m.group(1) : null;
         }
-
-        public String template() {
-            return template;
-        }
     }
 }

@@ -63,8 +63,13 @@ public final class Validation {
                 ? name.substring(0, name.length() - GIT_SUFFIX.length()) : name;
     }
 
+    /** Whether {@code tenant} is a tenant's name ({@link Tenants#NAME}). */
+    public static boolean isTenant(String tenant) {
+        return tenant != null && TENANT.matcher(tenant).matches();
+    }
+
     public static String tenant(String tenant) throws InvalidEventException {
-        if (!TENANT.matcher(tenant).matches()) {
+        if (!isTenant(tenant)) {
             throw new InvalidEventException(Reason.INVALID_FIELD,
                     "tenant must match [A-Za-z0-9][A-Za-z0-9._-]{0,63}, got " + quote(tenant));
         }

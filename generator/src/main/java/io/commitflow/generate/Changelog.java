@@ -97,15 +97,8 @@ public final class Changelog {
     }
 
     /** Whether a file header of the patch names a change log: a scan of the headers only, no split. */
-    private static boolean touchesLog(String patch) {
-        for (int i = patch.startsWith("+++ ") ? 0 : patch.indexOf("\n+++ "); i >= 0; i = patch.indexOf("\n+++ ", i + 1)) {
-            int start = patch.charAt(i) == '\n' ? i + 5 : i + 4;
-            int end = patch.indexOf('\n', start);
-            if (isLog(patch.substring(start, end < 0 ? patch.length() : end))) {
-                return true;
-            }
-        }
-        return false;
+    static boolean touchesLog(String patch) {
+        return DiffTokens.anyFile(patch, Changelog::isLog);
     }
 
     /** Whether a file header's path ({@code b/src/changes/changes.xml}) is a change log's. */

@@ -71,14 +71,9 @@ final class Composition {
         pathArea = conventions.areaAlways() ? conventions.areaOfFolders(mainFolders(diff)) : null;
     }
 
-    /** The folders of the file with the most changed lines, outermost first. */
+    /** The folders of the diff's most-changed file ({@link StyleApplier#mainFile}), outermost first. */
     private static List<String> mainFolders(DiffedCommit diff) {
-        io.commitflow.git.FileChange main = null;
-        for (io.commitflow.git.FileChange f : diff.files()) {
-            if (main == null || f.added() + f.deleted() > main.added() + main.deleted()) {
-                main = f;
-            }
-        }
+        io.commitflow.git.FileChange main = StyleApplier.mainFile(diff);
         if (main == null) {
             return List.of();
         }

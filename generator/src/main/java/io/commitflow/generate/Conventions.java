@@ -62,30 +62,6 @@ public record Conventions(boolean hasHistory, boolean usesConventional, boolean 
                 subjectIsTestTitle, entryIssueIsTicket, releaseForm, false, "");
     }
 
-    /**
-     * The area the history gives the deepest of {@code folders} (a path's folders, outermost first) that has one;
-     * null when none has.
-     */
-    public String areaOfFolders(List<String> folders) {
-        if (folderAreas == null || folderAreas.isEmpty()) {
-            return null;
-        }
-        java.util.Map<String, String> byFolder = new java.util.HashMap<>();
-        for (String pair : folderAreas.split(",")) {
-            int eq = pair.indexOf('=');
-            if (eq > 0) {
-                byFolder.put(pair.substring(0, eq), pair.substring(eq + 1));
-            }
-        }
-        for (int i = folders.size() - 1; i >= 0; i--) {
-            String a = byFolder.get(folders.get(i));
-            if (a != null) {
-                return a;
-            }
-        }
-        return null;
-    }
-
     /** Conventions without {@code releaseForm}, as a request of a version before it was kept reads. */
     public Conventions(boolean hasHistory, boolean usesConventional, boolean scopeIsUsuallyFile, boolean usesArea,
                        boolean areaIsUsuallyFile, boolean mostlyTagged, boolean writesTags, boolean writesTickets,
@@ -131,6 +107,30 @@ public record Conventions(boolean hasHistory, boolean usesConventional, boolean 
                        boolean capitalizes, boolean endsWithPeriod, boolean subjectIsChangelogEntry, String kindTypes) {
         this(hasHistory, usesConventional, scopeIsUsuallyFile, usesArea, areaIsUsuallyFile, mostlyTagged, writesTags,
                 writesTickets, capitalizes, endsWithPeriod, subjectIsChangelogEntry, kindTypes, "", "");
+    }
+
+    /**
+     * The area the history gives the deepest of {@code folders} (a path's folders, outermost first) that has one;
+     * null when none has.
+     */
+    public String areaOfFolders(List<String> folders) {
+        if (folderAreas == null || folderAreas.isEmpty()) {
+            return null;
+        }
+        java.util.Map<String, String> byFolder = new java.util.HashMap<>();
+        for (String pair : folderAreas.split(",")) {
+            int eq = pair.indexOf('=');
+            if (eq > 0) {
+                byFolder.put(pair.substring(0, eq), pair.substring(eq + 1));
+            }
+        }
+        for (int i = folders.size() - 1; i >= 0; i--) {
+            String a = byFolder.get(folders.get(i));
+            if (a != null) {
+                return a;
+            }
+        }
+        return null;
     }
 
     /** What spellings of one scope share: lower case, without {@code -} and {@code _}, without a plural {@code s}. */

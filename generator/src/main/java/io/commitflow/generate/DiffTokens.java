@@ -71,6 +71,21 @@ public final class DiffTokens {
     }
 
     /**
+     * Whether the path of a file header ({@code +++ b/src/Foo.java}, as it stands after {@code +++ }) of the patch
+     * passes {@code path}: a scan of the headers only, no split.
+     */
+    static boolean anyFile(String patch, java.util.function.Predicate<String> path) {
+        for (int i = patch.startsWith("+++ ") ? 0 : patch.indexOf("\n+++ "); i >= 0; i = patch.indexOf("\n+++ ", i + 1)) {
+            int start = patch.charAt(i) == '\n' ? i + 5 : i + 4;
+            int end = patch.indexOf('\n', start);
+            if (path.test(patch.substring(start, end < 0 ? patch.length() : end))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
      * Where the line that starts at {@code from} ends: at its {@code '\n'}, or at the end of the patch. Walking the
      * patch line by line this way sees the lines {@code patch.split("\n")} gives, and empty ones after them.
      */

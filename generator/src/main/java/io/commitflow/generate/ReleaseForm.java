@@ -60,8 +60,9 @@ record ReleaseForm(String version, String name) {
 
     /** The release this patch makes, or null when it is not one. */
     static ReleaseForm of(String patch) {
-        if (patch == null || patch.isEmpty()) {
-            return null;
+        if (patch == null || patch.isEmpty()
+                || !DiffTokens.anyFile(patch, p -> MANIFESTS.stream().anyMatch(m -> m.owns(p.trim())))) {
+            return null; // most commits: no manifest, and no need to split the patch
         }
         List<FilePart> files = split(patch);
         String newVersion = null;
@@ -109,16 +110,6 @@ record ReleaseForm(String version, String name) {
             }
         }
         return new ReleaseForm(newVersion, names.size() == 1 ? names.iterator().next() : null);
-    }
-
-    /** Whether the patch changes a change log ({@link Changelog}). */
-    static boolean changesLog(String patch) {
-        for (FilePart f : split(patch)) {
-            if (Changelog.isLog(f.path())) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** Whether each removed line, with the old version written as the new one, is the added line in its place. */

@@ -21,7 +21,7 @@ final class ReleaseRule implements SubjectRule {
             return null;
         }
         if (subject.strip().length() < SubjectLength.MIN && release.name() != null && release.name().matches("[\\w-]+")
-                && !ReleaseForm.changesLog(c.patch())
+                && !Changelog.touchesLog(c.patch())
                 && !subject.toLowerCase(java.util.Locale.ROOT).contains(release.name().toLowerCase(java.util.Locale.ROOT))) {
             subject = subject.strip() + " of " + release.name();
         }

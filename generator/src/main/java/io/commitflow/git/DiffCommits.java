@@ -2,8 +2,8 @@ package io.commitflow.git;
 
 import io.commitflow.event.CommitEvent;
 import io.commitflow.event.InvalidEventException;
-import io.commitflow.event.RepoKeys;
 import io.commitflow.event.Reason;
+import io.commitflow.event.RepoKeys;
 
 import java.io.IOException;
 import java.nio.file.Path;

@@ -3,7 +3,6 @@ package io.commitflow.git;
 import io.commitflow.event.InvalidEventException;
 import io.commitflow.event.Reason;
 import io.commitflow.event.RepoKeys;
-import io.commitflow.event.Validation;
 import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
 
@@ -49,7 +48,7 @@ public final class Mirrors implements AutoCloseable {
 
     /** The mirror of the tenant's {@code repo}: {@code root/tenant/repo} or {@code root/repo} ({@link RepoKeys}). */
     public Repository open(String tenant, String repo) throws InvalidEventException {
-        return open(keys == RepoKeys.PER_TENANT ? keys.of(Validation.tenant(tenant), Validation.repo(repo)) : repo);
+        return open(keys.of(tenant, repo));
     }
 
     /** The mirror of {@code repo}; see {@link MirrorRoot#resolve} for the names it refuses. */

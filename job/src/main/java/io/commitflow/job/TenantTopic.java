@@ -2,6 +2,7 @@ package io.commitflow.job;
 
 import io.commitflow.event.EventParser;
 import io.commitflow.event.Tenants;
+import io.commitflow.event.Validation;
 import org.apache.flink.connector.kafka.sink.TopicSelector;
 import org.apache.flink.util.function.SerializableFunction;
 
@@ -30,7 +31,6 @@ final class TenantTopic<T> implements TopicSelector<T> {
         if (!Tenants.perTenant(template)) {
             return template;
         }
-        return Tenants.topicOf(template, tenant == null || !tenant.matches(Tenants.NAME)
-                ? EventParser.DEFAULT_TENANT : tenant);
+        return Tenants.topicOf(template, Validation.isTenant(tenant) ? tenant : EventParser.DEFAULT_TENANT);
     }
 }

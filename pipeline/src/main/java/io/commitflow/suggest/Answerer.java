@@ -34,10 +34,6 @@ final class Answerer {
     private final int maxRetries;
     private final RepoKeys keys;
 
-    Answerer(RetrievalIndex index, RetrievalGenerator generator, int maxRetries) {
-        this(index, generator, maxRetries, RepoKeys.GLOBAL);
-    }
-
     /** @param keys how the index names repositories */
     Answerer(RetrievalIndex index, RetrievalGenerator generator, int maxRetries, RepoKeys keys) {
         this.index = index;

@@ -48,10 +48,6 @@ final class InFlight {
     /** Repositories whose list the last snapshot wrote (or a restore found): the next snapshot updates or clears them. */
     private Set<String> written = new HashSet<>();
 
-    InFlight() {
-        this(RepoKeys.GLOBAL);
-    }
-
     /** @param keys how keyed state names repositories: the keys the lists are written under */
     InFlight(RepoKeys keys) {
         this.keys = keys;

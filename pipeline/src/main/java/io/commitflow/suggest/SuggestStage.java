@@ -22,7 +22,7 @@ import org.apache.flink.util.OutputTag;
 public final class SuggestStage {
     /** The stage's uid: its keyed state (rows, caches, requests in flight) is restored by it. */
     public static final String UID = "suggest";
-    public static final KeySelector<CommitWithFleet, String> BY_REPO = RepoKeySelector.repository(RepoKeys.GLOBAL, c -> c.diff().commit());
+    public static final KeySelector<CommitWithFleet, String> BY_REPO = byRepo(RepoKeys.GLOBAL);
 
     /**
      * Suggestions for drafts ({@code "draft":true} events: staged changes that {@code commitflow suggest} asks about),
@@ -50,8 +50,13 @@ public final class SuggestStage {
                 ? diffs.keyBy(FleetMemory.BY_TENANT).process(new FleetMemory(settings.fleetRows()), type)
                         .uid(FleetMemory.UID).name("fleet memory (per tenant)")
                 : diffs.map(CommitWithFleet::alone, type).name("no fleet");
-        return toSuggest.keyBy(RepoKeySelector.repository(operator.keys(), c -> c.diff().commit()))
+        return toSuggest.keyBy(byRepo(operator.keys()))
                 .transform("suggest (index, batched retrieval, generator)", TypeInformation.of(Suggestion.class), operator)
                 .uid(UID);
+    }
+
+    /** Keyed by the commit's repository, named as {@code keys} names it. */
+    private static KeySelector<CommitWithFleet, String> byRepo(RepoKeys keys) {
+        return RepoKeySelector.repository(keys, c -> c.diff().commit());
     }
 }

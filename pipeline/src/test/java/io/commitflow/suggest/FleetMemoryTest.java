@@ -144,7 +144,8 @@ class FleetMemoryTest {
             var request = new SuggestRequest(ask.diff(), ask.features(), memory.vector(ask.features().terms()),
                     memory.window(), memory.model().style.conventions(), io.commitflow.gpu.Tier.SILVER, null,
                     ask.fleet(), 0);
-            Answer a = new Answerer(index, new RetrievalGenerator(), 0).scan(request);
+            Answer a = new Answerer(index, new RetrievalGenerator(), 0,
+                    io.commitflow.event.RepoKeys.GLOBAL).scan(request);
 
             assertThat(a).isInstanceOf(Answer.Written.class);
             Answer.Written w = (Answer.Written) a;

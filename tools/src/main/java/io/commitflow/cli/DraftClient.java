@@ -1,8 +1,5 @@
 package io.commitflow.cli;
 
-import io.commitflow.event.Tenants;
-import io.commitflow.event.Validation;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import io.commitflow.event.EventParser;
 import io.commitflow.event.Json;
