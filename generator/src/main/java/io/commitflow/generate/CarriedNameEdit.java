@@ -37,11 +37,11 @@ final class CarriedNameEdit {
         if (theirSignature == null || theirSignature.length == 0) {
             return null;
         }
-        for (String token : description.split("[\\s,;()\\[\\]\"'`]+")) {
-            String name = token.replaceAll("^[^\\p{L}\\p{N}]+|[^\\p{L}\\p{N}]+$", "");
+        for (String token : TOKEN_END.split(description)) {
+            String name = EDGE.matcher(token).replaceAll("");
             boolean plain = !FileNameEdit.NAME_SHAPED.matcher(name).find();
-            for (String word : name.split("[^\\p{L}\\p{N}_]+")) {
-                if (word.length() < 3 || word.chars().noneMatch(Character::isLetter)) {
+            for (String word : FileNameEdit.NOT_WORD.split(name)) {
+                if (word.length() < 3 || !hasLetter(word)) {
                     continue;
                 }
                 int h = DiffTokens.wordHash(word);
@@ -68,6 +68,20 @@ final class CarriedNameEdit {
     static final int PLAIN_NAME_TIMES = 3;
 
     /** How many of {@code words} are {@code word}. */
+    /** What ends a token of a description: spaces, punctuation between names, brackets and quotes. */
+    private static final Pattern TOKEN_END = Pattern.compile("[\\s,;()\\[\\]\"'`]+");
+    /** What is trimmed from a token's ends: anything but letters and digits. */
+    private static final Pattern EDGE = Pattern.compile("^[^\\p{L}\\p{N}]+|[^\\p{L}\\p{N}]+$");
+
+    private static boolean hasLetter(String word) {
+        for (int i = 0; i < word.length(); i++) {
+            if (Character.isLetter(word.charAt(i))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private static int times(int[] words, int word) {
         int n = 0;
         for (int w : words) {

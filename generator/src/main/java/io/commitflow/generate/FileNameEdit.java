@@ -139,8 +139,20 @@ final class FileNameEdit {
         if (name == null || name.length() <= 3) {
             return null;
         }
-        Pattern word = Pattern.compile("(?<![\\w$])" + Pattern.quote(name) + "(?![\\w$])");
-        return word.matcher(patch).find() ? name : null;
+        // as the pattern (?<![\w$])NAME(?![\w$]) finds it, without compiling one per suggestion
+        for (int at = patch.indexOf(name); at >= 0; at = patch.indexOf(name, at + 1)) {
+            int end = at + name.length();
+            if ((at == 0 || !identifierChar(patch.charAt(at - 1)))
+                    && (end == patch.length() || !identifierChar(patch.charAt(end)))) {
+                return name;
+            }
+        }
+        return null;
+    }
+
+    /** {@code [\w$]}: an ASCII letter, digit, {@code _} or {@code $}. */
+    private static boolean identifierChar(char c) {
+        return c < 128 && (Character.isLetterOrDigit(c) || c == '_' || c == '$');
     }
 
     /**
@@ -148,7 +160,7 @@ final class FileNameEdit {
      * of another part of the code, and the subject would claim a change this diff does not make.
      */
     static boolean namesOtherFiles(String description, List<String> theirFiles, List<String> ourFiles) {
-        for (String word : description.split("[^\\p{L}\\p{N}_]+")) {
+        for (String word : NOT_WORD.split(description)) {
             if (word.length() > 3 && RepoStyle.matchesFile(word, theirFiles) && !RepoStyle.matchesFile(word, ourFiles)) {
                 return true;
             }
@@ -156,13 +168,36 @@ final class FileNameEdit {
         return false;
     }
 
+    /** What separates words: anything but letters, digits and {@code _}. */
+    static final Pattern NOT_WORD = Pattern.compile("[^\\p{L}\\p{N}_]+");
+
     /** A name, not a word: parts joined inside it, or letters next to digits. */
     static final Pattern NAME_SHAPED = Pattern.compile(
             "[\\p{L}\\p{N}][-.:/_][\\p{L}\\p{N}]|\\p{L}\\p{N}|\\p{N}\\p{L}");
 
     static boolean containsIgnoreCase(String text, String word) {
         int n = word.length();
+        if (n == 0 || Character.isSurrogate(word.charAt(0))) {
+            for (int i = 0; i + n <= text.length(); i++) {
+                if (text.regionMatches(true, i, word, 0, n)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+        // a patch is thousands of characters and the word a few: only where the first characters already match as
+        // regionMatches compares them (equal, the same upper case, or the same lower case of that) is the rest compared
+        char first = word.charAt(0);
+        int upper = Character.toUpperCase((int) first);
+        int lower = Character.toLowerCase(upper);
         for (int i = 0; i + n <= text.length(); i++) {
+            char c = text.charAt(i);
+            if (c != first) {
+                int u = Character.toUpperCase((int) c);
+                if (u != upper && Character.toLowerCase(u) != lower) {
+                    continue;
+                }
+            }
             if (text.regionMatches(true, i, word, 0, n)) {
                 return true;
             }

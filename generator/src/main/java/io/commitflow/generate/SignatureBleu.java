@@ -31,6 +31,9 @@ public final class SignatureBleu {
     /** Their counts per place of ours during {@link #against}, zero between calls, and the places a call used. */
     private final int[] theirCount;
     private final int[] used;
+    /** {@link #against}'s scratch: their words as our ids, and the clipped matches per n-gram length. */
+    private int[] theirMapped = new int[0];
+    private final int[] correct = new int[N + 1];
 
     public SignatureBleu(int[] ours) {
         if (ours.length > 0xFFFF) {
@@ -79,13 +82,18 @@ public final class SignatureBleu {
 
     /** B-Norm of our signature against {@code theirs}: {@code Bleu.sentence(ours, theirs)}. */
     public double against(int[] theirs) {
-        int[] mapped = new int[theirs.length];
-        for (int i = 0; i < theirs.length; i++) {
+        if (theirMapped.length < theirs.length) {
+            theirMapped = new int[Math.max(theirs.length, DiffTokens.SIGNATURE_WORDS)];
+        }
+        int[] mapped = theirMapped;
+        int length = theirs.length;
+        for (int i = 0; i < length; i++) {
             mapped[i] = idOf(theirs[i]);
         }
-        int[] correct = new int[N + 1];
+        int[] correct = this.correct;
+        java.util.Arrays.fill(correct, 0);
         int usedPlaces = 0;
-        for (int i = 0; i < mapped.length; i++) {
+        for (int i = 0; i < length; i++) {
             long key = mapped[i];
             if (key == 0) {
                 continue; // a word we lack: no n-gram of ours starts here
@@ -93,7 +101,7 @@ public final class SignatureBleu {
             if (theirWordCount[(int) key]++ < wordCount[(int) key]) {
                 correct[1]++;
             }
-            for (int n = 2; n <= N && i + n <= mapped.length; n++) {
+            for (int n = 2; n <= N && i + n <= length; n++) {
                 int id = mapped[i + n - 1];
                 if (id == 0) {
                     break;
@@ -114,8 +122,8 @@ public final class SignatureBleu {
         for (int k = 0; k < usedPlaces; k++) {
             theirCount[used[k]] = 0;
         }
-        for (int id : mapped) {
-            theirWordCount[id] = 0;
+        for (int i = 0; i < length; i++) {
+            theirWordCount[mapped[i]] = 0;
         }
         return Bleu.score(size, theirs.length, correct);
     }

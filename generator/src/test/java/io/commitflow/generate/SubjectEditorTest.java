@@ -219,6 +219,29 @@ class SubjectEditorTest {
     }
 
     @Test
+    void theQuickScansFindWhatTheirDefinitionsFind() {
+        // containsIgnoreCase is regionMatches(true, …) at every place, classUnderTest the pattern (?<![\w$])NAME(?![\w$]):
+        // their shortcuts must agree with those on case pairs outside ASCII (the Kelvin sign, the dotless i, the long s)
+        // and on the characters around a name
+        String[] texts = {"", "k", "K", "\u212A", "x\u212Aafka", "\u0131d", "\u0130D", "\u017Fha", "SHA", "Kafka",
+                "+ kAfKa\n", "$CharRange", "CharRange$", "_CharRange", "CharRange_", "CharRanges", "(CharRange)",
+                "\u00e9CharRange", "CharRange\u00e9", "a\uD801\uDC00CharRange", "CharRangeCharRange x CharRange"};
+        String[] words = {"kafka", "k", "id", "sha", "CharRange", "\u00c9t\u00e9", "KAFKA"};
+        for (String text : texts) {
+            for (String word : words) {
+                boolean regionMatches = false;
+                for (int i = 0; i + word.length() <= text.length(); i++) {
+                    regionMatches |= text.regionMatches(true, i, word, 0, word.length());
+                }
+                assertThat(FileNameEdit.containsIgnoreCase(text, word)).as("%s in %s", word, text).isEqualTo(regionMatches);
+            }
+            boolean found = java.util.regex.Pattern.compile("(?<![\\w$])CharRange(?![\\w$])").matcher(text).find();
+            assertThat(FileNameEdit.classUnderTest(List.of("CharRangeTest"), text)).as(text)
+                    .isEqualTo(found ? "CharRange" : null);
+        }
+    }
+
+    @Test
     void oneNameStandsForOneFile() {
         // jgit: "Remove TopoInDegreePhase and move Commit Graph info to TopoInDegreePhase"
         assertThat(FileNameEdit.edit("Remove TopoSortGenerator and move Commit Graph info to TopoInDegreePhase",
