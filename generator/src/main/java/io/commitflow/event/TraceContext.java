@@ -1,11 +1,21 @@
 package io.commitflow.event;
 
-import java.util.regex.Pattern;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanContext;
+import io.opentelemetry.api.trace.SpanId;
+import io.opentelemetry.api.trace.TraceId;
+import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.propagation.TextMapGetter;
+
+import java.util.List;
 
 /**
  * W3C Trace Context ({@code traceparent: 00-<trace-id>-<parent-id>-<flags>}) in and out of Kafka headers: an
  * event's trace continues the one its producer started, and every record the job writes carries a
- * {@code traceparent} of the same trace, so that a consumer continues it in turn.
+ * {@code traceparent} of the same trace, so that a consumer continues it in turn. A header is read by OpenTelemetry's
+ * {@link W3CTraceContextPropagator}, the reader the tracing stage and other consumers use, so all agree on which
+ * headers are valid.
  */
 public final class TraceContext {
     /** The Kafka header, as OpenTelemetry's Kafka instrumentation names it. */
@@ -13,8 +23,18 @@ public final class TraceContext {
     /** Vendors' trace data beside it, passed on untouched. */
     public static final String STATE_HEADER = "tracestate";
 
-    private static final Pattern TRACEPARENT = Pattern.compile("([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-.*)?");
-    private static final Pattern W3C_TRACE_ID = Pattern.compile("[0-9a-f]{32}");
+    /** A carrier that is one {@code traceparent} value. */
+    private static final TextMapGetter<String> ONE_TRACEPARENT = new TextMapGetter<>() {
+        @Override
+        public Iterable<String> keys(String carrier) {
+            return List.of(HEADER);
+        }
+
+        @Override
+        public String get(String carrier, String key) {
+            return HEADER.equals(key) ? carrier : null;
+        }
+    };
 
     private TraceContext() {}
 
@@ -25,22 +45,16 @@ public final class TraceContext {
      */
     public static String traceIdOf(String traceparent) {
         if (traceparent == null || traceparent.length() > 256) {
-            return null;
+            return null; // no parsing of whatever a producer put in a header
         }
-        var m = TRACEPARENT.matcher(traceparent.strip());
-        if (!m.matches() || m.group(1).equals("ff") || (m.group(1).equals("00") && m.group(5) != null)) {
-            return null;
-        }
-        if (isZero(m.group(2)) || isZero(m.group(3))) {
-            return null;
-        }
-        return m.group(2);
+        SpanContext c = Span.fromContext(W3CTraceContextPropagator.getInstance()
+                .extract(Context.root(), traceparent.strip(), ONE_TRACEPARENT)).getSpanContext();
+        return c.isValid() ? c.getTraceId() : null;
     }
 
     /** {@code traceId} as a W3C trace id: itself when it is one (32 lowercase hex digits, not all zero), else its hash. */
     public static String w3cTraceId(String traceId) {
-        return traceId != null && W3C_TRACE_ID.matcher(traceId).matches() && !isZero(traceId) ? traceId : Hashes.hex128(
-                String.valueOf(traceId));
+        return traceId != null && TraceId.isValid(traceId) ? traceId : Hashes.hex128(String.valueOf(traceId));
     }
 
     /**
@@ -58,21 +72,12 @@ public final class TraceContext {
      */
     public static String spanId(String trace, String what) {
         String span = Hashes.hex128(trace + '/' + what).substring(0, 16);
-        return isZero(span) ? "0000000000000001" : span;
+        return SpanId.isValid(span) ? span : "0000000000000001";
     }
 
     /** As {@link #traceparent}, but not sampled: the trace was not recorded here, and its consumer should not either. */
     public static String unsampled(String traceId, String what) {
         String sampled = traceparent(traceId, what);
         return sampled.substring(0, sampled.length() - 2) + "00";
-    }
-
-    private static boolean isZero(String hex) {
-        for (int i = 0; i < hex.length(); i++) {
-            if (hex.charAt(i) != '0') {
-                return false;
-            }
-        }
-        return true;
     }
 }

@@ -1,5 +1,7 @@
 package io.commitflow.llm;
 
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+
 import java.io.Serializable;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -63,6 +65,6 @@ public record LlmSettings(String kind, String model, String url, String keyEnv, 
 
     /** The circuit breaker every endpoint gets: open after 5 failures in a row, for 30 s. */
     public CircuitBreaker breaker() {
-        return new CircuitBreaker(5, Duration.ofSeconds(30));
+        return CircuitBreaker.of(kind + ":" + model + "@" + url, ResilientBackend.breakerConfig(5, Duration.ofSeconds(30)));
     }
 }

@@ -18,11 +18,19 @@ class TraceContextTest {
                 .isEqualTo(TRACE);
     }
 
+    @Test
+    void leavesALongHeaderUnread() {
+        String valid = "01-" + TRACE + "-00f067aa0ba902b7-01-";
+        assertThat(TraceContext.traceIdOf(valid + "x".repeat(256 - valid.length()))).isEqualTo(TRACE);
+        assertThat(TraceContext.traceIdOf(valid + "x".repeat(257 - valid.length()))).isNull();
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"", "garbage", "ff-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
         "00-00000000000000000000000000000000-00f067aa0ba902b7-01", "00-4bf92f3577b34da6a3ce929d0e0e4736-0000000000000000-01",
         "00-4BF92F3577B34DA6A3CE929D0E0E4736-00f067aa0ba902b7-01", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01-x",
-        "00-4bf92f3577b34da6a3ce929d0e0e473-00f067aa0ba902b7-01"})
+        "00-4bf92f3577b34da6a3ce929d0e0e473-00f067aa0ba902b7-01", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-zz",
+        "0g-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", "01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01x"})
     void restartsTheTraceOnAnInvalidOne(String header) {
         assertThat(TraceContext.traceIdOf(header)).isNull();
         assertThat(new Origin("t", 0, 1, 2).withTraceContext(header, null).traceparent()).isNull();
@@ -42,6 +50,9 @@ class TraceContextTest {
     void makesAW3cTraceIdOfAnyOtherTraceId() {
         assertThat(TraceContext.w3cTraceId(TRACE)).isEqualTo(TRACE);
         assertThat(TraceContext.w3cTraceId("abc-123")).matches("[0-9a-f]{32}").isEqualTo(TraceContext.w3cTraceId("abc-123"));
+        assertThat(TraceContext.w3cTraceId(TRACE.toUpperCase(java.util.Locale.ROOT))).as("upper case is not W3C's")
+                .matches("[0-9a-f]{32}").isNotEqualTo(TRACE);
+        assertThat(TraceContext.w3cTraceId("0".repeat(32))).matches("[0-9a-f]{32}").isNotEqualTo("0".repeat(32));
         assertThat(TraceContext.traceIdOf(TraceContext.traceparent("abc-123", "x"))).isEqualTo(TraceContext.w3cTraceId("abc-123"));
     }
 

@@ -1,9 +1,15 @@
 package io.commitflow.llm;
 
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 import org.junit.jupiter.api.Test;
 
 import java.net.http.HttpClient;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -17,6 +23,30 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class LlmBackendsTest {
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private static final LlmRequest REQUEST = new LlmRequest("You write commit messages.\nExamples: …", "diff --git a/x b/x", 200);
+
+    private static CircuitBreaker breaker(int failuresInARow, Duration openFor) {
+        return CircuitBreaker.of("test", ResilientBackend.breakerConfig(failuresInARow, openFor));
+    }
+
+    /** A clock the test moves by hand, so the breaker's open period passes at once. */
+    private static final class MovableClock extends Clock {
+        volatile Instant now = Instant.EPOCH;
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            return this;
+        }
+    }
 
     private static LlmException failure(CompletableFuture<?> f) throws Exception {
         try {
@@ -164,7 +194,7 @@ class LlmBackendsTest {
         try (FakeLlmServer s = new FakeLlmServer().then(FakeLlmServer.Step.status(500), FakeLlmServer.Step.reset(),
                 FakeLlmServer.Step.rateLimited("0.2"), FakeLlmServer.Step.ok(FakeLlmServer.anthropic("Fix the lock leak in RefUpdate")));
              ResilientBackend r = new ResilientBackend(new AnthropicBackend(HTTP, s.base(), "m", "k"),
-                     new CircuitBreaker(10, Duration.ofSeconds(30)), 4, Duration.ofMillis(10), Duration.ofMillis(100), 1)) {
+                     breaker(10, Duration.ofSeconds(30)), 4, Duration.ofMillis(10), Duration.ofMillis(100), 1)) {
             long t = System.nanoTime();
             LlmReply reply = r.complete("acme", REQUEST, Duration.ofSeconds(10)).get(20, TimeUnit.SECONDS);
             assertThat(reply.text()).isEqualTo("Fix the lock leak in RefUpdate");
@@ -178,7 +208,7 @@ class LlmBackendsTest {
         // one 503, then every connection reset until the deadline: the endpoint's own answer is the fault to report
         try (FakeLlmServer s = new FakeLlmServer().then(FakeLlmServer.Step.status(503), FakeLlmServer.Step.reset());
              ResilientBackend r = new ResilientBackend(new OpenAiBackend(HTTP, s.base(), "m", "k"),
-                     new CircuitBreaker(1000, Duration.ofSeconds(30)), 4, Duration.ofMillis(20), Duration.ofMillis(50), 1)) {
+                     breaker(1000, Duration.ofSeconds(30)), 4, Duration.ofMillis(20), Duration.ofMillis(50), 1)) {
             LlmException e = failure(r.complete("acme", REQUEST, Duration.ofMillis(800)));
             assertThat(e.kind()).isEqualTo(LlmException.Kind.SERVER);
             assertThat(e.getSuppressed()).as("the lost connection kept beside it")
@@ -187,7 +217,7 @@ class LlmBackendsTest {
         }
         try (FakeLlmServer s = new FakeLlmServer().then(FakeLlmServer.Step.reset());
              ResilientBackend r = new ResilientBackend(new OpenAiBackend(HTTP, s.base(), "m", "k"),
-                     new CircuitBreaker(1000, Duration.ofSeconds(30)), 4, Duration.ofMillis(20), Duration.ofMillis(50), 1)) {
+                     breaker(1000, Duration.ofSeconds(30)), 4, Duration.ofMillis(20), Duration.ofMillis(50), 1)) {
             assertThat(failure(r.complete("acme", REQUEST, Duration.ofMillis(500))).kind())
                     .as("no answer at all: the connection's fault").isEqualTo(LlmException.Kind.CONNECTION);
         }
@@ -197,7 +227,7 @@ class LlmBackendsTest {
     void givesUpAtTheDeadlineAndOnFaultsThatRetriesCannotFix() throws Exception {
         try (FakeLlmServer s = new FakeLlmServer().then(FakeLlmServer.Step.status(503));
              ResilientBackend r = new ResilientBackend(new OpenAiBackend(HTTP, s.base(), "m", "k"),
-                     new CircuitBreaker(1000, Duration.ofSeconds(30)), 4, Duration.ofMillis(20), Duration.ofMillis(50), 1)) {
+                     breaker(1000, Duration.ofSeconds(30)), 4, Duration.ofMillis(20), Duration.ofMillis(50), 1)) {
             long t = System.nanoTime();
             assertThat(failure(r.complete("acme", REQUEST, Duration.ofMillis(1500))).kind()).isEqualTo(LlmException.Kind.SERVER);
             assertThat(System.nanoTime() - t).as("gave up near the deadline").isLessThan(TimeUnit.SECONDS.toNanos(10));
@@ -205,10 +235,10 @@ class LlmBackendsTest {
         }
         try (FakeLlmServer s = new FakeLlmServer().then(FakeLlmServer.Step.status(400));
              ResilientBackend r = new ResilientBackend(new OpenAiBackend(HTTP, s.base(), "m", "k"),
-                     new CircuitBreaker(5, Duration.ofSeconds(30)), 4, Duration.ofMillis(20), Duration.ofMillis(50), 1)) {
+                     breaker(5, Duration.ofSeconds(30)), 4, Duration.ofMillis(20), Duration.ofMillis(50), 1)) {
             assertThat(failure(r.complete("acme", REQUEST, Duration.ofSeconds(5))).kind()).isEqualTo(LlmException.Kind.CLIENT);
             assertThat(s.seen).as("a bad request is not retried").hasSize(1);
-            assertThat(r.breaker().state()).as("nor held against the endpoint").isEqualTo(CircuitBreaker.State.CLOSED);
+            assertThat(r.breaker().getState()).as("nor held against the endpoint").isEqualTo(CircuitBreaker.State.CLOSED);
         }
     }
 
@@ -217,7 +247,7 @@ class LlmBackendsTest {
         try (FakeLlmServer s = new FakeLlmServer().then(FakeLlmServer.Step.status(502),
                 FakeLlmServer.Step.slow(5_000, FakeLlmServer.openAi("too late")));
              ResilientBackend r = new ResilientBackend(new OpenAiBackend(HTTP, s.base(), "m", "k"),
-                     new CircuitBreaker(1000, Duration.ofSeconds(30)), 4, Duration.ofMillis(1), Duration.ofMillis(1), 1)) {
+                     breaker(1000, Duration.ofSeconds(30)), 4, Duration.ofMillis(1), Duration.ofMillis(1), 1)) {
             LlmException e = failure(r.complete("acme", REQUEST, Duration.ofMillis(1500)));
             assertThat(e.kind()).as("the 502, not the timeout of the try after it").isEqualTo(LlmException.Kind.SERVER);
             assertThat(e.getSuppressed()).singleElement()
@@ -227,28 +257,54 @@ class LlmBackendsTest {
 
     @Test
     void theCircuitOpensAfterRepeatedFailuresAndClosesAfterATrialSucceeds() throws Exception {
-        long[] now = {0};
-        CircuitBreaker breaker = new CircuitBreaker(3, Duration.ofSeconds(10), () -> now[0]);
+        MovableClock clock = new MovableClock();
+        CircuitBreaker breaker = CircuitBreaker.of("test",
+                CircuitBreakerConfig.from(ResilientBackend.breakerConfig(3, Duration.ofSeconds(10))).clock(clock).build());
         try (FakeLlmServer s = new FakeLlmServer().then(FakeLlmServer.Step.status(500), FakeLlmServer.Step.status(500),
                 FakeLlmServer.Step.status(500), FakeLlmServer.Step.ok(FakeLlmServer.openAi("Handle empty packs in PackWriter")));
              ResilientBackend r = new ResilientBackend(new OpenAiBackend(HTTP, s.base(), "m", "k"), breaker, 4,
                      Duration.ofMillis(1), Duration.ofMillis(2), 1)) {
             failure(r.complete("acme", REQUEST, Duration.ofSeconds(5)));
-            assertThat(breaker.state()).isEqualTo(CircuitBreaker.State.OPEN);
+            assertThat(breaker.getState()).isEqualTo(CircuitBreaker.State.OPEN);
             assertThat(failure(r.complete("acme", REQUEST, Duration.ofSeconds(5))).kind()).isEqualTo(LlmException.Kind.CIRCUIT_OPEN);
             assertThat(s.seen).as("an open circuit sends nothing").hasSize(3);
-            now[0] += Duration.ofSeconds(11).toNanos();
+            clock.now = clock.now.plusSeconds(11);
             assertThat(r.complete("acme", REQUEST, Duration.ofSeconds(5)).get(10, TimeUnit.SECONDS).text())
                     .isEqualTo("Handle empty packs in PackWriter");
-            assertThat(breaker.state()).isEqualTo(CircuitBreaker.State.CLOSED);
+            assertThat(breaker.getState()).isEqualTo(CircuitBreaker.State.CLOSED);
         }
+    }
+
+    @Test
+    void theBreakerCountsFailuresInARowAndATrialThatFailsOpensItAgain() {
+        MovableClock clock = new MovableClock();
+        CircuitBreaker b = CircuitBreaker.of("test",
+                CircuitBreakerConfig.from(ResilientBackend.breakerConfig(3, Duration.ofSeconds(10))).clock(clock).build());
+        LlmException server = new LlmException(LlmException.Kind.SERVER, "503");
+        for (int i = 0; i < 2; i++) {
+            b.onError(0, TimeUnit.NANOSECONDS, server);
+        }
+        b.onSuccess(0, TimeUnit.NANOSECONDS);
+        b.onError(0, TimeUnit.NANOSECONDS, new LlmException(LlmException.Kind.CLIENT, "400"));
+        b.onError(0, TimeUnit.NANOSECONDS, server);
+        b.onError(0, TimeUnit.NANOSECONDS, server);
+        assertThat(b.getState()).as("a success in between, and a client error not counted").isEqualTo(CircuitBreaker.State.CLOSED);
+        b.onError(0, TimeUnit.NANOSECONDS, server);
+        assertThat(b.getState()).isEqualTo(CircuitBreaker.State.OPEN);
+        assertThat(b.tryAcquirePermission()).isFalse();
+
+        clock.now = clock.now.plusSeconds(11);
+        assertThat(b.tryAcquirePermission()).as("one trial").isTrue();
+        assertThat(b.tryAcquirePermission()).as("and only one").isFalse();
+        b.onError(0, TimeUnit.NANOSECONDS, server);
+        assertThat(b.getState()).isEqualTo(CircuitBreaker.State.OPEN);
     }
 
     @Test
     void aTenantsRequestsBeyondItsLimitWaitInsteadOfFailing() throws Exception {
         try (FakeLlmServer s = new FakeLlmServer().then(FakeLlmServer.Step.slow(150, FakeLlmServer.openAi("Add a limit to the fetch queue")));
              ResilientBackend r = new ResilientBackend(new OpenAiBackend(HTTP, s.base(), "m", "k"),
-                     new CircuitBreaker(5, Duration.ofSeconds(30)), 2, Duration.ofMillis(10), Duration.ofMillis(50), 1)) {
+                     breaker(5, Duration.ofSeconds(30)), 2, Duration.ofMillis(10), Duration.ofMillis(50), 1)) {
             List<CompletableFuture<LlmReply>> all = new ArrayList<>();
             for (int i = 0; i < 8; i++) {
                 all.add(r.complete("acme", REQUEST, Duration.ofSeconds(20)));

@@ -60,6 +60,8 @@ class ShadedJarITCase {
                 "org/apache/kafka/clients/producer/KafkaProducer.class",
                 "org/eclipse/jgit/diff/DiffFormatter.class",
                 "com/fasterxml/jackson/databind/ObjectMapper.class",
+                "io/github/resilience4j/circuitbreaker/CircuitBreaker.class",
+                "io/github/resilience4j/retry/Retry.class",
                 "picocli/CommandLine.class");
         try (JarFile jar = new JarFile(JAR.toFile())) {
             assertThat(jar.getManifest().getMainAttributes().getValue("Main-Class"))

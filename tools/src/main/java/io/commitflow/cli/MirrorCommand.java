@@ -1,6 +1,5 @@
 package io.commitflow.cli;
 
-import com.sun.net.httpserver.HttpServer;
 import io.commitflow.event.CommitEvent;
 import io.commitflow.event.EventParser;
 import io.commitflow.event.Origin;
@@ -13,6 +12,7 @@ import io.commitflow.job.KafkaSettings;
 import io.commitflow.mirror.MirrorMetrics;
 import io.commitflow.mirror.MirrorSources;
 import io.commitflow.mirror.MirrorSync;
+import io.prometheus.metrics.exporter.httpserver.HTTPServer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -26,10 +26,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.PrintWriter;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalTime;
@@ -156,7 +153,7 @@ public final class MirrorCommand implements Callable<Integer> {
             }
         }, "commitflow-mirror-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
-        HttpServer http = metricsPort == 0 ? null : metricsServer(metrics);
+        HTTPServer http = metricsPort == 0 ? null : metricsServer(metrics);
         try (MirrorSync sync = new MirrorSync(settings, metrics, line -> {
             synchronized (out) {
                 out.println(LocalTime.now().format(hhmmss) + "  " + line);
@@ -171,7 +168,7 @@ public final class MirrorCommand implements Callable<Integer> {
             return 0;
         } finally {
             if (http != null) {
-                http.stop(0);
+                http.close();
             }
             done.countDown();
             try {
@@ -227,23 +224,12 @@ public final class MirrorCommand implements Callable<Integer> {
         }
     }
 
-    private HttpServer metricsServer(MirrorMetrics metrics) throws IOException {
-        HttpServer http;
+    private HTTPServer metricsServer(MirrorMetrics metrics) throws IOException {
         try {
-            http = HttpServer.create(new InetSocketAddress(metricsPort), 0);
+            return metrics.serve(metricsPort);
         } catch (java.net.BindException e) {
             throw new UserError("port " + metricsPort + " for the metrics is in use; choose another with --metrics-port "
                     + "PORT, or 0 for none");
         }
-        http.createContext("/metrics", exchange -> {
-            byte[] body = metrics.prometheusText().getBytes(StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().set("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
-            exchange.sendResponseHeaders(200, body.length);
-            try (OutputStream os = exchange.getResponseBody()) {
-                os.write(body);
-            }
-        });
-        http.start();
-        return http;
     }
 }

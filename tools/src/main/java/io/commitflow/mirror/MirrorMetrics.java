@@ -1,59 +1,96 @@
 package io.commitflow.mirror;
 
-import java.util.EnumMap;
-import java.util.Locale;
-import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
+import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.Gauge;
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+import io.prometheus.metrics.exporter.httpserver.HTTPServer;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.prometheus.metrics.model.snapshots.Unit;
 
-/** The mirror service's counters, in Prometheus' text format: one per outcome, the time spent in git, what is running. */
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The mirror service's metrics: one count per outcome, the time spent in git, what is running — kept by the Prometheus
+ * client in a registry of their own (nothing else shows up beside them) and served by its HTTP server.
+ *
+ * <p>The names, help texts and labels are what dashboards and alerts read; the client keeps a counter's {@code _total}
+ * in the text format's sample, HELP and TYPE lines alike.
+ */
 public final class MirrorMetrics {
-    private final Map<MirrorSync.Outcome, AtomicLong> outcomes = new EnumMap<>(MirrorSync.Outcome.class);
-    private final AtomicLong gitNanos = new AtomicLong();
-    private final AtomicLong attempts = new AtomicLong();
-    final AtomicInteger running = new AtomicInteger();
+    private final PrometheusRegistry registry = new PrometheusRegistry();
+    private final Counter syncs = Counter.builder()
+            .name("commitflow_mirror_syncs_total")
+            .help("Events handled by outcome: present (the mirror had the commit), cloned, fetched, missing (the server "
+                    + "has no such repository), failed (gave up after retries), refused (a name outside the mirror "
+                    + "root, or no source for the tenant).")
+            .labelNames("outcome")
+            .register(registry);
+    private final Counter gitRuns = Counter.builder()
+            .name("commitflow_mirror_git_runs_total")
+            .help("Clones and fetches run, retries included.")
+            .register(registry);
+    private final Counter gitSeconds = Counter.builder()
+            .name("commitflow_mirror_git_seconds_total")
+            .unit(Unit.SECONDS)
+            .help("Seconds spent in git clone and fetch.")
+            .register(registry);
+    private final Gauge gitRunning = Gauge.builder()
+            .name("commitflow_mirror_git_running")
+            .help("Clones and fetches running now.")
+            .register(registry);
 
     public MirrorMetrics() {
         for (MirrorSync.Outcome o : MirrorSync.Outcome.values()) {
-            outcomes.put(o, new AtomicLong());
+            syncs.labelValues(o.label()); // every outcome shows, at 0 until it happens
         }
     }
 
     void outcome(MirrorSync.Outcome o) {
-        outcomes.get(o).incrementAndGet();
+        syncs.labelValues(o.label()).inc();
+    }
+
+    void gitStarted() {
+        gitRunning.inc();
+    }
+
+    void gitEnded() {
+        gitRunning.dec();
     }
 
     void gitRan(long nanos) {
-        attempts.incrementAndGet();
-        gitNanos.addAndGet(nanos);
+        gitRuns.inc();
+        gitSeconds.inc(nanos / 1e9);
     }
 
     public long count(MirrorSync.Outcome o) {
-        return outcomes.get(o).get();
+        return (long) syncs.labelValues(o.label()).get();
     }
 
     /** Clones and fetches run, successful or not. */
     public long attempts() {
-        return attempts.get();
+        return (long) gitRuns.get();
     }
 
+    /** What a scrape of {@link #serve(int)}'s {@code /metrics} reads, in Prometheus' text format. */
     public String prometheusText() {
-        StringBuilder b = new StringBuilder();
-        b.append("# HELP commitflow_mirror_syncs_total Events handled by outcome: present (the mirror had the commit), "
-                + "cloned, fetched, missing (the server has no such repository), failed (gave up after retries), refused "
-                + "(a name outside the mirror root, or no source for the tenant).\n");
-        b.append("# TYPE commitflow_mirror_syncs_total counter\n");
-        outcomes.forEach((o, n) -> b.append("commitflow_mirror_syncs_total{outcome=\"").append(o.label()).append("\"} ")
-                .append(n.get()).append('\n'));
-        b.append("# HELP commitflow_mirror_git_runs_total Clones and fetches run, retries included.\n");
-        b.append("# TYPE commitflow_mirror_git_runs_total counter\n");
-        b.append("commitflow_mirror_git_runs_total ").append(attempts.get()).append('\n');
-        b.append("# HELP commitflow_mirror_git_seconds_total Seconds spent in git clone and fetch.\n");
-        b.append("# TYPE commitflow_mirror_git_seconds_total counter\n");
-        b.append(String.format(Locale.ROOT, "commitflow_mirror_git_seconds_total %.3f%n", gitNanos.get() / 1e9));
-        b.append("# HELP commitflow_mirror_git_running Clones and fetches running now.\n");
-        b.append("# TYPE commitflow_mirror_git_running gauge\n");
-        b.append("commitflow_mirror_git_running ").append(running.get()).append('\n');
-        return b.toString();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try {
+            PrometheusTextFormatWriter.create().write(out, registry.scrape());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // a byte array does not fail
+        }
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Serves these metrics on {@code /metrics} at {@code port} (every interface) until the server is closed.
+     *
+     * @throws java.net.BindException the port is taken
+     */
+    public HTTPServer serve(int port) throws IOException {
+        return HTTPServer.builder().port(port).registry(registry).buildAndStart();
     }
 }

@@ -257,7 +257,7 @@ public final class MirrorSync implements AutoCloseable {
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD);
         pb.environment().put("GIT_TERMINAL_PROMPT", "0");
         pb.environment().putIfAbsent("GIT_SSH_COMMAND", "ssh -o BatchMode=yes");
-        metrics.running.incrementAndGet();
+        metrics.gitStarted();
         try {
             Process p = pb.start();
             p.getOutputStream().close();
@@ -274,7 +274,7 @@ public final class MirrorSync implements AutoCloseable {
             Thread.currentThread().interrupt();
             return new Git(130, "interrupted");
         } finally {
-            metrics.running.decrementAndGet();
+            metrics.gitEnded();
         }
     }
 
