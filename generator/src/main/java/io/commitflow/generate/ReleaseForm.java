@@ -186,9 +186,31 @@ record ReleaseForm(String version, String name) {
         return t.replace(VERSION, "").matches(".*\\d.*") ? null : t;
     }
 
-    /** {@code template} written for this release; null when it needs the package's name and the patch has none. */
+    /**
+     * Where a learned form that does not name its package ends and the package that wrote it begins
+     * ({@link RepoStyle#learnRelease}): a subject has no line break.
+     */
+    static final String PACKAGE = "\n";
+
+    /** Whether a form names its package ({@value #NAME} or {@value #CAPITALIZED_NAME}). */
+    static boolean named(String template) {
+        return template.contains(NAME) || template.contains(CAPITALIZED_NAME);
+    }
+
+    /**
+     * {@code template} written for this release; null when it needs the package's name and the patch has none, or
+     * when it is the form of another package ({@link #PACKAGE}) than this release's.
+     */
     String fill(String template) {
-        boolean named = template.contains(NAME) || template.contains(CAPITALIZED_NAME);
+        int cut = template.indexOf(PACKAGE);
+        if (cut >= 0) {
+            String owner = template.substring(cut + PACKAGE.length());
+            if (name != null && !name.equals(owner)) {
+                return null;
+            }
+            template = template.substring(0, cut);
+        }
+        boolean named = named(template);
         if (named && (name == null || name.isEmpty())) {
             return null;
         }

@@ -20,11 +20,43 @@ final class ReleaseRule implements SubjectRule {
         if (subject == null) {
             return null;
         }
-        if (subject.strip().length() < SubjectLength.MIN && release.name() != null && release.name().matches("[\\w-]+")
-                && !Changelog.touchesLog(c.patch())
-                && !subject.toLowerCase(java.util.Locale.ROOT).contains(release.name().toLowerCase(java.util.Locale.ROOT))) {
-            subject = subject.strip() + " of " + release.name();
+        if (subject.strip().length() < SubjectLength.MIN && !Changelog.touchesLog(c.patch())) {
+            subject = completed(subject.strip(), release.name());
         }
         return new Written(Subject.parse(subject), c.nearestExemplars());
     }
+
+    /**
+     * A form too short for a subject, completed in the fewest words that reach {@link SubjectLength#MIN}: the
+     * package's plain name ({@code Release 1.0.30 of anyhow}), and where the form is a bare version ({@code 0.26.0}),
+     * what it is ({@code Release 0.26.0 of ky}, {@code Release version 1.0.0}); as it is when none reaches it, for
+     * {@link SubjectLength} to complete.
+     */
+    static String completed(String subject, String name) {
+        boolean plainName = name != null && name.matches("[\\w-]+")
+                && !subject.toLowerCase(java.util.Locale.ROOT).contains(name.toLowerCase(java.util.Locale.ROOT));
+        boolean saysRelease = RELEASE_WORD.matcher(subject).find();
+        java.util.List<String> candidates = new java.util.ArrayList<>();
+        if (plainName) {
+            candidates.add(subject + " of " + name);
+        }
+        if (!saysRelease) {
+            candidates.add("Release " + subject);
+            candidates.add("Release version " + subject);
+            if (plainName) {
+                candidates.add("Release " + subject + " of " + name);
+            }
+        }
+        String best = null;
+        for (String s : candidates) {
+            if (s.length() >= SubjectLength.MIN && (best == null || s.length() < best.length())) {
+                best = s;
+            }
+        }
+        return best != null ? best : subject;
+    }
+
+    /** A form that says what it is: a release, a version, a tag. */
+    private static final java.util.regex.Pattern RELEASE_WORD = java.util.regex.Pattern.compile(
+            "(?i)\\b(?:releases?|released|version|tag|tagged|publish|published|bump|bumped)\\b");
 }

@@ -101,6 +101,11 @@ public final class RepoStyle {
         }
         releases++;
         String form = release.template(subject);
+        if (form != null && !ReleaseForm.named(form) && release.name() != null) {
+            // a form that does not name its package belongs to the package that wrote it: a monorepo's main package
+            // releases as "release: v5.0.0", its plugins as "release: plugin-legacy@8.2.0"
+            form = form + ReleaseForm.PACKAGE + release.name();
+        }
         if (form != null) {
             if (releaseForms == null) {
                 releaseForms = new HashMap<>();

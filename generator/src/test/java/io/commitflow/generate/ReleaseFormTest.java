@@ -100,4 +100,47 @@ class ReleaseFormTest {
             assertThat(new ReleaseRule().write(r.composition(change))).as("not a release").isNull();
         }
     }
+
+    @Test
+    void aFormTooShortIsCompletedInTheFewestWords() {
+        assertThat(ReleaseRule.completed("Release 1.0.104", "anyhow")).isEqualTo("Release 1.0.104 of anyhow");
+        assertThat(ReleaseRule.completed("0.26.0", "ky")).as("a bare version says what it is")
+                .isEqualTo("Release 0.26.0 of ky");
+        assertThat(ReleaseRule.completed("1.0.0", "ky")).as("the shortest that reaches 20 characters")
+                .isEqualTo("Release version 1.0.0");
+        assertThat(ReleaseRule.completed("v2.3.4", "@scope/pkg")).as("a name that is no plain word is not written")
+                .isEqualTo("Release version v2.3.4");
+        assertThat(ReleaseRule.completed("Release 1.0.104", "@scope/pkg")).as("nothing reaches it: left to SubjectLength")
+                .isEqualTo("Release 1.0.104");
+        for (String s : new String[] {"Release 0.26.0 of ky", "Release version 1.0.0", "Release version v2.3.4"}) {
+            assertThat(s.length()).isBetween(SubjectLength.MIN, SubjectLength.MAX);
+        }
+    }
+
+    @Test
+    void aFormThatDoesNotNameItsPackageIsThatPackagesOnly() {
+        // a monorepo: the main package releases as "release: v5.0.1", its plugin as "release: plugin-legacy@8.2.0"
+        try (Rules r = new Rules()) {
+            for (int i = 1; i <= 3; i++) {
+                r.learn(Rules.withPatch(TestDiffs.change("r", String.format("%040d", i), "Widget", "run",
+                        "release: v5.0." + i + "\n", null), npm("vite", "5.0." + (i - 1), "5.0." + i)));
+                r.learn(TestDiffs.change("r", String.format("%040d", 100 + i), "Widget" + i, "run",
+                        "fix: retry widget " + i + " when busy\n", null));
+            }
+            r.learn(Rules.withPatch(TestDiffs.change("r", String.format("%040d", 50), "Widget", "run",
+                    "release: plugin-legacy@8.1.9\n", null), npm("@vitejs/plugin-legacy", "8.1.8", "8.1.9")));
+            DiffedCommit own = Rules.withPatch(TestDiffs.change("r", "f".repeat(40), "Widget", "run", null, null),
+                    npm("vite", "5.0.3", "5.0.4"));
+            assertThat(new ReleaseRule().write(r.composition(own)).subject().render()).startsWith("release: v5.0.4");
+            DiffedCommit plugin = Rules.withPatch(TestDiffs.change("r", "e".repeat(40), "Widget", "run", null, null),
+                    npm("@vitejs/plugin-legacy", "8.1.9", "8.2.0"));
+            assertThat(new ReleaseRule().write(r.composition(plugin))).as("another package's release: not in vite's form")
+                    .isNull();
+        }
+        ReleaseForm plugin = new ReleaseForm("8.2.0", "@vitejs/plugin-legacy");
+        assertThat(plugin.fill("release: v{version}" + ReleaseForm.PACKAGE + "vite")).isNull();
+        assertThat(plugin.fill("release: v{version}" + ReleaseForm.PACKAGE + "@vitejs/plugin-legacy"))
+                .isEqualTo("release: v8.2.0");
+        assertThat(plugin.fill("release: v{version}")).as("a form learned before packages were kept").isEqualTo("release: v8.2.0");
+    }
 }
