@@ -23,6 +23,11 @@ public final class RepoStyle {
     public int ticketed;
     public int plainTicket;
     public int area;
+    /**
+     * Subjects whose prefix reads as a conventional type with no scope ({@code ci: …}, {@code docs: …}): in a history
+     * that is not conventional they are areas like the others ({@link #prefixed}).
+     */
+    public int bareTypes;
     public int areaIsFile;
     public int scopeIsFile;
     public int capitalized;
@@ -151,6 +156,11 @@ public final class RepoStyle {
         if (!s.type().isEmpty()) {
             conventional++;
             bump(types, s.type());
+            if (s.scope().isEmpty() && !s.breaking()) {
+                // counted toward the share of areas, but no folder's area: "docs" and "chore" say what kind of change
+                // it was, wherever it was made
+                bareTypes++;
+            }
             if (!s.scope().isEmpty() && matchesFile(s.scope(), fileNames)) {
                 scopeIsFile++;
             }
@@ -171,7 +181,7 @@ public final class RepoStyle {
             if (matchesFile(s.area(), fileNames)) {
                 areaIsFile++;
             }
-            if (area >= AREA_ALWAYS * total) {
+            if (prefixed() >= AREA_ALWAYS * total) {
                 learnFolderArea(s.area(), folders);
             }
         }
@@ -261,7 +271,7 @@ public final class RepoStyle {
      * (and two at least), {@code folder=area} comma-separated; empty unless the area is always written.
      */
     private String folderAreasOf() {
-        if (folderAreas == null || folderAreas.isEmpty() || total < AREA_ALWAYS_AFTER || area < AREA_ALWAYS * total) {
+        if (folderAreas == null || folderAreas.isEmpty() || total < AREA_ALWAYS_AFTER || prefixed() < AREA_ALWAYS * total) {
             return "";
         }
         Map<String, Integer> perFolder = new HashMap<>();
@@ -296,7 +306,16 @@ public final class RepoStyle {
                 changelogEntries >= 3 && 2 * changelogMirrors > changelogEntries, habits(), scopesByCount(), scopesOfFolders(),
                 testTitles >= TITLE_LESSONS && titleScores > pickScores && titleScores >= TITLE_FLOOR * testTitles,
                 changelogIssues >= 3 && 2 * changelogIssuesTitled > changelogIssues, releaseForm(),
-                total >= AREA_ALWAYS_AFTER && area >= AREA_ALWAYS * total, folderAreasOf());
+                total >= AREA_ALWAYS_AFTER && prefixed() >= AREA_ALWAYS * total, folderAreasOf());
+    }
+
+    /**
+     * The subjects that open with an area: those with one, and in a history that is not conventional (fewer than
+     * 30% typed) those whose prefix is a bare type, which such a history writes as one more area ({@code ci: bump
+     * miri}, {@code docs: …} beside {@code sync: …}, {@code io: …}); the share {@link Conventions#areaAlways} counts.
+     */
+    private int prefixed() {
+        return share(conventional) >= 0.3 ? area : area + bareTypes;
     }
 
     /** {@link Conventions#scopes}: the scopes counted, most written first (then by name). */

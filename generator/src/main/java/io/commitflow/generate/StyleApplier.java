@@ -126,8 +126,9 @@ public final class StyleApplier {
             area = byFile ? mainCodeFile(codeFiles) : vote(nn, subjects, Subject::area, s.area());
             if (areaAlways && !byFile) {
                 // nearly every subject has an area: the one the history gives these paths, else the vote, else the
-                // exemplar's own; one of them is there
-                area = pathArea != null ? pathArea : !area.isEmpty() ? area : s.area();
+                // exemplar's own; one of them is there. A bare type is one more area here ("ci: bump miri")
+                area = vote(nn, subjects, StyleApplier::areaOrBareType, areaOrBareType(s));
+                area = pathArea != null ? pathArea : !area.isEmpty() ? area : areaOrBareType(s);
             }
         }
         String ticket = "";
@@ -208,6 +209,11 @@ public final class StyleApplier {
             }
         }
         return new Subject(List.copyOf(tags), ticket, plain && !ticket.isEmpty(), type, scope, false, area, d, false);
+    }
+
+    /** A subject's area, or its type where it has no scope: how a history that is not conventional reads {@code ci: …}. */
+    static String areaOrBareType(Subject x) {
+        return !x.area().isEmpty() ? x.area() : x.scope().isEmpty() && !x.breaking() ? x.type() : "";
     }
 
     /**

@@ -66,4 +66,25 @@ class AreaAlwaysTest {
             assertThat(mentioned.area()).isEmpty();
         }
     }
+
+    @Test
+    void aBareTypeCountsAsAnAreaWhereTheHistoryIsNotConventional() {
+        // tokio: "sync: …" and "rt: …", with "ci: …" and "docs: …" among them, which read as conventional types
+        try (Rules r = new Rules()) {
+            for (int i = 0; i < 40; i++) {
+                boolean sync = i % 2 == 0;
+                String path = sync ? "tokio/src/sync/mpsc/chan" + i + ".rs" : "tokio/src/runtime/task/core" + i + ".rs";
+                String prefix = i % 5 == 0 ? (sync ? "ci: " : "docs: ") : sync ? "sync: " : "rt: ";
+                r.learn(change(i, path, "m" + i, prefix + "fix a missed wakeup " + i + "\n"));
+            }
+            Conventions c = r.memory.model().style.conventions();
+            assertThat(c.usesConventional()).isFalse();
+            assertThat(c.areaAlways()).as("80% areas and 20% bare types").isTrue();
+            assertThat(c.areaOfFolders(List.of("tokio", "src", "sync", "mpsc"))).as("a type is no folder's area")
+                    .isEqualTo("sync");
+            Subject ci = StyleApplier.styled(Subject.parse("ci: run the tests under miri"), List.of(), List.of(),
+                    c, List.of(".github/workflows/ci.yml"), List.of(), "", null, null);
+            assertThat(ci.render()).as("a bare type is the area where no path gives one").isEqualTo("ci: run the tests under miri");
+        }
+    }
 }

@@ -46,7 +46,9 @@ class RepoStyleTest {
                 // and the release forms: restored at 0 and null (read as empty), so a form waits for two releases
                 "releases", "releaseForms",
                 // and the folders' areas: restored null (read as empty), counted again from the next subjects
-                "folderAreas");
+                "folderAreas",
+                // and the bare types that a history of areas writes as areas: restored at 0
+                "bareTypes");
         assertThat(TypeInformation.of(RepoModel.class)).isInstanceOf(PojoTypeInfo.class);
     }
 
