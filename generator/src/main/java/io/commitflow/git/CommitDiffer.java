@@ -4,6 +4,7 @@ import io.commitflow.event.CommitEvent;
 import io.commitflow.event.InvalidEventException;
 import io.commitflow.event.Reason;
 import org.eclipse.jgit.api.errors.CanceledException;
+import org.eclipse.jgit.diff.ContentSource;
 import org.eclipse.jgit.diff.DiffAlgorithm;
 import org.eclipse.jgit.diff.DiffConfig;
 import org.eclipse.jgit.diff.DiffEntry;
@@ -145,10 +146,39 @@ public final class CommitDiffer {
         renames.setBigFileThreshold(budget.maxBlobBytes());
         renames.addAll(files);
         try {
-            return renames.compute(reader, deadline);
+            ContentSource content = missingAsEmpty(reader);
+            return renames.compute(new ContentSource.Pair(content, content), deadline);
         } catch (CanceledException e) {
             return List.of(); // the deadline cancelled it: the caller's check reports the time
         }
+    }
+
+    /**
+     * Blobs for the rename detector, a blob the mirror lacks (a partial clone's, or a snapshot's largest files) read as
+     * empty: it resembles nothing, so its file stays a deletion or an addition, and the patch writer summarises it
+     * ("blobs missing from the mirror") as it does for any other file, instead of the whole commit failing.
+     */
+    private static ContentSource missingAsEmpty(ObjectReader reader) {
+        ContentSource blobs = ContentSource.create(reader);
+        return new ContentSource() {
+            @Override
+            public long size(String path, ObjectId id) throws IOException {
+                try {
+                    return blobs.size(path, id);
+                } catch (MissingObjectException e) {
+                    return 0;
+                }
+            }
+
+            @Override
+            public ObjectLoader open(String path, ObjectId id) throws IOException {
+                try {
+                    return blobs.open(path, id);
+                } catch (MissingObjectException e) {
+                    return new ObjectLoader.SmallObject(Constants.OBJ_BLOB, new byte[0]);
+                }
+            }
+        };
     }
 
     /**
@@ -205,8 +235,14 @@ public final class CommitDiffer {
     }
 
     private int gitScore(DiffEntry e, ObjectReader reader) throws IOException {
-        ObjectLoader a = reader.open(e.getOldId().toObjectId(), Constants.OBJ_BLOB);
-        ObjectLoader b = reader.open(e.getNewId().toObjectId(), Constants.OBJ_BLOB);
+        ObjectLoader a;
+        ObjectLoader b;
+        try {
+            a = reader.open(e.getOldId().toObjectId(), Constants.OBJ_BLOB);
+            b = reader.open(e.getNewId().toObjectId(), Constants.OBJ_BLOB);
+        } catch (MissingObjectException missing) {
+            return 0; // a blob the mirror lacks resembles nothing (missingAsEmpty): a deletion and an addition
+        }
         if (a.getSize() > budget.maxBlobBytes() || b.getSize() > budget.maxBlobBytes()) {
             return e.getScore(); // JGit skipped content for these too: keep its (exact-rename) answer
         }

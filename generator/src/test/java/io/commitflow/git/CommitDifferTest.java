@@ -110,6 +110,25 @@ class CommitDifferTest {
     }
 
     @Test
+    void aBlobTheMirrorLacksIsSummarisedWhereRenamesAreLookedFor() throws Exception {
+        // a partial clone: neither the deleted file's blob nor the added one's is there, so the rename detector
+        // cannot compare them
+        RevCommit a = fx.git.commit().add("old/Name.java", fx.lines(40, "x")).add("keep.txt", "k\n").create();
+        RevCommit b = fx.git.commit().parent(a).rm("old/Name.java").add("new/Name.java", fx.lines(40, "x") + "y\n")
+                .create();
+        for (org.eclipse.jgit.lib.ObjectId gone : java.util.List.of(fx.git.get(a.getTree(), "old/Name.java"),
+                fx.git.get(b.getTree(), "new/Name.java"))) {
+            java.nio.file.Files.delete(root.resolve("repo.git/objects").resolve(gone.name().substring(0, 2))
+                    .resolve(gone.name().substring(2)));
+        }
+
+        DiffedCommit d = diff(b);
+
+        assertThat(d.files()).extracting(FileChange::change).containsExactlyInAnyOrder("DELETE", "ADD");
+        assertThat(d.truncation()).contains("blobs missing from the mirror");
+    }
+
+    @Test
     void summarisesBinaryFiles() throws Exception {
         byte[] png = {(byte) 0x89, 'P', 'N', 'G', 0, 0, 0, 13, 'I', 'H', 'D', 'R'};
         RevCommit a = fx.git.commit().add("logo.png", fx.git.blob(png)).create();
