@@ -123,12 +123,17 @@ public final class StyleApplier {
             // eclipse-jgit/jgit, where 43% do, naming it only when half the neighbours did named it for 33% of the
             // suggestions and missed it on 171 of 1,000; always, B-Norm 29.65 -> 31.34
             boolean byFile = conventions.areaIsUsuallyFile() && !codeFiles.isEmpty();
-            area = byFile ? mainCodeFile(codeFiles) : vote(nn, subjects, Subject::area, s.area());
-            if (areaAlways && !byFile) {
+            if (byFile) {
+                area = mainCodeFile(codeFiles);
+            } else if (!areaAlways) {
+                area = vote(nn, subjects, Subject::area, s.area());
+            } else if (pathArea != null) {
                 // nearly every subject has an area: the one the history gives these paths, else the vote, else the
                 // exemplar's own; one of them is there. A bare type is one more area here ("ci: bump miri")
+                area = pathArea;
+            } else {
                 area = vote(nn, subjects, StyleApplier::areaOrBareType, areaOrBareType(s));
-                area = pathArea != null ? pathArea : !area.isEmpty() ? area : areaOrBareType(s);
+                area = !area.isEmpty() ? area : areaOrBareType(s);
             }
         }
         String ticket = "";
