@@ -85,6 +85,36 @@ final class Composition {
         return diff.patch();
     }
 
+    private String lowerPatch;
+    private java.util.Map<String, Integer> sayers;
+
+    /**
+     * Whether the diff says the word ({@link OwnWords#stem}: its stem), ignoring case: in a changed line or a changed
+     * file's path. Unchanged context lines do not count: a large diff's context holds most of a project's words.
+     */
+    boolean patchHolds(String word) {
+        if (lowerPatch == null) {
+            lowerPatch = OwnWords.changedText(diff.patch());
+        }
+        return lowerPatch.contains(OwnWords.stem(word));
+    }
+
+    /** How many candidates other than {@code exemplar} say the content word in their subjects. */
+    int voicedElsewhere(String word, RepoKnowledge.Neighbor exemplar) {
+        if (sayers == null) {
+            sayers = OwnWords.sayers(subjects);
+        }
+        int n = sayers.getOrDefault(word, 0);
+        for (int i = 0; n > 0 && i < candidates.size(); i++) {
+            if (candidates.get(i).commit() == exemplar.commit()
+                    && OwnWords.contentWords(subjects.get(i).description()).contains(word)) {
+                n--;
+                break;
+            }
+        }
+        return n;
+    }
+
     /** {@code s} in the repository's form, as its own neighbours vote it. */
     Subject styled(Subject s) {
         return StyleApplier.styled(s, voters, voterSubjects, conventions, files, codeFiles, template.type(), habit,

@@ -35,7 +35,9 @@ enum ExemplarCheck {
     KEEPS_ITS_PHRASE(false, (c, x) -> SubjectLength.keepsPhrase(x.styled(), c.diff)),
     /** No name carried from the exemplar's diff that this diff lacks ({@link SubjectEditor#carriedName}). */
     CARRIES_NO_NAME(false, (c, x) -> CarriedNameEdit.carriedName(x.styled().description(),
-            x.exemplar().commit().signature(), c.features.signature(), c.patch()) == null);
+            x.exemplar().commit().signature(), c.features.signature(), c.patch()) == null),
+    /** Its words are this diff's or its history's, not another change's, unless the diffs are alike ({@link OwnWords}). */
+    SPEAKS_OF_THIS_DIFF(false, (c, x) -> OwnWords.fits(x.styled().description(), c, x.exemplar()));
 
     /**
      * An exemplar as the checks see it: its neighbour row and subject, and (after editing) its subject edited for
