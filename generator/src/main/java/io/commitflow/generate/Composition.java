@@ -99,20 +99,12 @@ final class Composition {
         return lowerPatch.contains(OwnWords.stem(word));
     }
 
-    /** How many candidates other than {@code exemplar} say the content word in their subjects. */
-    int voicedElsewhere(String word, RepoKnowledge.Neighbor exemplar) {
+    /** How many of the candidates' subjects say the content word ({@link OwnWords#sayers}). */
+    int sayers(String word) {
         if (sayers == null) {
             sayers = OwnWords.sayers(subjects);
         }
-        int n = sayers.getOrDefault(word, 0);
-        for (int i = 0; n > 0 && i < candidates.size(); i++) {
-            if (candidates.get(i).commit() == exemplar.commit()
-                    && OwnWords.contentWords(subjects.get(i).description()).contains(word)) {
-                n--;
-                break;
-            }
-        }
-        return n;
+        return sayers.getOrDefault(word, 0);
     }
 
     /** {@code s} in the repository's form, as its own neighbours vote it. */

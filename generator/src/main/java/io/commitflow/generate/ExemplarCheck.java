@@ -37,7 +37,7 @@ enum ExemplarCheck {
     CARRIES_NO_NAME(false, (c, x) -> CarriedNameEdit.carriedName(x.styled().description(),
             x.exemplar().commit().signature(), c.features.signature(), c.patch()) == null),
     /** Its words are this diff's or its history's, not another change's, unless the diffs are alike ({@link OwnWords}). */
-    SPEAKS_OF_THIS_DIFF(false, (c, x) -> OwnWords.fits(x.styled().description(), c, x.exemplar()));
+    SPEAKS_OF_THIS_DIFF(false, (c, x) -> OwnWords.fits(x.styled().description(), c, x.exemplar(), x.subject()));
 
     /**
      * An exemplar as the checks see it: its neighbour row and subject, and (after editing) its subject edited for

@@ -1,5 +1,6 @@
 package io.commitflow.generate;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -34,16 +35,18 @@ final class OwnWords {
 
     /**
      * Whether the description may be suggested for this diff: its exemplar's diff is {@linkplain #ALIKE alike}, or at
-     * most {@link #MAX_FOREIGN} of its content words are neither this diff's nor its history's.
+     * most {@link #MAX_FOREIGN} of its content words are neither this diff's nor said by a candidate's subject other
+     * than the exemplar's own ({@code exemplarSubject}, as the history wrote it).
      */
-    static boolean fits(String description, Composition c, RepoKnowledge.Neighbor exemplar) {
+    static boolean fits(String description, Composition c, RepoKnowledge.Neighbor exemplar, Subject exemplarSubject) {
         if (exemplar.score() >= ALIKE) {
             return true;
         }
         List<String> words = contentWords(description);
+        Set<String> own = new HashSet<>(contentWords(exemplarSubject.description()));
         int foreign = 0;
         for (String w : words) {
-            if (!c.patchHolds(w) && c.voicedElsewhere(w, exemplar) < 1) {
+            if (!c.patchHolds(w) && c.sayers(w) - (own.contains(w) ? 1 : 0) < 1) {
                 foreign++;
             }
         }
@@ -77,7 +80,7 @@ final class OwnWords {
 
     /** The description's content words, lower case, in order (repeats kept). */
     static List<String> contentWords(String description) {
-        java.util.ArrayList<String> out = new java.util.ArrayList<>();
+        List<String> out = new ArrayList<>();
         Matcher m = WORD.matcher(description);
         while (m.find()) {
             String w = m.group().toLowerCase(Locale.ROOT);

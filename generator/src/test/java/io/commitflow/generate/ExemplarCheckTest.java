@@ -41,21 +41,22 @@ class ExemplarCheckTest {
             RepoKnowledge.Neighbor near = c.candidates.get(0);
             RepoKnowledge.Neighbor loose = new RepoKnowledge.Neighbor(near.commit(), 0.3f);
             RepoKnowledge.Neighbor alike = new RepoKnowledge.Neighbor(near.commit(), 0.9f);
+            Subject own = c.subjects.get(0);
 
             // the diff says every word: the class and the retry it adds
-            assertThat(OwnWords.fits("Retry in Widget", c, loose)).isTrue();
+            assertThat(OwnWords.fits("Retry in Widget", c, loose, own)).isTrue();
             // a subject about another change: none of its words is this diff's or another neighbour's
-            assertThat(OwnWords.fits("Add ASOF join to the converter", c, loose)).isFalse();
+            assertThat(OwnWords.fits("Add ASOF join to the converter", c, loose, own)).isFalse();
             assertThat(ExemplarCheck.SPEAKS_OF_THIS_DIFF.test(c, new ExemplarCheck.Candidate(loose,
-                    Subject.parse("x"), Subject.parse("x"), Subject.parse("Add ASOF join to the converter"), true)))
+                    own, Subject.parse("x"), Subject.parse("Add ASOF join to the converter"), true)))
                     .isFalse();
             // the same subject is kept whole where the diffs are alike
-            assertThat(OwnWords.fits("Add ASOF join to the converter", c, alike)).isTrue();
+            assertThat(OwnWords.fits("Add ASOF join to the converter", c, alike, own)).isTrue();
             // "tidy" and "prose" are how this history describes a kind of change: another neighbour says them too
-            assertThat(OwnWords.fits("Tidy prose in Widget", c, loose)).isTrue();
+            assertThat(OwnWords.fits("Tidy prose in Widget", c, loose, own)).isTrue();
             // one foreign word in two is allowed, two in three is not
-            assertThat(OwnWords.fits("Retry Widget mainframes", c, loose)).isTrue();
-            assertThat(OwnWords.fits("Retry mainframe spools", c, loose)).isFalse();
+            assertThat(OwnWords.fits("Retry Widget mainframes", c, loose, own)).isTrue();
+            assertThat(OwnWords.fits("Retry mainframe spools", c, loose, own)).isFalse();
         }
     }
 
