@@ -151,9 +151,9 @@ class SuggestOperatorTest {
     @Test
     void keepsAtMostItsHistoryForgettingTheOldestFirst() throws Exception {
         try (StageHarness s = new StageHarness(CPU.withHistory(2)).open()) {
-            s.suggest(change("app", "a".repeat(40), "Alpha", "one", "Alpha: First\n", null));
-            s.suggest(change("app", "b".repeat(40), "Beta", "two", "Beta: Second\n", null));
-            s.suggest(change("app", "c".repeat(40), "Gamma", "three", "Gamma: Third\n", null));
+            s.suggest(change("app", "a".repeat(40), "Alpha", "one", "Alpha: Retry first\n", null));
+            s.suggest(change("app", "b".repeat(40), "Beta", "two", "Beta: Retry second\n", null));
+            s.suggest(change("app", "c".repeat(40), "Gamma", "three", "Gamma: Retry third\n", null));
 
             Suggestion out = s.suggest(change("app", "d".repeat(40), "Alpha", "one", null, null));
 
