@@ -1,16 +1,12 @@
 package io.commitflow.gateway;
 
+import io.commitflow.metrics.PrometheusText;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.Gauge;
 import io.prometheus.metrics.core.metrics.Histogram;
-import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.Unit;
 
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 
 /**
  * The gateway's metrics, in a registry of their own, served on its {@code /metrics}: requests by route and status,
@@ -70,12 +66,6 @@ public final class GatewayMetrics {
 
     /** What {@code /metrics} serves, in Prometheus' text format. */
     public String prometheusText() {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try {
-            PrometheusTextFormatWriter.create().write(out, registry.scrape());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e); // a byte array does not fail
-        }
-        return out.toString(StandardCharsets.UTF_8);
+        return PrometheusText.of(registry);
     }
 }

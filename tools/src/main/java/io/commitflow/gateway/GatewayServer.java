@@ -417,22 +417,47 @@ public final class GatewayServer implements AutoCloseable {
     /** The request's body, or null when it was refused (413) or could not be read (400). */
     private byte[] body(Exchange x) {
         int max = settings.maxBodyBytes();
+        InputStream in = Content.Source.asInputStream(x.request);
         try {
-            if (x.request.getLength() > max) {
+            long declared = x.request.getLength();
+            if (declared > max) {
                 throw new TooLarge();
             }
-            InputStream in = Content.Source.asInputStream(x.request);
             byte[] b = in.readNBytes(max + 1);
             if (b.length > max) {
                 throw new TooLarge();
             }
             return b;
         } catch (TooLarge e) {
+            // a client that is still sending reads the answer only if the rest is read too: up to a bound, it is
+            // read and dropped; beyond, the connection closes after the answer
+            long cap = 4L * max;
+            try {
+                if (x.request.getLength() > cap || !drained(in, cap)) {
+                    x.header(HttpHeader.CONNECTION.asString(), "close");
+                }
+            } catch (IOException ignored) {
+                x.header(HttpHeader.CONNECTION.asString(), "close");
+            }
             x.error(413, "too_large", "the body may have at most " + max + " bytes");
         } catch (IOException e) {
             x.error(400, "bad_request", "the body cannot be read: " + e.getMessage());
         }
         return null;
+    }
+
+    /** Reads and drops up to {@code cap} bytes; whether the body ended within them. */
+    private static boolean drained(InputStream in, long cap) throws IOException {
+        byte[] buf = new byte[16 * 1024];
+        long left = cap;
+        while (left > 0) {
+            int n = in.read(buf, 0, (int) Math.min(buf.length, left));
+            if (n < 0) {
+                return true;
+            }
+            left -= n;
+        }
+        return in.read() < 0;
     }
 
     /** A fresh W3C-style trace id: 32 lowercase hex digits, chosen here, never by the caller. */
