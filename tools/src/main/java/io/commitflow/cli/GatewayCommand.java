@@ -54,6 +54,9 @@ import java.util.function.Function;
                 "API keys: lines TENANT:KEY, or TENANT:sha256:HEX to keep only the key's hash. Webhook secrets: lines "
                         + "TENANT:SERVER:SECRET (SERVER: gitlab, gitea or github). Keys and secrets have at least 16 "
                         + "characters, and each names one tenant.",
+                "The draft topics (--requests-topic, --replies-topic, --dlq-topic) default to the job's: git config "
+                        + "is the suggest command's, not read here. With {tenant} in them, each key's tenant gets its "
+                        + "own.",
                 "Each API key and each tenant's webhook has a token bucket (429 with Retry-After); a body over "
                         + "--max-body-bytes is refused (413). SIGTERM stops accepting, lets the requests in flight "
                         + "finish within --shutdown-grace, then closes Kafka's clients."},
