@@ -236,7 +236,7 @@ public final class GatewayCommand implements Callable<Integer> {
             out.flush();
             bound.complete(server.port());
             stopRequested.await();
-            out.println("commitflow gateway: stopping (in flight requests get " + grace.toSeconds() + " s)");
+            out.println("commitflow gateway: stopping (the requests in flight get " + grace.toSeconds() + " s)");
             out.flush();
             server.close();
             out.println("stopped");

@@ -232,6 +232,16 @@ class GatewayITCase {
             assertThat(new String(rec.headers().lastHeader("traceparent").value(), StandardCharsets.US_ASCII))
                     .startsWith("00-" + trace + "-");
         }
+        if (onPath("curl")) {
+            Path gitlab = Files.write(dir.resolve("gitlab.json"), withRepo(sample(GitServer.GITLAB), GitServer.GITLAB, "mike/by-curl"));
+            Curl c = curl("-H", "X-Gitlab-Token: " + SECRET_A, "-H", "X-Gitlab-Event: Push Hook", "-H",
+                    "Content-Type: application/json", "--data-binary", "@" + gitlab,
+                    base.resolve(GatewayServer.WEBHOOKS + "gitlab").toString());
+            assertThat(c.status()).as(c.body()).isEqualTo(202);
+            assertThat(await(k.eventsTopic(), r -> "mike/by-curl".equals(json(r).path("repo").asText()))).isNotNull();
+            assertThat(curl("-H", "X-Gitlab-Token: not-the-token-of-anyone", "--data-binary", "@" + gitlab,
+                    base.resolve(GatewayServer.WEBHOOKS + "gitlab").toString()).status()).isEqualTo(401);
+        }
         assertThat(KAFKA.readCommitted(k.eventsTopic())).as("nothing forged was produced")
                 .noneMatch(r -> json(r).path("repo").asText().startsWith("forged/"));
 
