@@ -277,6 +277,67 @@ class GatewayITCase {
                 .contains("commitflow_gateway_request_duration_seconds_count{route=\"/v1/webhooks/github\"}");
     }
 
+    @Test
+    void withTopicsPerTenantEachKeyUsesItsTenantsTopicsAlone() throws Exception {
+        for (String t : List.of("a", "b")) {
+            for (String topic : List.of("it.requests.", "it.replies.", "it.dlq.", "it.events.")) {
+                KAFKA.createTopic(topic + t, 1);
+            }
+        }
+        GatewayCommand perTenant = new GatewayCommand();
+        StringWriter out = new StringWriter();
+        CommandLine cli = Commitflow.configure(new CommandLine(perTenant));
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(out, true));
+        Path keys = Files.writeString(dir.resolve("api-keys-2"), "a:" + KEY_A + "\nb:" + KEY_B + "\n");
+        Path secrets = Files.writeString(dir.resolve("webhook-secrets-2"), "a:gitea:" + SECRET_A + "\n");
+        int[] code = {-1};
+        Thread t = new Thread(() -> code[0] = cli.execute("--bootstrap", KAFKA.bootstrap(), "--host", "127.0.0.1",
+                "--port", "0", "--api-keys", keys.toString(), "--webhook-secrets", secrets.toString(),
+                "--requests-topic", "it.requests.{tenant}", "--replies-topic", "it.replies.{tenant}",
+                "--dlq-topic", "it.dlq.{tenant}", "--events-topic", "it.events.{tenant}", "--reply-timeout", "20s"),
+                "gateway-per-tenant");
+        t.start();
+        URI plain = URI.create("http://127.0.0.1:" + perTenant.awaitPort(Duration.ofSeconds(60)));
+        try {
+            HttpClient client = HttpClient.newHttpClient();
+            CompletableFuture<HttpResponse<String>> b = client.sendAsync(HttpRequest.newBuilder(
+                            plain.resolve(GatewayServer.SUGGESTIONS)).header("Authorization", "Bearer " + KEY_B)
+                    .POST(HttpRequest.BodyPublishers.ofString(draft("app.git", 2, 22))).build(), HttpResponse.BodyHandlers.ofString());
+            CompletableFuture<HttpResponse<String>> a = client.sendAsync(HttpRequest.newBuilder(
+                            plain.resolve(GatewayServer.SUGGESTIONS)).header("Authorization", "Bearer " + KEY_A)
+                    .POST(HttpRequest.BodyPublishers.ofString(draft("app.git", 2, 23))).build(), HttpResponse.BodyHandlers.ofString());
+            JsonNode bDraft = json(await("it.requests.b", r -> true));
+            JsonNode aDraft = json(await("it.requests.a", r -> true));
+            assertThat(bDraft.path("tenant").asText()).isEqualTo("b");
+            assertThat(aDraft.path("tenant").asText()).isEqualTo("a");
+            // the job's answers, played here: B's on B's replies topic, and one for A's draft on B's topic too
+            ObjectNode bReply = Json.mapper().createObjectNode().put("tenant", "b").put("subject", "Bump Widget2 for b")
+                    .put("traceId", bDraft.path("traceId").asText());
+            ObjectNode misplaced = Json.mapper().createObjectNode().put("tenant", "b").put("subject", "B's, not A's")
+                    .put("traceId", aDraft.path("traceId").asText());
+            KAFKA.produce("it.replies.b", null, List.of(Json.bytes(misplaced), Json.bytes(bReply)));
+            HttpResponse<String> rb = b.get(60, TimeUnit.SECONDS);
+            assertThat(rb.statusCode()).as(rb.body()).isEqualTo(200);
+            assertThat(rb.body()).contains("Bump Widget2 for b");
+            HttpResponse<String> ra = a.get(60, TimeUnit.SECONDS);
+            assertThat(ra.statusCode()).as("A reads A's replies topic alone: " + ra.body()).isEqualTo(504);
+            assertThat(ra.body()).doesNotContain("B's, not A's");
+
+            byte[] gitea = sample(GitServer.GITEA);
+            HttpResponse<String> w = client.send(HttpRequest.newBuilder(plain.resolve(GatewayServer.WEBHOOKS + "gitea"))
+                    .header(GitServer.GITEA.proofHeader(), WebhookSecrets.sign(GitServer.GITEA, SECRET_A, gitea))
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(gitea)).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(w.statusCode()).as(w.body()).isEqualTo(202);
+            assertThat(json(await("it.events.a", r -> true)).path("repo").asText()).isEqualTo("gitea/webhooks");
+            assertThat(KAFKA.readCommitted("it.events.b")).isEmpty();
+        } finally {
+            perTenant.stop();
+            t.join(TimeUnit.SECONDS.toMillis(30));
+        }
+        assertThat(code[0]).as(out.toString()).isZero();
+    }
+
     /** A staged change of one Widget class, as git diff --cached writes it. */
     private static String draft(String repo, int widget, int version) {
         String patch = "diff --git a/src/main/java/app/Widget" + widget + ".java b/src/main/java/app/Widget" + widget + ".java\n"
