@@ -7,7 +7,7 @@ import picocli.CommandLine;
 @Command(name = "commitflow", mixinStandardHelpOptions = true, version = "commitflow 0.1.0",
         description = "Writes a commit message for every commit pushed to your Git servers, at stream speed.",
         subcommands = {DemoCommand.class, JobCommand.class, ReplayCommand.class, LoadTestCommand.class, PushEventCommand.class,
-            SuggestCommand.class, InstallHookCommand.class, MirrorCommand.class,
+            SuggestCommand.class, InstallHookCommand.class, MirrorCommand.class, GatewayCommand.class,
             EvalCommand.class,
             BenchCommand.class,
             CommandLine.HelpCommand.class},

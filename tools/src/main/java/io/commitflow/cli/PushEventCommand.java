@@ -76,24 +76,37 @@ public final class PushEventCommand implements Callable<Integer> {
             throw new UserError("not a valid push event: " + r.deadLetter().reason() + ": " + r.deadLetter().detail());
         }
         KafkaReach.require(bootstrap, properties, KafkaReach.DEFAULT_WAIT);
-        Map<String, Object> p = new LinkedHashMap<>();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        p.put(ProducerConfig.ACKS_CONFIG, "all");
-        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
-        p.put(ProducerConfig.CLIENT_ID_CONFIG, "commitflow-push-event");
-        p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "15000");
-        p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "15000");
-        p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "30000");
-        p.putAll(properties);
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
-            ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, null, now,
-                    repo.getBytes(StandardCharsets.UTF_8), value);
+        try (KafkaProducer<byte[], byte[]> producer = eventProducer(bootstrap, "commitflow-push-event", properties)) {
             ProducerTrace trace = ProducerTrace.of(System.getenv());
-            trace.addTo(record.headers());
+            ProducerRecord<byte[], byte[]> record = eventRecord(topic, repo, now, value, trace);
             var meta = producer.send(record).get(45, TimeUnit.SECONDS);
             spec.commandLine().getOut().printf("sent %s %s..%s of %s to %s-%d@%d, trace %s%n", ref, before, after, repo,
                     meta.topic(), meta.partition(), meta.offset(), trace.traceId());
             return 0;
         }
+    }
+
+    /**
+     * A producer of events as the Git servers' hooks send them: every replica acknowledges, idempotent, and a
+     * broker's hiccup retried for up to 30 s.
+     */
+    static KafkaProducer<byte[], byte[]> eventProducer(String bootstrap, String clientId, Map<String, String> properties) {
+        Map<String, Object> p = new LinkedHashMap<>();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+        p.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
+        p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "15000");
+        p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "15000");
+        p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "30000");
+        p.putAll(properties);
+        return new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    /** An event's record: keyed by its repository, so that a repository's events keep their order, and traced. */
+    static ProducerRecord<byte[], byte[]> eventRecord(String topic, String repo, long ts, byte[] value, ProducerTrace trace) {
+        ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, null, ts, repo.getBytes(StandardCharsets.UTF_8), value);
+        trace.addTo(record.headers());
+        return record;
     }
 }

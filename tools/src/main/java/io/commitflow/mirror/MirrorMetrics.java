@@ -1,16 +1,13 @@
 package io.commitflow.mirror;
 
+import io.commitflow.metrics.PrometheusText;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.Gauge;
-import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.exporter.httpserver.HTTPServer;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.Unit;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 
 /**
  * The mirror service's metrics: one count per outcome, the time spent in git, what is running — kept by the Prometheus
@@ -76,13 +73,7 @@ public final class MirrorMetrics {
 
     /** What a scrape of {@link #serve(int)}'s {@code /metrics} reads, in Prometheus' text format. */
     public String prometheusText() {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try {
-            PrometheusTextFormatWriter.create().write(out, registry.scrape());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e); // a byte array does not fail
-        }
-        return out.toString(StandardCharsets.UTF_8);
+        return PrometheusText.of(registry);
     }
 
     /**

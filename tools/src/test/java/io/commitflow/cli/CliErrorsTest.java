@@ -50,6 +50,29 @@ class CliErrorsTest {
     }
 
     @Test
+    void theGatewaysOptionsAreCheckedBeforeKafkaIsAsked() throws Exception {
+        String kafka = "localhost:1";
+        Path keys = Files.writeString(dir.resolve("keys"), "a:a-key-long-enough-000\n");
+        assertOneClearLine(run("gateway", "--bootstrap", kafka), "nothing to serve: give the tenants' API keys");
+        assertOneClearLine(run("gateway", "--bootstrap", kafka, "--api-keys", keys.toString(), "--port", "70000"),
+                "--port must be from 0 to 65535, got 70000");
+        assertOneClearLine(run("gateway", "--bootstrap", kafka, "--api-keys", keys.toString(), "--rate", "0"),
+                "--rate must be positive");
+        assertOneClearLine(run("gateway", "--bootstrap", kafka, "--api-keys", keys.toString(), "--max-body-bytes", "10"),
+                "--max-body-bytes must be from 1024 to 4194304, got 10");
+        assertOneClearLine(run("gateway", "--bootstrap", kafka, "--api-keys", dir.resolve("none").toString()),
+                "cannot be read");
+        Path shortKey = Files.writeString(dir.resolve("short"), "# keys\n\na:short\n");
+        assertOneClearLine(run("gateway", "--bootstrap", kafka, "--api-keys", shortKey.toString()),
+                "--api-keys " + shortKey + " line 3: the API key of tenant a has 5 characters; at least 16");
+        assertOneClearLine(run("gateway", "--bootstrap", kafka, "--api-keys", keys.toString(), "--tls-cert", "c.pem"),
+                "--tls-cert and --tls-key go together");
+        assertOneClearLine(run("gateway", "--bootstrap", kafka, "--webhook-secrets", keys.toString()),
+                "expected TENANT:SERVER:SECRET");
+        assertOneClearLine(run("gateway", "--api-keys", keys.toString()), "Missing required option: '--bootstrap");
+    }
+
+    @Test
     void anUnknownOptionWithItsNearestName() {
         Run r = run("demo", "--rat", "3");
         assertThat(r.exit()).isEqualTo(2);

@@ -206,24 +206,11 @@ class SuggestHookITCase {
     private static ConsumerRecord<byte[], byte[]> awaitRecord(String topic,
                                                              java.util.function.Predicate<ConsumerRecord<byte[], byte[]>> which)
             throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (System.nanoTime() < deadline) {
-            for (var r : KAFKA.readCommitted(topic)) {
-                if (which.test(r)) {
-                    return r;
-                }
-            }
-            Thread.sleep(200);
-        }
-        throw new AssertionError("no such record on " + topic + " within 60 s");
+        return KafkaRecords.await(KAFKA, topic, which, Duration.ofSeconds(60));
     }
 
     private static JsonNode json(ConsumerRecord<byte[], byte[]> r) {
-        try {
-            return Json.mapper().readTree(r.value());
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
+        return KafkaRecords.json(r);
     }
 
     private static String traceparent(ConsumerRecord<byte[], byte[]> r) {
