@@ -1,5 +1,6 @@
 package io.commitflow.job;
 
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
@@ -15,6 +16,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -88,24 +90,49 @@ class JobConfigTest {
 
     @Test
     void configYamlNamesOnlyKeysThatFlinkOrTheJobReads() throws Exception {
-        Set<String> known = flinkKeys();
+        Set<String> known = flinkKeys(false);
         JobConfig.ALL.forEach(o -> known.add(o.key()));
-        Map<String, String> conf = GlobalConfiguration.loadConfiguration(Path.of("..", "flink-conf").toString()).toMap();
+        Set<String> deprecated = flinkKeys(true);
+        Path conf = Path.of("..", "flink-conf");
+        Map<String, Map<String, String>> files = new LinkedHashMap<>();
+        files.put("config.yaml", GlobalConfiguration.loadConfiguration(conf.toString()).toMap());
+        files.put("local/config.yaml", GlobalConfiguration.loadConfiguration(conf.resolve("local").toString()).toMap());
+        files.put("kubernetes/commitflow-deployment.yaml", FlinkConfTest.flinkConfiguration(
+                new YAMLMapper().readTree(conf.resolve("kubernetes/commitflow-deployment.yaml").toFile())));
         List<String> unknown = new ArrayList<>();
-        for (String key : conf.keySet()) {
-            // a metric reporter's own settings are named after the reporter: metrics.reporter.<name>.<setting>
-            if (!known.contains(key) && !key.matches("metrics\\.reporter\\.[\\w-]+\\.[\\w.-]+")) {
-                unknown.add(key);
+        List<String> old = new ArrayList<>();
+        files.forEach((file, keys) -> {
+            for (String key : keys.keySet()) {
+                // a metric reporter's own settings are named after the reporter: metrics.reporter.<name>.<setting>;
+                // the S3 plugin reads its s3.* keys itself (no option of Flink's declares them)
+                if (!known.contains(key) && !key.matches("metrics\\.reporter\\.[\\w-]+\\.[\\w.-]+")
+                        && !(key.startsWith("s3.") && FlinkConfTest.KUBERNETES_ONLY.contains(key))) {
+                    unknown.add(file + ": " + key);
+                }
+                if (deprecated.contains(key)) {
+                    old.add(file + ": " + key);
+                }
             }
-        }
-        assertThat(conf).hasSizeGreaterThan(20);
+        });
+        assertThat(files.get("config.yaml")).hasSizeGreaterThan(20);
+        assertThat(files.get("local/config.yaml")).isNotEmpty();
         assertThat(unknown).as("keys that nothing reads (a misspelt key is ignored silently)").isEmpty();
-        assertThat(known).contains("execution.checkpointing.interval", "state.backend.rocksdb.compression.per.level");
+        assertThat(old).as("deprecated keys (their options' current keys replace them)").isEmpty();
+        assertThat(known).contains("execution.checkpointing.interval", "state.backend.rocksdb.compression.per.level",
+                "high-availability.type", "high-availability.storageDir");
+        assertThat(deprecated).as("the deprecated keys are found: high-availability.type's and restart-strategy.type's old keys")
+                .contains("high-availability", "restart-strategy").doesNotContain("high-availability.type");
     }
 
-    /** Every key of Flink's own option classes (core and RocksDB), with their fallback and deprecated keys. */
-    private static Set<String> flinkKeys() throws Exception {
+    /**
+     * Every key of Flink's own option classes (core and RocksDB), with their fallback and deprecated keys; or, with
+     * {@code deprecatedOnly}, the deprecated ones alone: those of options marked {@code @Deprecated} and the deprecated
+     * keys of the others, less any key that a current option uses.
+     */
+    private static Set<String> flinkKeys(boolean deprecatedOnly) throws Exception {
         Set<String> keys = new HashSet<>();
+        Set<String> current = new HashSet<>();
+        Set<String> deprecated = new HashSet<>();
         for (Class<?> anchor : List.of(CoreOptions.class, RocksDBOptions.class)) {
             String pkg = anchor.getPackageName().replace('.', '/') + "/";
             Path jar = Path.of(anchor.getProtectionDomain().getCodeSource().getLocation().toURI());
@@ -117,8 +144,13 @@ class JobConfigTest {
                         if (Modifier.isStatic(field.getModifiers()) && ConfigOption.class.isAssignableFrom(field.getType())) {
                             ConfigOption<?> o = (ConfigOption<?>) field.get(null);
                             keys.add(o.key());
+                            (field.isAnnotationPresent(Deprecated.class) || c.isAnnotationPresent(Deprecated.class)
+                                    ? deprecated : current).add(o.key());
                             for (FallbackKey k : o.fallbackKeys()) {
                                 keys.add(k.getKey());
+                                if (k.isDeprecated()) {
+                                    deprecated.add(k.getKey());
+                                }
                             }
                         }
                     }
@@ -126,6 +158,7 @@ class JobConfigTest {
             }
         }
         assertThat(keys).hasSizeGreaterThan(300);
-        return keys;
+        deprecated.removeAll(current);
+        return deprecatedOnly ? deprecated : keys;
     }
 }

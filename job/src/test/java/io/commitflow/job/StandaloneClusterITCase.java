@@ -203,19 +203,36 @@ class StandaloneClusterITCase {
                 "heartbeat.interval: 1000", "heartbeat.timeout: 5000",
                 "io.tmp.dirs: " + Files.createDirectories(dir.resolve("tmp")),
                 "web.upload.dir: " + Files.createDirectories(dir.resolve("uploads")));
-        List<String> keys = overrides.stream().map(o -> o.substring(0, o.indexOf(':'))).toList();
+        // the cluster's file under the local overlay (loopback, local folders, no HA), as local runs read it, then
+        // this test's own values; each key once
+        List<String> local = new ArrayList<>();
+        for (String line : Files.readAllLines(HOME.resolve("flink-conf/local/config.yaml"))) {
+            if (line.indexOf(':') > 0 && !line.startsWith("#")) {
+                local.add(line);
+            }
+        }
+        List<String> keys = new ArrayList<>(overrides.stream().map(o -> o.substring(0, o.indexOf(':'))).toList());
         List<String> lines = new ArrayList<>();
         for (String line : Files.readAllLines(HOME.resolve("flink-conf/config.yaml"))) {
-            int colon = line.indexOf(':');
-            if (colon > 0 && !line.startsWith("#") && keys.contains(line.substring(0, colon).trim())) {
+            if (!line.startsWith("#") && keys.contains(key(line))) {
+                continue;
+            }
+            if (!line.startsWith("#") && local.stream().anyMatch(l -> key(l).equals(key(line)))) {
                 continue;
             }
             lines.add(line);
         }
+        local.stream().filter(l -> !keys.contains(key(l))).forEach(lines::add);
         lines.addAll(overrides);
         Files.write(conf.resolve("config.yaml"), lines);
         Files.copy(HOME.resolve("flink-conf/log4j.properties"), conf.resolve("log4j.properties"));
         return conf;
+    }
+
+    /** The key of a {@code key: value} line; empty for any other line. */
+    private static String key(String line) {
+        int colon = line.indexOf(':');
+        return colon > 0 ? line.substring(0, colon).trim() : "";
     }
 
     /**

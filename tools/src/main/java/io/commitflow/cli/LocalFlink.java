@@ -17,8 +17,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 
 /**
- * The Flink configuration of local runs: {@code flink-conf/config.yaml}, the one a cluster uses, with the paths and
- * ports of this run replaced, and the local cluster shaped for the job's parallelism: as many task slots, and the
+ * The Flink configuration of local runs: {@code flink-conf/config.yaml}, the one a cluster uses, under the local
+ * overlay {@code flink-conf/local/config.yaml} (loopback addresses, local checkpoint folders, no high availability),
+ * with the paths and ports of this run replaced, and the local cluster shaped for the job's parallelism: as many task slots, and the
  * network and managed memory that many slots need (the file's {@code taskmanager.numberOfTaskSlots} describes a
  * cluster's TaskManager, not this one).
  */
@@ -45,7 +46,7 @@ final class LocalFlink {
         Path confDir = home().resolve("flink-conf");
         Configuration out = new Configuration();
         if (java.nio.file.Files.isRegularFile(confDir.resolve("config.yaml"))) {
-            GlobalConfiguration.loadConfiguration(confDir.toString()).toMap().forEach((k, v) -> {
+            load(confDir).toMap().forEach((k, v) -> {
                 if (k.startsWith("commitflow.")) {
                     out.setString(k, v);
                 }
@@ -54,12 +55,26 @@ final class LocalFlink {
         return out;
     }
 
+    /** The folder of the local overlay, beside the cluster's config.yaml. */
+    static final String LOCAL_OVERLAY = "local";
+
+    /**
+     * {@code confDir/config.yaml} with {@code confDir/local/config.yaml} on top (each key of the overlay replaces the
+     * cluster file's); the cluster file alone where there is no overlay.
+     */
+    static Configuration load(Path confDir) {
+        Path overlay = confDir.resolve(LOCAL_OVERLAY);
+        Configuration local = Files.isRegularFile(overlay.resolve("config.yaml"))
+                ? GlobalConfiguration.loadConfiguration(overlay.toString()) : new Configuration();
+        return GlobalConfiguration.loadConfiguration(confDir.toString(), local);
+    }
+
     static Configuration configuration(Path workDir, int webPort, int metricsPort, int parallelism) throws IOException {
         Path confDir = home().resolve("flink-conf");
         if (!Files.isRegularFile(confDir.resolve("config.yaml"))) {
             throw new UserError("no Flink configuration at " + confDir.resolve("config.yaml") + " (run through ./commitflow)");
         }
-        Configuration conf = GlobalConfiguration.loadConfiguration(confDir.toString());
+        Configuration conf = load(confDir);
         Path checkpoints = Files.createDirectories(workDir.resolve("checkpoints"));
         Path savepoints = Files.createDirectories(workDir.resolve("savepoints"));
         Path tmp = Files.createDirectories(workDir.resolve("flink-tmp"));
