@@ -4,6 +4,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.commitflow.event.Json;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import java.util.Set;
+import java.util.function.Function;
 
 /**
  * The body of {@code POST /v1/suggestions}: a JSON object
@@ -12,11 +18,57 @@ import java.io.IOException;
  * {@code diff} the staged change in git's format ({@code git diff --cached}). {@code author} and {@code branch} are
  * optional and only checked: the job's drafts carry neither. Other fields are ignored, except {@code tenant}: the
  * tenant is the API key's, and a body that names one is refused.
+ *
+ * <p>Or the diff itself, {@code Content-Type: text/x-diff} (also {@code text/x-patch}, {@code text/plain}) in UTF-8,
+ * with the other fields as query parameters: {@code ?repo=team/app.git&branch=main}. That is what {@code curl
+ * --data-binary @-} sends from {@code git diff --cached} without a JSON encoder.
  */
 record DraftRequest(String repo, String diff, String author, String branch) {
     private static final int MAX_FIELD_CHARS = 1024;
+    /** The media types of a body that is the diff itself. */
+    static final Set<String> DIFF_TYPES = Set.of("text/x-diff", "text/x-patch", "text/plain");
 
-    /** @throws IllegalArgumentException saying what is wrong, for a 400 */
+    /**
+     * A request of either form: by {@code contentType}, a JSON body or a diff body with {@code query}'s parameters.
+     *
+     * @throws IllegalArgumentException saying what is wrong, for a 400
+     */
+    static DraftRequest parse(byte[] body, String contentType, Function<String, String> query) {
+        String media = contentType == null ? "" : contentType.split(";", 2)[0].strip().toLowerCase(Locale.ROOT);
+        if (!DIFF_TYPES.contains(media)) {
+            return parse(body);
+        }
+        if (query.apply("tenant") != null) {
+            throw new IllegalArgumentException("leave \"tenant\" out: the tenant is the API key's");
+        }
+        String diff;
+        try {
+            diff = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(body)).toString();
+        } catch (CharacterCodingException e) {
+            throw new IllegalArgumentException("the diff is not UTF-8 text");
+        }
+        if (diff.isBlank()) {
+            throw new IllegalArgumentException("the diff is empty: nothing staged to describe");
+        }
+        return new DraftRequest(param(query, "repo", true), diff, param(query, "author", false),
+                param(query, "branch", false));
+    }
+
+    private static String param(Function<String, String> query, String name, boolean required) {
+        String v = query.apply(name);
+        if (v == null || v.isEmpty()) {
+            if (required) {
+                throw new IllegalArgumentException("?" + name + "= is missing: a diff body names its repository in the query");
+            }
+            return null;
+        }
+        if (v.length() > MAX_FIELD_CHARS) {
+            throw new IllegalArgumentException("?" + name + "= has more than " + MAX_FIELD_CHARS + " characters");
+        }
+        return v;
+    }
+
+    /** A JSON body. @throws IllegalArgumentException saying what is wrong, for a 400 */
     static DraftRequest parse(byte[] body) {
         JsonNode n;
         try {

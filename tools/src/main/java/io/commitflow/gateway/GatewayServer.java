@@ -46,7 +46,9 @@ import java.util.function.Consumer;
  *   optionally {@code "author"}, {@code "branch"}) goes to the job as a draft of the key's tenant under a fresh trace
  *   id; the answer is the job's suggestion JSON (200), its refusal (422), or 504 when none came in time. The
  *   tenant is the key's alone: a body naming one is refused, and only the reply with the draft's own trace id is
- *   ever returned.</li>
+ *   ever returned. A client without a JSON library (the shell hook) may send the diff itself
+ *   ({@code Content-Type: text/x-diff}, the repository as {@code ?repo=}) and ask for {@code Accept: text/plain}:
+ *   the answer is then the commit message alone, and an error one line of text.</li>
  *   <li>{@code POST /v1/webhooks/gitlab|gitea|github}: the delivery is proven by a tenant's secret (GitLab's token,
  *   Gitea's and GitHub's HMAC-SHA256 signatures) and read by the job's own parser; its ref update goes to the
  *   tenant's events topic as a push event (202). A delivery no secret proves is 401 and nothing is sent.</li>
@@ -63,6 +65,7 @@ public final class GatewayServer implements AutoCloseable {
     /** The response header that names a draft's or a push event's trace. */
     public static final String TRACE_HEADER = "X-Commitflow-Trace-Id";
     private static final SecureRandom RANDOM = new SecureRandom();
+    private static final String TEXT = "text/plain; charset=utf-8";
 
     /** What the gateway asks of Kafka; the command wires it to the job's topics. */
     public interface Backend {
@@ -162,12 +165,15 @@ public final class GatewayServer implements AutoCloseable {
         private final String route;
         private final long start = System.nanoTime();
         private final AtomicBoolean sent = new AtomicBoolean();
+        /** The client asked for plain text first ({@code Accept: text/plain}): errors are then one line of text. */
+        private final boolean plain;
 
         Exchange(Request request, Response response, Callback callback, String route) {
             this.request = request;
             this.response = response;
             this.callback = callback;
             this.route = route;
+            this.plain = prefersText(request.getHeaders().get(HttpHeader.ACCEPT));
             metrics.started();
         }
 
@@ -176,6 +182,10 @@ public final class GatewayServer implements AutoCloseable {
         }
 
         void error(int status, String error, String detail) {
+            if (plain) {
+                send(status, TEXT, error + ": " + detail.replace('\n', ' ') + "\n");
+                return;
+            }
             ObjectNode n = Json.mapper().createObjectNode();
             n.put("error", error);
             n.put("detail", detail);
@@ -286,6 +296,11 @@ public final class GatewayServer implements AutoCloseable {
     }
 
     private void suggest(Exchange x) {
+        // read first (up to the limit), so that a refusal leaves the connection fit for the client's next request
+        byte[] body = body(x);
+        if (body == null) {
+            return;
+        }
         String auth = x.header(HttpHeader.AUTHORIZATION.asString());
         String key = auth != null && auth.regionMatches(true, 0, "Bearer ", 0, 7) ? auth.substring(7).strip() : null;
         Optional<String> tenant = settings.keys().tenantOf(key);
@@ -297,13 +312,10 @@ public final class GatewayServer implements AutoCloseable {
         if (limited(x, "key:" + ApiKeys.id(key))) {
             return;
         }
-        byte[] body = body(x);
-        if (body == null) {
-            return;
-        }
         DraftRequest draft;
         try {
-            draft = DraftRequest.parse(body);
+            draft = DraftRequest.parse(body, x.header(HttpHeader.CONTENT_TYPE.asString()),
+                    Request.extractQueryParameters(x.request)::getValue);
         } catch (IllegalArgumentException e) {
             x.error(400, "bad_request", e.getMessage());
             return;
@@ -329,9 +341,14 @@ public final class GatewayServer implements AutoCloseable {
                 String replyTenant = s.suggestion().path("tenant").asText(tenant.get());
                 if (!replyTenant.equals(tenant.get())) { // cannot be with a trace id of our own, and is never shown
                     x.error(502, "bad_gateway", "the reply to trace " + traceId + " is not this tenant's");
+                } else if (x.plain) {
+                    x.send(200, TEXT, message(s.suggestion()));
                 } else {
                     x.json(200, s.suggestion());
                 }
+            } else if (x.plain) {
+                Answer.Refused r = (Answer.Refused) a;
+                x.error(422, "refused", r.reason() + ": " + r.detail() + " (trace " + traceId + ")");
             } else {
                 Answer.Refused r = (Answer.Refused) a;
                 ObjectNode n = Json.mapper().createObjectNode();
@@ -401,6 +418,25 @@ public final class GatewayServer implements AutoCloseable {
                     done.put("traceId", traceId);
                     x.json(202, done);
                 });
+    }
+
+    /**
+     * Whether an {@code Accept} header puts {@code text/plain} before JSON: its first media range, the order a client
+     * writes them in (quality values are not weighed; curl and the hook send one).
+     */
+    static boolean prefersText(String accept) {
+        if (accept == null) {
+            return false;
+        }
+        String first = accept.split(",", 2)[0].split(";", 2)[0].strip().toLowerCase(java.util.Locale.ROOT);
+        return first.equals("text/plain");
+    }
+
+    /** A suggestion as the commit message git writes: the subject, then the body after a blank line when it has one. */
+    static String message(JsonNode suggestion) {
+        String subject = suggestion.path("subject").asText("").strip();
+        String body = suggestion.path("body").asText("").strip();
+        return body.isEmpty() ? subject + "\n" : subject + "\n\n" + body + "\n";
     }
 
     /** Whether the caller is over its rate: then 429 has been sent. */

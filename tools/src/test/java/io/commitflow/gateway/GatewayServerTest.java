@@ -46,6 +46,10 @@ class GatewayServerTest {
             if (repo.equals("refused/repo")) {
                 return CompletableFuture.completedFuture(new GatewayServer.Answer.Refused("DIFF_TOO_LARGE", "too large"));
             }
+            if (repo.equals("bodied/repo")) {
+                return CompletableFuture.completedFuture(new GatewayServer.Answer.Suggested(Json.mapper().createObjectNode()
+                        .put("tenant", tenant).put("subject", "Widget: Retry twice").put("body", "Once was not enough.\n")));
+            }
             if (repo.equals("other/repo")) {
                 return CompletableFuture.completedFuture(new GatewayServer.Answer.Suggested(
                         Json.mapper().createObjectNode().put("tenant", "b").put("subject", "B's secret")));
@@ -174,6 +178,45 @@ class GatewayServerTest {
     }
 
     @Test
+    void aDiffBodyAskingForTextGetsTheMessageAloneAndErrorsAsOneLine() throws Exception {
+        start(64 * 1024, new RateLimiter(100, 100));
+        String diff = "diff --git a/x b/x\n+é\n";
+        HttpResponse<String> ok = text("/v1/suggestions?repo=team%2Fapp&branch=main", KEY_A, diff);
+        assertThat(ok.statusCode()).as(ok.body()).isEqualTo(200);
+        assertThat(ok.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("text/plain"));
+        assertThat(ok.body()).as("the diff arrives whole, in UTF-8")
+                .isEqualTo("Describe " + diff.length() + " characters\n");
+        assertThat(asked).contains("a team/app");
+        assertThat(text("/v1/suggestions?repo=bodied/repo", KEY_A, diff).body())
+                .isEqualTo("Widget: Retry twice\n\nOnce was not enough.\n");
+
+        HttpResponse<String> noRepo = text("/v1/suggestions", KEY_A, diff);
+        assertThat(noRepo.statusCode()).isEqualTo(400);
+        assertThat(noRepo.body()).isEqualTo("bad_request: ?repo= is missing: a diff body names its repository in the query\n");
+        assertThat(text("/v1/suggestions?repo=r&tenant=b", KEY_A, diff).body()).contains("the tenant is the API key's");
+        assertThat(text("/v1/suggestions?repo=r", KEY_A, " \n").body()).contains("the diff is empty");
+        assertThat(text("/v1/suggestions?repo=refused/repo", KEY_A, diff).body())
+                .matches("refused: DIFF_TOO_LARGE: too large \\(trace [0-9a-f]{32}\\)\n");
+        assertThat(text("/v1/suggestions?repo=slow/repo", KEY_A, diff).body()).startsWith("timeout: no answer");
+        assertThat(text("/v1/suggestions?repo=r", KEY_A + "x", diff).body()).isEqualTo("unauthorized: unknown API key\n");
+        HttpResponse<String> binary = send(HttpRequest.newBuilder(base.resolve("/v1/suggestions?repo=r"))
+                .header("Content-Type", "text/x-diff").header("Accept", "text/plain").header("Authorization", "Bearer " + KEY_A)
+                .POST(HttpRequest.BodyPublishers.ofByteArray(new byte[] {(byte) 0xff, (byte) 0xfe})));
+        assertThat(binary.body()).isEqualTo("bad_request: the diff is not UTF-8 text\n");
+        assertThat(post("/v1/suggestions?repo=r", KEY_A, "{\"repo\":\"team/app\",\"diff\":\"d\"}").body())
+                .as("a JSON body is read as JSON whatever the query").contains("\"repo\":\"team/app\"");
+    }
+
+    @Test
+    void acceptPutsPlainTextFirstOnlyWhenItsFirstRangeIsTextPlain() {
+        assertThat(GatewayServer.prefersText("text/plain")).isTrue();
+        assertThat(GatewayServer.prefersText("Text/Plain; charset=utf-8, application/json")).isTrue();
+        assertThat(GatewayServer.prefersText("application/json, text/plain")).isFalse();
+        assertThat(GatewayServer.prefersText("*/*")).isFalse();
+        assertThat(GatewayServer.prefersText(null)).isFalse();
+    }
+
+    @Test
     void aKeyOverItsRateGets429WithRetryAfterAndAnotherKeyDoesNot() throws Exception {
         start(64 * 1024, new RateLimiter(0.5, 2));
         String body = "{\"repo\":\"team/app\",\"diff\":\"d\"}";
@@ -228,6 +271,12 @@ class GatewayServerTest {
             b.header("Authorization", "Bearer " + key);
         }
         return send(b);
+    }
+
+    private HttpResponse<String> text(String path, String key, String diff) throws Exception {
+        return send(HttpRequest.newBuilder(base.resolve(path)).header("Content-Type", "text/x-diff; charset=utf-8")
+                .header("Accept", "text/plain").header("Authorization", "Bearer " + key)
+                .POST(HttpRequest.BodyPublishers.ofString(diff, java.nio.charset.StandardCharsets.UTF_8)));
     }
 
     private HttpResponse<String> send(HttpRequest.Builder b) throws Exception {
