@@ -20,16 +20,28 @@ import java.util.concurrent.Callable;
 @Command(name = "install-hook", mixinStandardHelpOptions = true,
         description = {"Installs a prepare-commit-msg hook into a repository (its hooks folder, or core.hooksPath when "
                 + "set) that puts the running job's suggestion for the staged change at the top of the commit message, "
-                + "and stores the hook's settings in the repository's git config (commitflow.*); --bootstrap is needed "
-                + "unless git config commitflow.bootstrap is set already.",
+                + "and stores the hook's settings in the repository's git config (commitflow.*).",
+                "With --url the hook asks the gateway (commitflow gateway) over HTTPS with curl and the tenant's API "
+                        + "key: no JVM and no Kafka access on the commit path. With --bootstrap it runs this "
+                        + "launcher, which asks Kafka directly. One of them is needed unless git config has it already.",
                 "The hook leaves merges, squashes, amends, -m/-F/-c/-C and templates alone, and never fails a commit: "
                         + "when the job does not answer within the timeout, the message stays as it was and one line "
-                        + "on stderr says why. COMMITFLOW_HOOK=0 git commit skips it once."},
-        footer = {"", "Example: ./commitflow install-hook -C ~/src/app --bootstrap kafka:9092 --tenant acme --repo team/app.git",
+                        + "on stderr says why. COMMITFLOW_HOOK=0 git commit skips it once. Files matching the "
+                        + "repository's .commitflowignore (gitignore patterns) are left out of the diff it sends. A "
+                        + "hook that was there before (--force) keeps running, first."},
+        footer = {"", "Example: ./commitflow install-hook -C ~/src/app --url https://commitflow.example.com:8443 "
+                + "--key-file ~/acme.key --repo team/app.git",
+                "         ./commitflow install-hook -C ~/src/app --bootstrap kafka:9092 --tenant acme --repo team/app.git",
                 "         ./commitflow install-hook -C ~/src/app --remove"})
 public final class InstallHookCommand implements Callable<Integer> {
     static final String HOOK = "prepare-commit-msg";
     static final String MARKER = "commitflow-hook-version:";
+    static final String BEFORE = HOOK + ".before-commitflow";
+    /** What an API key may hold: the hook hands it to curl inside a quoted configuration line. */
+    private static final java.util.regex.Pattern KEY = java.util.regex.Pattern.compile("[A-Za-z0-9._~+/=:-]{16,512}");
+
+    /** Reads the key given as {@code -}; a test replaces it. */
+    java.util.function.Supplier<InputStream> stdin = () -> System.in;
 
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
@@ -75,11 +87,25 @@ public final class InstallHookCommand implements Callable<Integer> {
             description = "The commitflow launcher the hook runs (default: this checkout's ./commitflow).")
     Path launcher;
 
-    @Option(names = "--force", description = "Replace a prepare-commit-msg hook that is not commitflow's (it is kept "
-            + "beside it as prepare-commit-msg.before-commitflow).")
+    @Option(names = "--url", paramLabel = "URL", description = "The gateway (https://HOST:PORT): the hook asks it with "
+            + "curl instead of running the launcher (git config commitflow.url).")
+    String url;
+
+    @Option(names = "--key-file", paramLabel = "FILE", description = "With --url: the file holding the tenant's API "
+            + "key, or - to read it from stdin. The key is copied into the repository's git folder "
+            + "(commitflow/api-key, readable by you only) and read from there by each commit.")
+    String keyFile;
+
+    @Option(names = "--ca-file", paramLabel = "PEM", description = "With --url: the CA certificate to check the "
+            + "gateway's certificate against (default: the system's trusted ones).")
+    Path caFile;
+
+    @Option(names = "--force", description = "Install over a prepare-commit-msg hook that is not commitflow's: it is "
+            + "kept beside it as prepare-commit-msg.before-commitflow and still runs, before the suggestion.")
     boolean force;
 
-    @Option(names = "--remove", description = "Remove commitflow's hook (and only it) and its git config section.")
+    @Option(names = "--remove", description = "Remove commitflow's hook (and only it), its stored key and its git "
+            + "config section; a hook kept by --force is put back.")
     boolean remove;
 
     @Override
@@ -91,23 +117,55 @@ public final class InstallHookCommand implements Callable<Integer> {
         Path hooks = top.resolve(GitCli.run(top, "rev-parse", "--git-path", "hooks").strip()).normalize();
         Path hook = hooks.resolve(HOOK);
         boolean ours = Files.isRegularFile(hook) && Files.readString(hook).contains(MARKER);
+        Path stored = top.resolve(GitCli.run(top, "rev-parse", "--git-common-dir").strip()).resolve("commitflow").normalize();
         if (remove) {
             if (ours) {
                 Files.delete(hook);
+                if (Files.exists(hooks.resolve(BEFORE)) && !Files.exists(hook)) {
+                    Files.move(hooks.resolve(BEFORE), hook);
+                }
             }
+            Files.deleteIfExists(stored.resolve("api-key"));
+            Files.deleteIfExists(stored);
             GitCli.exec(top, "config", "--local", "--remove-section", "commitflow");
             out.println(ours ? "removed " + hook : "no commitflow hook at " + hook + "; nothing removed");
             return 0;
         }
         if (Files.exists(hook) && !ours) {
             if (!force) {
-                throw new UserError(hook + " exists and is not commitflow's; chain it yourself, or pass --force to "
-                        + "replace it (it is kept as " + HOOK + ".before-commitflow)");
+                throw new UserError(hook + " exists and is not commitflow's; pass --force to install over it (it is "
+                        + "kept as " + BEFORE + " and still runs, first)");
             }
-            Files.move(hook, hooks.resolve(HOOK + ".before-commitflow"), StandardCopyOption.REPLACE_EXISTING);
         }
-        if (bootstrap == null && GitCli.config(top, "commitflow.bootstrap") == null) {
-            throw new UserError("--bootstrap HOST:PORT is required: the Kafka of the running job");
+        if (url != null && bootstrap != null) {
+            throw new UserError("--url and --bootstrap exclude each other: the hook asks the gateway or Kafka");
+        }
+        boolean gateway = url != null || (bootstrap == null && GitCli.config(top, "commitflow.url") != null);
+        if (!gateway && bootstrap == null && GitCli.config(top, "commitflow.bootstrap") == null) {
+            throw new UserError("--url URL (the gateway) or --bootstrap HOST:PORT (the job's Kafka) is required");
+        }
+        if (!gateway && (keyFile != null || caFile != null)) {
+            throw new UserError("--key-file and --ca-file go with --url: the hook asks Kafka");
+        }
+        String key = null;
+        if (gateway) {
+            if (url != null) {
+                checkUrl(url);
+            }
+            if (keyFile == null && GitCli.config(top, "commitflow.keyFile") == null) {
+                throw new UserError("--key-file FILE is required with --url: the tenant's API key");
+            }
+            key = keyFile == null ? null : readKey(keyFile);
+            if (caFile != null && !Files.isReadable(caFile)) {
+                throw new UserError("--ca-file " + caFile + " cannot be read");
+            }
+            if ("local".equals(fallback)) {
+                throw new UserError("--fallback local needs the launcher: with --url the hook runs no JVM");
+            }
+            if (kafkaSecretFile != null || kafkaSecretEnv != null) {
+                throw new UserError("--kafka-secret-file and --kafka-secret-env go with --bootstrap: with --url the "
+                        + "gateway holds Kafka's credentials");
+            }
         }
         if (fallback != null && !fallback.equals("none") && !fallback.equals("local")) {
             throw new UserError("--fallback must be none or local, got " + fallback);
@@ -123,10 +181,13 @@ public final class InstallHookCommand implements Callable<Integer> {
             throw new UserError("--kafka-secret-env takes the name of an environment variable, not '" + kafkaSecretEnv + "'");
         }
         Path launch = launcher != null ? launcher.toAbsolutePath().normalize() : LocalFlink.home().resolve("commitflow");
-        if (!Files.isExecutable(launch)) {
+        if (!gateway && !Files.isExecutable(launch)) {
             throw new UserError("the launcher " + launch + " is not an executable file; pass --launcher PATH");
         }
         Files.createDirectories(hooks);
+        if (Files.exists(hook) && !ours) {
+            Files.move(hook, hooks.resolve(BEFORE), StandardCopyOption.REPLACE_EXISTING);
+        }
         try (InputStream in = InstallHookCommand.class.getResourceAsStream(HOOK)) {
             if (in == null) {
                 throw new IllegalStateException("the hook script is missing from the build");
@@ -136,7 +197,19 @@ public final class InstallHookCommand implements Callable<Integer> {
             Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwxr-xr-x"));
             Files.move(tmp, hook, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         }
-        set(top, "commitflow.launcher", launch.toString());
+        if (gateway) {
+            if (key != null) {
+                set(top, "commitflow.keyFile", storeKey(stored, key).toString());
+            }
+            set(top, "commitflow.url", url);
+            set(top, "commitflow.caFile", caFile == null ? null : caFile.toAbsolutePath().normalize().toString());
+        } else {
+            for (String k : new String[] {"commitflow.url", "commitflow.keyFile", "commitflow.caFile"}) {
+                GitCli.exec(top, "config", "--local", "--unset", k);
+            }
+            Files.deleteIfExists(stored.resolve("api-key"));
+            set(top, "commitflow.launcher", launch.toString());
+        }
         set(top, "commitflow.bootstrap", bootstrap);
         set(top, "commitflow.tenant", tenant);
         set(top, "commitflow.repo", repo != null ? repo
@@ -150,11 +223,80 @@ public final class InstallHookCommand implements Callable<Integer> {
         for (var e : topics.gitConfig().entrySet()) {
             set(top, e.getKey(), e.getValue());
         }
-        out.printf("installed %s%n  asks %s for tenant %s, repository %s, waiting at most %s%n", hook,
-                GitCli.config(top, "commitflow.bootstrap"), orDefault(GitCli.config(top, "commitflow.tenant"), "default"),
-                GitCli.config(top, "commitflow.repo"), orDefault(GitCli.config(top, "commitflow.timeout"), "2s"));
+        if (gateway) {
+            out.printf("installed %s%n  asks the gateway %s with the key in %s, repository %s, waiting at most %s%n",
+                    hook, GitCli.config(top, "commitflow.url"), GitCli.config(top, "commitflow.keyFile"),
+                    GitCli.config(top, "commitflow.repo"), orDefault(GitCli.config(top, "commitflow.timeout"), "2s"));
+            if (!onPath("curl")) {
+                out.println("  warning: curl is not on this PATH; the hook needs it");
+            }
+        } else {
+            out.printf("installed %s%n  asks %s for tenant %s, repository %s, waiting at most %s%n", hook,
+                    GitCli.config(top, "commitflow.bootstrap"), orDefault(GitCli.config(top, "commitflow.tenant"), "default"),
+                    GitCli.config(top, "commitflow.repo"), orDefault(GitCli.config(top, "commitflow.timeout"), "2s"));
+        }
+        if (Files.exists(hooks.resolve(BEFORE))) {
+            out.println("  the hook that was there before runs first: " + hooks.resolve(BEFORE));
+        }
         out.println("  try it: git commit (COMMITFLOW_HOOK=0 git commit skips it once; --remove uninstalls)");
         return 0;
+    }
+
+    private static void checkUrl(String url) {
+        java.net.URI u;
+        try {
+            u = new java.net.URI(url);
+        } catch (java.net.URISyntaxException e) {
+            throw new UserError("--url " + url + " is not a URL: " + e.getReason());
+        }
+        if (!"https".equals(u.getScheme()) && !"http".equals(u.getScheme()) || u.getHost() == null) {
+            throw new UserError("--url takes the gateway as https://HOST[:PORT], got " + url);
+        }
+        if (u.getQuery() != null || u.getFragment() != null || u.getUserInfo() != null) {
+            throw new UserError("--url takes the gateway's address alone (no user, query or fragment), got " + url);
+        }
+        if ("http".equals(u.getScheme()) && !java.util.Set.of("localhost", "127.0.0.1", "[::1]").contains(u.getHost())) {
+            throw new UserError("--url " + url + " would send the API key in clear text; use https (plain http only "
+                    + "for localhost)");
+        }
+    }
+
+    private String readKey(String file) throws IOException {
+        byte[] raw;
+        if (file.equals("-")) {
+            raw = stdin.get().readNBytes(4096);
+        } else {
+            Path p = Path.of(file);
+            if (!Files.isReadable(p) || !Files.isRegularFile(p)) {
+                throw new UserError("--key-file " + file + " cannot be read");
+            }
+            raw = Files.readAllBytes(p);
+        }
+        String key = new String(raw, java.nio.charset.StandardCharsets.UTF_8).strip();
+        if (!KEY.matcher(key).matches()) {
+            throw new UserError("--key-file " + file + " does not hold an API key: one line of 16 to 512 characters "
+                    + "from A-Z a-z 0-9 . _ ~ + / = : -");
+        }
+        return key;
+    }
+
+    /** Writes the key where only its owner can read it: a folder of mode 700, a file of mode 600 written atomically. */
+    private static Path storeKey(Path folder, String key) throws IOException {
+        if (!Files.isDirectory(folder)) {
+            Files.createDirectories(folder, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        }
+        Files.setPosixFilePermissions(folder, PosixFilePermissions.fromString("rwx------"));
+        Path tmp = Files.createTempFile(folder, "api-key", ".new",
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        Files.writeString(tmp, key + "\n");
+        return Files.move(tmp, folder.resolve("api-key"), StandardCopyOption.REPLACE_EXISTING,
+                StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    private static boolean onPath(String program) {
+        String path = System.getenv("PATH");
+        return path != null && java.util.Arrays.stream(path.split(java.io.File.pathSeparator))
+                .anyMatch(d -> Files.isExecutable(Path.of(d, program)));
     }
 
     private static void set(Path top, String key, String value) throws IOException {

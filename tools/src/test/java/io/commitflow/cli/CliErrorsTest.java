@@ -73,6 +73,31 @@ class CliErrorsTest {
     }
 
     @Test
+    void theHooksGatewayOptionsAreCheckedBeforeAnythingIsWritten() throws Exception {
+        Path repo = Files.createDirectories(dir.resolve("repo"));
+        assertThat(GitProcess.run(repo, "init", "-q").exit()).isZero();
+        Path key = Files.writeString(dir.resolve("key"), "a-key-long-enough-000\n");
+        String r = repo.toString();
+        assertOneClearLine(run("install-hook", "-C", r), "--url URL (the gateway) or --bootstrap HOST:PORT");
+        assertOneClearLine(run("install-hook", "-C", r, "--url", "https://gw:8443"), "--key-file FILE is required with --url");
+        assertOneClearLine(run("install-hook", "-C", r, "--url", "ftp://gw", "--key-file", key.toString()),
+                "--url takes the gateway as https://HOST[:PORT], got ftp://gw");
+        assertOneClearLine(run("install-hook", "-C", r, "--url", "http://gw.example.com", "--key-file", key.toString()),
+                "would send the API key in clear text");
+        assertOneClearLine(run("install-hook", "-C", r, "--url", "https://gw", "--bootstrap", "k:9092", "--key-file",
+                key.toString()), "--url and --bootstrap exclude each other");
+        assertOneClearLine(run("install-hook", "-C", r, "--url", "https://gw", "--key-file", dir.resolve("no").toString()),
+                "cannot be read");
+        Path bad = Files.writeString(dir.resolve("bad"), "two words\n");
+        assertOneClearLine(run("install-hook", "-C", r, "--url", "https://gw", "--key-file", bad.toString()),
+                "does not hold an API key");
+        assertOneClearLine(run("install-hook", "-C", r, "--url", "https://gw", "--key-file", key.toString(),
+                "--fallback", "local"), "--fallback local needs the launcher");
+        assertThat(repo.resolve(".git/hooks/prepare-commit-msg")).as("nothing installed").doesNotExist();
+        assertThat(GitProcess.run(repo, "config", "--get-regexp", "^commitflow").out()).isEmpty();
+    }
+
+    @Test
     void anUnknownOptionWithItsNearestName() {
         Run r = run("demo", "--rat", "3");
         assertThat(r.exit()).isEqualTo(2);

@@ -183,6 +183,79 @@ class GatewayITCase {
         }
     }
 
+    /**
+     * The hook as a developer meets it: {@code install-hook --url} over a team's own hook in {@code core.hooksPath},
+     * then a plain {@code git commit} whose hook asks the gateway with curl. The subject is the job's reply to that
+     * draft, the team's hook still ran, the lock file named in {@code .commitflowignore} never left the laptop, and
+     * the key is stored readable by its owner alone. With a revoked key the commit goes through with one line.
+     */
+    @Test
+    void aGitCommitsHookAsksTheGatewayWithCurlAndTheTeamsOwnHookStillRuns() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(onPath("curl"), "the hook needs curl, which is not on PATH");
+        Path work = GitProcess.cloneOf(dir.resolve("mirrors/app.git"), dir.resolve("hooked"));
+        Path shared = Files.createDirectories(dir.resolve("team-hooks"));
+        Path teams = shared.resolve("prepare-commit-msg");
+        Files.writeString(teams, "#!/bin/sh\nprintf '\\nReviewed-by: the team hook\\n' >> \"$1\"\n");
+        Files.setPosixFilePermissions(teams, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        GitProcess.run(work, "config", "core.hooksPath", shared.toString());
+        Path keyFile = Files.writeString(dir.resolve("a.key"), KEY_A + "\n");
+
+        String[] install = {"install-hook", "-C", work.toString(), "--url", base.toString(), "--key-file",
+                keyFile.toString(), "--ca-file", caPem.toString(), "--repo", "app.git", "--timeout", "90s"};
+        CliRun refused = CliRun.of(install);
+        assertThat(refused.exit()).isNotZero();
+        assertThat(refused.err()).contains("is not commitflow's; pass --force");
+        CliRun installed = CliRun.of(java.util.stream.Stream.concat(java.util.Arrays.stream(install),
+                java.util.stream.Stream.of("--force")).toArray(String[]::new));
+        assertThat(installed.exit()).as(installed.err()).isZero();
+        assertThat(installed.out()).contains("the hook that was there before runs first");
+        assertThat(shared.resolve("prepare-commit-msg.before-commitflow")).isExecutable();
+        Path stored = Path.of(GitProcess.run(work, "config", "commitflow.keyFile").out().strip());
+        assertThat(Files.readString(stored).strip()).isEqualTo(KEY_A);
+        assertThat(Files.getPosixFilePermissions(stored)).containsExactlyInAnyOrder(
+                java.nio.file.attribute.PosixFilePermission.OWNER_READ, java.nio.file.attribute.PosixFilePermission.OWNER_WRITE);
+        assertThat(GitProcess.run(work, "config", "--list").out()).doesNotContain(KEY_A);
+
+        Files.writeString(work.resolve("src/main/java/app/Widget3.java"), "package app;\n\nclass Widget3 {\n    int version = 37;\n}\n");
+        Files.writeString(work.resolve("package-lock.json"), "{\"lockfileVersion\": 3, \"secret-of-the-lock\": 1}\n");
+        Files.writeString(work.resolve(".commitflowignore"), "# generated\npackage-lock.json\n");
+        GitProcess.run(work, "add", "-A");
+        GitProcess commit = GitProcess.run(work, Map.of("GIT_EDITOR", "true"), "commit", "-q");
+        assertThat(commit.exit()).as(commit.out() + commit.err()).isZero();
+        String message = GitProcess.run(work, "log", "-1", "--format=%B").out();
+        String subject = message.lines().findFirst().orElseThrow();
+
+        ConsumerRecord<byte[], byte[]> draft = await(k.requestsTopic(),
+                r -> json(r).path("patch").asText().contains("int version = 37;"));
+        assertThat(json(draft).path("tenant").asText()).as("the key's tenant").isEqualTo("a");
+        assertThat(json(draft).path("repo").asText()).isEqualTo("app.git");
+        assertThat(json(draft).path("patch").asText()).as("left out by .commitflowignore")
+                .doesNotContain("secret-of-the-lock").contains(".commitflowignore");
+        String trace = json(draft).path("traceId").asText();
+        JsonNode reply = json(await(k.repliesTopic(), r -> trace.equals(json(r).path("traceId").asText())));
+        assertThat(subject).as("the commit's subject is the job's reply to the hook's draft")
+                .isEqualTo(reply.path("subject").asText()).hasSizeBetween(10, 72);
+        assertThat(message).as("the team's hook ran too").contains("Reviewed-by: the team hook");
+
+        Files.writeString(work.resolve("revoked.key"), "itcase-key-revoked-000001\n");
+        assertThat(CliRun.of("install-hook", "-C", work.toString(), "--key-file", work.resolve("revoked.key").toString())
+                .exit()).isZero();
+        Files.writeString(work.resolve("NOTES"), "notes\n");
+        GitProcess.run(work, "add", "NOTES");
+        Path editor = Files.writeString(dir.resolve("by-hand.sh"), "#!/bin/sh\nsed -i '1s/^$/Add notes by hand/' \"$1\"\n");
+        Files.setPosixFilePermissions(editor, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        GitProcess byHand = GitProcess.run(work, Map.of("GIT_EDITOR", editor.toString()), "commit", "-q");
+        assertThat(byHand.exit()).as(byHand.err()).isZero();
+        assertThat(GitProcess.run(work, "log", "-1", "--format=%s").out().strip()).isEqualTo("Add notes by hand");
+        assertThat(byHand.err().lines().filter(l -> !l.isBlank()).toList()).containsExactly(
+                "commitflow: no suggestion (the gateway answered 401: unauthorized: unknown API key); write the "
+                        + "message yourself");
+
+        assertThat(CliRun.of("install-hook", "-C", work.toString(), "--remove").exit()).isZero();
+        assertThat(Files.readString(teams)).as("the team's hook is put back").contains("Reviewed-by");
+        assertThat(stored).doesNotExist();
+    }
+
     @Test
     void tenantAsKeyNeverGetsTenantBsReply() throws Exception {
         CompletableFuture<HttpResponse<String>> a = suggestAsync(KEY_A, draft("app.git", 5, 55));
@@ -405,6 +478,18 @@ class GatewayITCase {
             }
         }
         return false;
+    }
+
+    record CliRun(int exit, String out, String err) {
+        static CliRun of(String... args) {
+            StringWriter out = new StringWriter();
+            StringWriter err = new StringWriter();
+            CommandLine cli = Commitflow.commandLine();
+            cli.setOut(new PrintWriter(out, true));
+            cli.setErr(new PrintWriter(err, true));
+            int exit = cli.execute(args);
+            return new CliRun(exit, out.toString(), err.toString());
+        }
     }
 
     record Curl(int status, String body) {}

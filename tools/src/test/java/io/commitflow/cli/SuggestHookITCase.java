@@ -102,7 +102,7 @@ class SuggestHookITCase {
         Files.writeString(work.resolve("src/main/java/app/Widget3.java"),
                 "package app;\n\nclass Widget3 {\n    int version = 31;\n}\n");
         git(work, "add", "-A");
-        Git commit = git(work, Map.of("GIT_EDITOR", "true"), "commit", "-q");
+        GitProcess commit = git(work, Map.of("GIT_EDITOR", "true"), "commit", "-q");
         assertThat(commit.exit()).as(commit.out() + commit.err()).isZero();
         String subject = git(work, "log", "-1", "--format=%s").out().strip();
 
@@ -154,7 +154,7 @@ class SuggestHookITCase {
         Files.writeString(editor, "#!/bin/sh\nsed -i '1s/^$/Add notes by hand/' \"$1\"\n");
         Files.setPosixFilePermissions(editor, PosixFilePermissions.fromString("rwxr-xr-x"));
         long start = System.nanoTime();
-        Git commit = git(work, Map.of("GIT_EDITOR", editor.toString()), "commit", "-q");
+        GitProcess commit = git(work, Map.of("GIT_EDITOR", editor.toString()), "commit", "-q");
         long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
 
         assertThat(commit.exit()).as(commit.err()).isZero();
@@ -220,12 +220,7 @@ class SuggestHookITCase {
     }
 
     private static Path clone(String name) throws Exception {
-        Path work = dir.resolve(name);
-        Git c = git(dir, "clone", "-q", "-b", "main", dir.resolve("mirrors/app.git").toString(), work.toString());
-        assertThat(c.exit()).as(c.err()).isZero();
-        git(work, "config", "user.name", "Ada");
-        git(work, "config", "user.email", "ada@example.com");
-        return work;
+        return GitProcess.cloneOf(dir.resolve("mirrors/app.git"), dir.resolve(name));
     }
 
     record CliResult(int exit, String out, String err) {}
@@ -240,26 +235,13 @@ class SuggestHookITCase {
         return new CliResult(exit, out.toString(), err.toString());
     }
 
-    record Git(int exit, String out, String err) {}
-
-    private static Git git(Path in, String... args) throws Exception {
-        return git(in, Map.of(), args);
+    private static GitProcess git(Path in, String... args) throws Exception {
+        return GitProcess.run(in, args);
     }
 
-    private static Git git(Path in, Map<String, String> env, String... args) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of("git"));
-        cmd.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(cmd).directory(in.toFile());
-        pb.environment().putAll(env);
-        Path err = Files.createTempFile(dir, "git", ".err");
-        pb.redirectError(err.toFile());
-        Process p = pb.start();
-        p.getOutputStream().close();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(180, TimeUnit.SECONDS)).as(String.join(" ", cmd)).isTrue();
-        return new Git(p.exitValue(), out, Files.readString(err));
+    private static GitProcess git(Path in, Map<String, String> env, String... args) throws Exception {
+        return GitProcess.run(in, env, args);
     }
-
 
     private static List<JsonNode> values(List<ConsumerRecord<byte[], byte[]>> records) throws IOException {
         List<JsonNode> out = new ArrayList<>();
