@@ -60,6 +60,8 @@ public final class CommitDiffer {
     /** The patch of the file being written, reused for every file. */
     private final PatchBytes file = new PatchBytes();
     private final ObjectCache objects;
+    /** The last commit's ignore file: most commits of a history share one. */
+    private IgnoreFile ignore;
 
     public CommitDiffer(DiffBudget budget) {
         this(budget, ObjectCache.DEFAULT_BYTES);
@@ -93,7 +95,8 @@ public final class CommitDiffer {
         Object mirror = repo.getDirectory() != null ? repo.getDirectory() : repo;
         ObjectReader cached = objects.reader(mirror, reader); // not closed: the caller's reader stays open
         try {
-            List<DiffEntry> entries = gitPairs(scan(cached, oldTree, newTree, deadline), cached);
+            List<DiffEntry> entries = withoutIgnored(gitPairs(scan(cached, oldTree, newTree, deadline), cached),
+                    cached, newTree);
             deadline.check(commit, "detecting renames");
             boolean whole = entries.size() <= budget.maxFiles();
             PatchId patchId = whole ? new PatchId() : null;
@@ -121,6 +124,25 @@ public final class CommitDiffer {
         } finally {
             file.release();
         }
+    }
+
+    /**
+     * {@code entries} without the files the commit's {@link IgnoreFile} names, unless it names them all: a commit that
+     * only changes a lock file is described by it.
+     */
+    private List<DiffEntry> withoutIgnored(List<DiffEntry> entries, ObjectReader reader, ObjectId newTree)
+            throws IOException {
+        ignore = IgnoreFile.of(reader, newTree, ignore);
+        if (ignore == null) {
+            return entries;
+        }
+        List<DiffEntry> kept = new ArrayList<>(entries.size());
+        for (DiffEntry e : entries) {
+            if (!ignore.ignores(e.getChangeType() == DiffEntry.ChangeType.DELETE ? e.getOldPath() : e.getNewPath())) {
+                kept.add(e);
+            }
+        }
+        return kept.isEmpty() ? entries : kept;
     }
 
     /**

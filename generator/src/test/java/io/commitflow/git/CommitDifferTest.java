@@ -53,6 +53,25 @@ class CommitDifferTest {
     }
 
     @Test
+    void leavesOutWhatTheCommitsIgnoreFileNamesUnlessItNamesEveryChangedFile() throws Exception {
+        RevCommit a = fx.git.commit().add(".commitflowignore", "# generated\npackage-lock.json\ngen/\n")
+                .add("src/Main.java", "class Main {}\n").add("package-lock.json", "{}\n").add("gen/Out.java", "x\n")
+                .add("docs/Old.md", "k\n").add("lib/gen/Made.java", "m\n").create();
+        RevCommit b = fx.git.commit().parent(a).add("src/Main.java", "class Main { int v; }\n")
+                .add("package-lock.json", "{\"v\": 2}\n").add("gen/Out.java", "y\n").rm("docs/Old.md").create();
+        RevCommit lockOnly = fx.git.commit().parent(b).add("package-lock.json", "{\"v\": 3}\n").create();
+
+        DiffedCommit d = diff(b);
+        assertThat(d.files()).extracting(FileChange::path).containsExactly("docs/Old.md", "src/Main.java");
+        assertThat(diff(a).files()).as("the root commit: its own ignore file applies; gen/ matches at any depth")
+                .extracting(FileChange::path).containsExactlyInAnyOrder(".commitflowignore", "src/Main.java", "docs/Old.md");
+        assertThat(d.totalFiles()).isEqualTo(2);
+        assertThat(d.patch()).doesNotContain("package-lock.json", "gen/Out.java");
+        assertThat(diff(lockOnly).files()).as("a lock file alone is the change").extracting(FileChange::path)
+                .containsExactly("package-lock.json");
+    }
+
+    @Test
     void countsLinesOfModification() throws Exception {
         RevCommit a = fx.git.commit().add("f.txt", "one\ntwo\nthree\n").create();
         RevCommit b = fx.git.commit().parent(a).add("f.txt", "one\n2\nthree\nfour\n").create();

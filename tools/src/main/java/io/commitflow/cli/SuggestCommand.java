@@ -6,6 +6,7 @@ import io.commitflow.event.Origin;
 import io.commitflow.generate.Draft;
 import io.commitflow.generate.TemplateGenerator;
 import io.commitflow.git.DiffBudget;
+import io.commitflow.git.IgnoreFile;
 import io.commitflow.git.InlinePatch;
 import io.commitflow.job.BootstrapOption;
 import io.commitflow.job.DurationConverter;
@@ -15,8 +16,10 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -238,16 +241,38 @@ public final class SuggestCommand implements Callable<Integer> {
 
     /**
      * {@code git diff --cached} in git's own format whatever the user's diff settings (prefixes, colour, external
-     * diff tools, relative paths), cut at a file boundary beyond {@link #MAX_PATCH_CHARS}.
+     * diff tools, relative paths), cut at a file boundary beyond {@link #MAX_PATCH_CHARS}, without the files the
+     * work tree's {@code .commitflowignore} names unless it names every staged file (as the hook does).
      */
     static String stagedPatch(Path dir) {
-        String patch = GitCli.run(dir, "-c", "core.quotePath=true", "diff", "--cached", "--no-color", "--no-ext-diff",
-                "--no-textconv", "--no-relative", "--src-prefix=a/", "--dst-prefix=b/", "--find-renames");
+        Path top = Path.of(GitCli.run(dir, "rev-parse", "--show-toplevel").strip());
+        List<String> excluded = new ArrayList<>();
+        Path ignore = top.resolve(IgnoreFile.NAME);
+        if (Files.isRegularFile(ignore)) {
+            List<String> ls = new ArrayList<>(List.of("ls-files", "--cached", "--ignored", "--exclude-from=" + ignore));
+            if (GitCli.exec(top, "rev-parse", "-q", "--verify", "HEAD").exit() == 0) {
+                ls.add("--with-tree=HEAD");
+            }
+            GitCli.run(top, ls.toArray(String[]::new)).lines().filter(l -> !l.isEmpty())
+                    .forEach(path -> excluded.add(":(exclude,literal)" + path));
+        }
+        String patch = diff(top, excluded);
+        if (patch.isBlank() && !excluded.isEmpty()) {
+            patch = diff(top, List.of());
+        }
         if (patch.length() <= MAX_PATCH_CHARS) {
             return patch;
         }
         int cut = patch.lastIndexOf("\ndiff --git ", MAX_PATCH_CHARS);
         return cut > 0 ? patch.substring(0, cut + 1) : patch.substring(0, patch.indexOf('\n', MAX_PATCH_CHARS) + 1);
+    }
+
+    private static String diff(Path top, List<String> excluded) {
+        List<String> args = new ArrayList<>(List.of("-c", "core.quotePath=true", "diff", "--cached", "--no-color",
+                "--no-ext-diff", "--no-textconv", "--no-relative", "--src-prefix=a/", "--dst-prefix=b/", "--find-renames",
+                "--", "."));
+        args.addAll(excluded);
+        return GitCli.run(top, args.toArray(String[]::new));
     }
 
     /** The diff's description from its paths and change kinds alone, as the job's template writes it. */

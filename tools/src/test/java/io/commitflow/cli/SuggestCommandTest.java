@@ -7,6 +7,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -71,6 +72,64 @@ class SuggestCommandTest {
                 org.assertj.core.api.Assertions.entry("remote.origin.url", "git@host:team/app.git"));
         assertThat(config.get("commitflow.repo")).isEqualTo("team/app.git");
         assertThat(GitCli.configs(dir, "^nothing\\.here$")).isEmpty();
+    }
+
+    /**
+     * The hook (shell, git's own matching), {@code suggest} (Java, the same git commands) and the job
+     * ({@code IgnoreFile}, JGit's matching) leave out the same files, and a change of ignored files alone is sent whole.
+     */
+    @Test
+    void theHookSuggestAndTheJobLeaveOutWhatCommitflowignoreNames() throws Exception {
+        GitCli.run(dir, "init", "-q");
+        String ignore = "# generated\npackage-lock.json\n*.lock\n!keep.lock\ngen/\n";
+        Files.writeString(dir.resolve(".commitflowignore"), ignore);
+        for (String f : List.of("src/Main.java", "package-lock.json", "gen/Out.java", "keep.lock", "lib/gen/X.java",
+                "old.lock", "docs/a b.md")) {
+            Files.createDirectories(dir.resolve(f).getParent() == null ? dir : dir.resolve(f).getParent());
+            Files.writeString(dir.resolve(f), "one\n");
+        }
+        GitCli.run(dir, "add", "-A");
+        GitCli.run(dir, "-c", "user.name=A", "-c", "user.email=a@example.com", "commit", "-q", "-m", "Start");
+        for (String f : List.of("src/Main.java", "package-lock.json", "gen/Out.java", "keep.lock", "lib/gen/X.java",
+                "docs/a b.md")) {
+            Files.writeString(dir.resolve(f), "two\n");
+        }
+        Files.delete(dir.resolve("old.lock"));
+        GitCli.run(dir, "add", "-A");
+
+        List<String> staged = GitCli.run(dir, "diff", "--cached", "--name-only").lines().toList();
+        io.commitflow.git.IgnoreFile job = io.commitflow.git.IgnoreFile.parse(
+                new java.io.ByteArrayInputStream(ignore.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        List<String> expected = List.of("docs/a b.md", "keep.lock", "src/Main.java");
+        assertThat(staged.stream().filter(f -> !job.ignores(f)).toList()).as("the job").isEqualTo(expected);
+        assertThat(paths(SuggestCommand.stagedPatch(dir))).as("suggest").isEqualTo(expected);
+        assertThat(paths(hookDiff())).as("the hook").isEqualTo(expected);
+
+        GitCli.run(dir, "reset", "-q");
+        GitCli.run(dir, "add", "package-lock.json");
+        assertThat(paths(SuggestCommand.stagedPatch(dir))).as("ignored files alone are the change")
+                .containsExactly("package-lock.json");
+        assertThat(paths(hookDiff())).containsExactly("package-lock.json");
+    }
+
+    /** The hook script's own staged(), run by sh in the repository. */
+    private String hookDiff() throws Exception {
+        String script;
+        try (var in = InstallHookCommand.class.getResourceAsStream(InstallHookCommand.HOOK)) {
+            script = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+        String functions = script.substring(script.indexOf("diff_of() {"), script.indexOf("# asks the gateway"));
+        Path out = dir.resolve(".git/hook-diff");
+        Process p = new ProcessBuilder("sh", "-c", functions + "\nstaged \"$1\"", "sh", out.toString())
+                .directory(dir.toFile()).redirectErrorStream(true).start();
+        String said = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(p.waitFor()).as(said).isZero();
+        return Files.readString(out);
+    }
+
+    private static List<String> paths(String patch) {
+        return patch.lines().filter(l -> l.startsWith("diff --git a/"))
+                .map(l -> l.substring("diff --git a/".length(), l.indexOf(" b/"))).toList();
     }
 
     @Test

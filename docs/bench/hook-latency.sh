@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# What the prepare-commit-msg hook adds to `git commit`, as a developer waits for it: the hook installed with
+# `install-hook --url` asks `commitflow gateway` over HTTPS with curl, in front of the demo's job, while another
+# tenant's history is replayed into the same job at RATE commits/s. COMMITS commits of a one-line change, each timed
+# with the hook and, right after, the same way with the hook skipped (COMMITFLOW_HOOK=0): the difference is the hook's.
+#
+#   docs/bench/hook-latency.sh HISTORY OTHER [COMMITS] [RATE]
+#     HISTORY  the repository the job learns and the developer commits to (a bare repository or a work tree)
+#     OTHER    the history replayed as the other traffic (at least RATE × 3 minutes of commits)
+#
+# Prints each commit's times, then P50 and P99 (nearest rank) with and without the hook and what the hook adds.
+# Ports: 8081 (Flink's web UI), 9249 (Prometheus), 18443 (the gateway). Needs curl and openssl.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+history=$(cd "$1" && pwd)
+other=$(cd "$2" && pwd)
+commits=${3:-50}
+rate=${4:-200}
+work=$(mktemp -d "${TMPDIR:-/tmp}/hook-latency.XXXXXX")
+pids=()
+cleanup() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+}
+trap cleanup EXIT
+echo "hook-latency: work in $work"
+
+./commitflow --version >/dev/null # builds once, before anything is timed
+name=$(basename "$history")
+./commitflow demo --repo "$history" --max 3000 --rate 0 --stay --tenant demo >"$work/demo.log" 2>&1 &
+pids+=($!)
+until grep -q "keeps answering drafts" "$work/demo.log"; do
+  sleep 1
+  if ! kill -0 "${pids[0]}" 2>/dev/null; then cat "$work/demo.log"; exit 1; fi
+done
+bootstrap=$(sed -n 's/.*keeps answering drafts .* at \([^;]*\);.*/\1/p' "$work/demo.log" | head -n 1)
+echo "hook-latency: the demo's job learned $name; Kafka at $bootstrap"
+
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 -subj /CN=localhost \
+  -addext "subjectAltName=DNS:localhost,IP:127.0.0.1" -keyout "$work/key.pem" -out "$work/cert.pem" 2>/dev/null
+key=$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')
+printf 'demo:%s\n' "$key" >"$work/api-keys"
+printf '%s\n' "$key" >"$work/demo.key"
+./commitflow gateway --bootstrap "$bootstrap" --host 127.0.0.1 --port 18443 --api-keys "$work/api-keys" \
+  --tls-cert "$work/cert.pem" --tls-key "$work/key.pem" --rate 50 --burst 50 >"$work/gateway.log" 2>&1 &
+pids+=($!)
+until curl -s --cacert "$work/cert.pem" https://127.0.0.1:18443/healthz | grep -q '"ok"'; do sleep 1; done
+echo "hook-latency: gateway at https://127.0.0.1:18443"
+
+git clone -q "$history" "$work/app"
+cd "$work/app"
+git config user.name Ada
+git config user.email ada@example.com
+"$OLDPWD/commitflow" install-hook --url https://127.0.0.1:18443 --key-file "$work/demo.key" \
+  --ca-file "$work/cert.pem" --repo "$name" --timeout 5s >/dev/null
+# the editor keeps the hook's message, and writes one when there is none
+cat >"$work/editor.sh" <<'EOF'
+#!/bin/sh
+first=$(head -n 1 "$1")
+case "$first" in ''|'#'*) echo "Change by hand" >"$1" ;; esac
+EOF
+chmod +x "$work/editor.sh"
+file=$(git ls-files | grep -E '\.(java|c|ts|js|py|rs|go)$' | head -n 1)
+
+(cd "$OLDPWD" && exec ./commitflow replay --bootstrap "$bootstrap" --repo "$other" --tenant other \
+  --rate "constant:$rate/180s") >"$work/replay.log" 2>&1 &
+pids+=($!)
+echo "hook-latency: replaying $(basename "$other") at $rate commits/s; 20 s of warm-up"
+sleep 20
+
+ms() { echo $(( $(date +%s%N) / 1000000 )); }
+: >"$work/times"
+for i in $(seq 1 "$commits"); do
+  echo "    // hook-latency $i" >>"$file"
+  git add "$file"
+  t0=$(ms); GIT_EDITOR="$work/editor.sh" git commit -q; t1=$(ms)
+  hooked=$((t1 - t0))
+  subject=$(git log -1 --format=%s)
+  echo "    // hook-latency $i again" >>"$file"
+  git add "$file"
+  t0=$(ms); COMMITFLOW_HOOK=0 GIT_EDITOR="$work/editor.sh" git commit -q; t1=$(ms)
+  plain=$((t1 - t0))
+  echo "$i $hooked $plain $subject" | tee -a "$work/times"
+done
+tail -n 3 "$work/replay.log"
+
+python3 - "$work/times" <<'EOF'
+import math, sys
+rows = [l.split(" ", 3) for l in open(sys.argv[1]) if l.strip()]
+hooked = sorted(int(r[1]) for r in rows)
+plain = sorted(int(r[2]) for r in rows)
+answered = sum(1 for r in rows if len(r) > 3 and r[3].strip() != "Change by hand")
+rank = lambda xs, p: xs[max(0, math.ceil(p * len(xs)) - 1)]
+base = rank(plain, 0.5)
+print(f"commits: {len(rows)}, with the job's suggestion: {answered}; the first hooked commit {rows[0][1]} ms")
+print(f"git commit with the hook: P50 {rank(hooked, .5)} ms, P99 {rank(hooked, .99)} ms")
+print(f"git commit without it:    P50 {base} ms, P99 {rank(plain, .99)} ms")
+print(f"the hook adds: P50 {rank(hooked, .5) - base} ms, P99 {rank(hooked, .99) - base} ms")
+EOF
