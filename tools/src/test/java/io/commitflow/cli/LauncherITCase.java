@@ -18,8 +18,43 @@ import static org.assertj.core.api.Assertions.assertThat;
  * later one with JDK 17.0.15 (SIGSEGV mapping an archived lambda), so the hook answered only the first commit.
  */
 class LauncherITCase {
+    @org.junit.jupiter.api.extension.RegisterExtension
+    static final io.commitflow.testing.KafkaBroker KAFKA = new io.commitflow.testing.KafkaBroker();
+
     @TempDir
     Path dir;
+
+    /**
+     * A TERM sent to the launcher (kill, systemd, a benchmark's cleanup) reaches its JVM: the gateway says it stopped
+     * and no JVM outlives the launcher. Before, the launcher died alone, deleted the JVM's temporary folder under a
+     * running job and left the JVM running.
+     */
+    @Test
+    void aTermToTheLauncherStopsItsJvmCleanly() throws Exception {
+        Path keys = Files.writeString(dir.resolve("keys"), "a:launcher-itcase-key-0001\n");
+        KAFKA.createTopic("commitflow.replies", 1);
+        KAFKA.createTopic("commitflow.dlq", 1);
+        Path out = dir.resolve("gateway.out");
+        Process p = new ProcessBuilder(DemoITCase.HOME.resolve("commitflow").toString(), "gateway", "--bootstrap",
+                KAFKA.bootstrap(), "--api-keys", keys.toString(), "--host", "127.0.0.1", "--port", "0",
+                "--shutdown-grace", "5s").redirectErrorStream(true).redirectOutput(out.toFile()).start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (!Files.readString(out).contains("commitflow gateway: http://")) {
+            assertThat(p.isAlive()).as(Files.readString(out)).isTrue();
+            assertThat(System.nanoTime()).as("started within 120 s: " + Files.readString(out)).isLessThan(deadline);
+            Thread.sleep(200);
+        }
+        java.util.List<ProcessHandle> jvms = p.descendants().toList();
+        assertThat(jvms).as("the launcher's JVM").isNotEmpty();
+
+        p.destroy(); // SIGTERM to the launcher alone
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).as(Files.readString(out)).isTrue();
+        for (ProcessHandle jvm : jvms) {
+            jvm.onExit().get(30, TimeUnit.SECONDS);
+        }
+        assertThat(jvms).noneMatch(ProcessHandle::isAlive);
+        assertThat(Files.readString(out)).contains("commitflow gateway: stopping").contains("stopped");
+    }
 
     @Test
     void suggestRunsAgainAndAgainThroughTheRealLauncher() throws Exception {
