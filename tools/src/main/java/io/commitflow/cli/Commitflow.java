@@ -4,7 +4,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine;
 
 /** {@code commitflow} — the command line. Run {@code ./commitflow --help}. */
-@Command(name = "commitflow", mixinStandardHelpOptions = true, version = "commitflow 0.1.0",
+@Command(name = "commitflow", mixinStandardHelpOptions = true, versionProvider = Version.class,
         description = "Writes a commit message for every commit pushed to your Git servers, at stream speed.",
         subcommands = {DemoCommand.class, JobCommand.class, ReplayCommand.class, LoadTestCommand.class, PushEventCommand.class,
             SuggestCommand.class, InstallHookCommand.class, MirrorCommand.class, GatewayCommand.class,

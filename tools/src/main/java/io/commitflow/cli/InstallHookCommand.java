@@ -84,7 +84,7 @@ public final class InstallHookCommand implements Callable<Integer> {
     String kafkaSecretEnv;
 
     @Option(names = "--launcher", paramLabel = "PATH",
-            description = "The commitflow launcher the hook runs (default: this checkout's ./commitflow).")
+            description = "The commitflow launcher the hook runs (default: the one running this command).")
     Path launcher;
 
     @Option(names = "--url", paramLabel = "URL", description = "The gateway (https://HOST:PORT): the hook asks it with "
@@ -180,7 +180,7 @@ public final class InstallHookCommand implements Callable<Integer> {
         if (kafkaSecretEnv != null && !kafkaSecretEnv.matches("[A-Za-z_][A-Za-z0-9_]*")) {
             throw new UserError("--kafka-secret-env takes the name of an environment variable, not '" + kafkaSecretEnv + "'");
         }
-        Path launch = launcher != null ? launcher.toAbsolutePath().normalize() : LocalFlink.home().resolve("commitflow");
+        Path launch = launcher != null ? launcher.toAbsolutePath().normalize() : defaultLauncher();
         if (!gateway && !Files.isExecutable(launch)) {
             throw new UserError("the launcher " + launch + " is not an executable file; pass --launcher PATH");
         }
@@ -240,6 +240,12 @@ public final class InstallHookCommand implements Callable<Integer> {
         }
         out.println("  try it: git commit (COMMITFLOW_HOOK=0 git commit skips it once; --remove uninstalls)");
         return 0;
+    }
+
+    /** The launcher this command was started by (the distribution's bin/commitflow says so), else the checkout's. */
+    static Path defaultLauncher() {
+        String own = System.getProperty("commitflow.launcher");
+        return own != null ? Path.of(own).toAbsolutePath().normalize() : LocalFlink.home().resolve("commitflow");
     }
 
     private static void checkUrl(String url) {
