@@ -36,7 +36,7 @@ until grep -q "keeps answering drafts" "$work/demo.log"; do
   sleep 1
   if ! kill -0 "${pids[0]}" 2>/dev/null; then cat "$work/demo.log"; exit 1; fi
 done
-bootstrap=$(sed -n 's/.*keeps answering drafts .* at \([^;]*\);.*/\1/p' "$work/demo.log" | head -n 1)
+bootstrap=$(sed -n 's/.*keeps answering drafts .* at \([^;]*\);.*/\1/p' "$work/demo.log" | sed -n 1p)
 echo "hook-latency: the demo's job learned $name; Kafka at $bootstrap"
 
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 -subj /CN=localhost \
@@ -63,7 +63,7 @@ first=$(head -n 1 "$1")
 case "$first" in ''|'#'*) echo "Change by hand" >"$1" ;; esac
 EOF
 chmod +x "$work/editor.sh"
-file=$(git ls-files | grep -E '\.(java|c|ts|js|py|rs|go)$' | head -n 1)
+file=$(git ls-files -- '*.java' '*.c' '*.ts' '*.js' '*.py' '*.rs' '*.go' | sed -n 1p) # sed reads it all: no SIGPIPE under pipefail
 
 ms() { echo $(( $(date +%s%N) / 1000000 )); }
 # the gateway's summed seconds and count of drafts so far
