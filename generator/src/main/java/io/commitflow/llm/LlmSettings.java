@@ -18,11 +18,25 @@ import java.util.Locale;
  * @param maxTokens    the most tokens of reply
  * @param promptTokens the budget the diff is fitted to
  * @param perTenant    requests in flight per tenant; more wait
+ * @param instructions the tenant's own instructions to its model ("Use Conventional Commits", "Subjects in
+ *                     German"), after the repository's style in every prompt; empty for none
  */
 public record LlmSettings(String kind, String model, String url, String keyEnv, int maxTokens, int promptTokens,
-                          int perTenant) implements Serializable {
+                          int perTenant, String instructions) implements Serializable {
+    /** The most characters of a tenant's instructions: a paragraph or two, not a second prompt. */
+    public static final int MAX_INSTRUCTIONS_CHARS = 4000;
+
+    public LlmSettings(String kind, String model, String url, String keyEnv, int maxTokens, int promptTokens,
+                       int perTenant) {
+        this(kind, model, url, keyEnv, maxTokens, promptTokens, perTenant, "");
+    }
 
     public LlmSettings {
+        instructions = instructions == null ? "" : instructions.strip();
+        if (instructions.length() > MAX_INSTRUCTIONS_CHARS) {
+            throw new IllegalArgumentException("the instructions have " + instructions.length() + " characters; at most "
+                    + MAX_INSTRUCTIONS_CHARS);
+        }
         if (!kind.equals("openai") && !kind.equals("anthropic")) {
             throw new IllegalArgumentException("LLM kind must be openai or anthropic, not '" + kind + "'");
         }
@@ -48,6 +62,11 @@ public record LlmSettings(String kind, String model, String url, String keyEnv, 
         String kind = spec.substring(0, colon).toLowerCase(Locale.ROOT);
         return new LlmSettings(kind, spec.substring(colon + 1, at), spec.substring(at + 1),
                 kind.equals("anthropic") ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY", 300, 6000, 4);
+    }
+
+    /** These settings with the tenant's own {@code instructions}. */
+    public LlmSettings withInstructions(String instructions) {
+        return new LlmSettings(kind, model, url, keyEnv, maxTokens, promptTokens, perTenant, instructions);
     }
 
     /** The backend, with the key read from the environment now. */

@@ -98,12 +98,13 @@ public final class LlmWriter implements AutoCloseable {
         ResilientBackend llm = byTenant.get(builtIn.tenant());
         LlmSettings s = settings.get(builtIn.tenant());
         List<Prompts.Exemplar> exemplars = exemplars(nearest);
-        int prefixTokens = Prompts.tokens(prefix.text());
+        String system = Prompts.system(prefix.text(), s.instructions());
+        int prefixTokens = Prompts.tokens(system);
         int room = Math.max(64, s.promptTokens() - prefixTokens - Prompts.tokens(Prompts.user(exemplars, "")));
         String user = Prompts.user(exemplars, Prompts.fitDiff(patch, room));
         int promptEstimate = prefixTokens + Prompts.tokens(user);
         int reusedEstimate = prefix.reused() ? prefixTokens : 0;
-        return llm.complete(builtIn.tenant(), new LlmRequest(prefix.text(), user, s.maxTokens()), deadline)
+        return llm.complete(builtIn.tenant(), new LlmRequest(system, user, s.maxTokens()), deadline)
                 .handle((reply, error) -> {
                     long endMs = System.currentTimeMillis();
                     if (error != null) {

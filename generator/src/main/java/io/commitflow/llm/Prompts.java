@@ -43,6 +43,19 @@ public final class Prompts {
         return p.toString();
     }
 
+    /**
+     * The system prompt of a tenant's request: the repository's (cached) {@code prefix}, then the tenant's own
+     * instructions when it has any. After the prefix, so that the prefix's cached tokens are reused as before; the
+     * instructions are the last word on form.
+     */
+    public static String system(String prefix, String instructions) {
+        if (instructions == null || instructions.isBlank()) {
+            return prefix;
+        }
+        return prefix + "\nThe team's own instructions, which come before the style above where they differ:\n"
+                + instructions.strip() + "\n";
+    }
+
     /** The part that changes: the nearest earlier commits to this diff, then the diff. */
     public static String user(List<Exemplar> nearest, String diff) {
         StringBuilder u = new StringBuilder();

@@ -229,6 +229,13 @@ public final class JobConfig {
                     + "which is also every LLM tenant's fallback. Example: --llm "
                     + "acme=openai:qwen2.5-coder@http://vllm:8000.");
 
+    public static final ConfigOption<List<String>> SUGGEST_LLM_INSTRUCTIONS =
+            ConfigOptions.key("commitflow.suggest.llm-instructions")
+            .stringType().asList().defaultValues()
+            .withDescription("A tenant's own instructions to its LLM (--llm), as a UTF-8 text file of at most 4,000 "
+                    + "characters read when the job is submitted; every prompt of the tenant ends with them. Repeat "
+                    + "or separate with commas. Example: --llm-instructions acme=/etc/commitflow/acme-style.md.");
+
     public static final ConfigOption<Duration> SLA_WINDOW = ConfigOptions.key("commitflow.sla.window")
             .durationType().defaultValue(SlaSettings.DEFAULT.size())
             .withDescription("SLA window length; a multiple of --sla-slide.");
@@ -305,6 +312,7 @@ public final class JobConfig {
             SUGGEST_ENGINE_RETRIES,
             SUGGEST_TENANT_TIER,
             SUGGEST_LLM,
+            SUGGEST_LLM_INSTRUCTIONS,
             SLA_WINDOW,
             SLA_SLIDE,
             SLA_OUT_OF_ORDERNESS,

@@ -54,6 +54,20 @@ public class PipelineOptions extends JobFlags {
                 Tier::parse);
         Map<String, LlmSettings> llmByTenant = TenantValues.parse(spec, "--llm", "KIND:MODEL@URL",
                 get(JobConfig.SUGGEST_LLM), v -> LlmSettings.parse(v.trim()));
+        Map<String, String> instructions = TenantValues.parse(spec, "--llm-instructions", "FILE",
+                get(JobConfig.SUGGEST_LLM_INSTRUCTIONS), v -> readInstructions(Path.of(v.trim())));
+        for (var e : instructions.entrySet()) {
+            LlmSettings llm = llmByTenant.get(e.getKey());
+            if (llm == null) {
+                throw usage("--llm-instructions " + e.getKey() + "=…: tenant " + e.getKey() + " has no --llm; the "
+                        + "built-in generator takes no instructions");
+            }
+            try {
+                llmByTenant.put(e.getKey(), llm.withInstructions(e.getValue()));
+            } catch (IllegalArgumentException ex) {
+                throw usage("--llm-instructions " + e.getKey() + ": " + ex.getMessage());
+            }
+        }
         Map<String, Long> targets = TenantValues.parse(spec, "--sla-tenant-target", "DURATION",
                 get(JobConfig.SLA_TENANT_TARGET), v -> DurationConverter.parse(v).toMillis());
         try {
@@ -78,6 +92,21 @@ public class PipelineOptions extends JobFlags {
                     budget, retry, suggest, sla, get(JobConfig.PIPELINE_MAX_PUSH_COMMITS));
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
+        }
+    }
+
+    /** A tenant's instructions file, whole; the file's problem as a message. */
+    private static String readInstructions(Path file) {
+        if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
+            throw new IllegalArgumentException("cannot read " + file);
+        }
+        try {
+            return java.nio.charset.StandardCharsets.UTF_8.newDecoder()
+                    .decode(java.nio.ByteBuffer.wrap(Files.readAllBytes(file))).toString();
+        } catch (java.nio.charset.CharacterCodingException e) {
+            throw new IllegalArgumentException(file + " is not UTF-8 text");
+        } catch (java.io.IOException e) {
+            throw new IllegalArgumentException("cannot read " + file + ": " + e.getMessage());
         }
     }
 }

@@ -114,7 +114,7 @@ class JobOptionsTest {
     }
 
     @Test
-    void parsesTheSuggestStagesOptions() {
+    void parsesTheSuggestStagesOptions() throws Exception {
         var a = JobOptions.parseForCluster("--bootstrap", "k:1", "--engine", "cpu", "--device-budget", "2048",
                 "--batch-max", "64", "--batch-wait", "2ms", "--suggest-workers", "3", "--async-timeout", "800ms",
                 "--async-capacity", "100", "--engine-retries", "0", "--tenant-tier", "acme=gold,bots=BRONZE",
@@ -139,6 +139,19 @@ class JobOptionsTest {
         assertThat(llm.get("acme").url()).isEqualTo("http://vllm:8000");
         assertThat(llm.get("bots").keyEnv()).isEqualTo("ANTHROPIC_API_KEY");
         assertRejected("--llm takes TENANT=KIND:MODEL@URL", "--bootstrap", "k:1", "--llm", "acme");
+        java.nio.file.Path style = java.nio.file.Files.createTempFile("acme-style", ".md");
+        java.nio.file.Files.writeString(style, "Use Conventional Commits.\n");
+        var instructed = JobOptions.parseForCluster("--bootstrap", "k:1", "--llm", "acme=openai:qwen@http://vllm:8000",
+                "--llm-instructions", "acme=" + style).pipeline().suggest().llm();
+        assertThat(instructed.get("acme").instructions()).isEqualTo("Use Conventional Commits.");
+        assertRejected("tenant bots has no --llm", "--bootstrap", "k:1", "--llm", "acme=openai:q@http://v:1",
+                "--llm-instructions", "bots=" + style);
+        assertRejected("cannot read /no/such/file", "--bootstrap", "k:1", "--llm", "acme=openai:q@http://v:1",
+                "--llm-instructions", "acme=/no/such/file");
+        java.nio.file.Files.writeString(style, "x".repeat(5000));
+        assertRejected("at most 4000", "--bootstrap", "k:1", "--llm", "acme=openai:q@http://v:1",
+                "--llm-instructions", "acme=" + style);
+        java.nio.file.Files.delete(style);
         assertRejected("LLM kind must be openai or anthropic", "--bootstrap", "k:1", "--llm", "acme=gemini:x@http://h");
         assertRejected("must be http(s)://HOST", "--bootstrap", "k:1", "--llm", "acme=openai:x@ftp://h");
     }
