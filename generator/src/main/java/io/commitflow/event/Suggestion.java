@@ -32,6 +32,9 @@ import java.util.List;
  *                   cannot read headers): the event's trace, the span of the sink that wrote it, sampled or not as the
  *                   trace was; null until the suggest stage sends it on
  * @param tracestate the event's {@code tracestate}, passed on untouched; null when it had none
+ * @param alternatives for a draft: the other subjects it could take, best first (the other exemplars' subjects,
+ *                   edited for it, then its own description), for a developer to choose from; empty for a commit, and
+ *                   then not written
  */
 public record Suggestion(
         String repo,
@@ -55,7 +58,22 @@ public record Suggestion(
         double bnorm,
         boolean unfaithful,
         String traceparent,
-        String tracestate) {
+        String tracestate,
+        @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
+        List<String> alternatives) {
+
+    public Suggestion {
+        alternatives = alternatives == null ? List.of() : List.copyOf(alternatives);
+    }
+
+    /** A suggestion with no alternatives. */
+    public Suggestion(String repo, String sha, String subject, String body, String type, String scope, String backend,
+                      double similarity, List<String> exemplars, String cache, long latencyMs, String traceId,
+                      String tenant, String truncation, long eventTs, long kafkaTs, long madeMs, String note,
+                      double bnorm, boolean unfaithful, String traceparent, String tracestate) {
+        this(repo, sha, subject, body, type, scope, backend, similarity, exemplars, cache, latencyMs, traceId, tenant,
+                truncation, eventTs, kafkaTs, madeMs, note, bnorm, unfaithful, traceparent, tracestate, List.of());
+    }
 
     /** {@link #bnorm} of a suggestion whose event carried no real message. */
     public static final double NOT_SCORED = -1;
@@ -85,32 +103,42 @@ public record Suggestion(
     /** This suggestion with its live quality. */
     public Suggestion withQuality(double newBnorm, boolean isUnfaithful) {
         return new Suggestion(repo, sha, subject, body, type, scope, backend, similarity, exemplars, cache, latencyMs,
-                traceId, tenant, truncation, eventTs, kafkaTs, madeMs, note, newBnorm, isUnfaithful, traceparent, tracestate);
+                traceId, tenant, truncation, eventTs, kafkaTs, madeMs, note, newBnorm, isUnfaithful, traceparent, tracestate,
+                alternatives);
     }
 
     /** This suggestion with a note. */
     public Suggestion withNote(String n) {
         return new Suggestion(repo, sha, subject, body, type, scope, backend, similarity, exemplars, cache, latencyMs,
-                traceId, tenant, truncation, eventTs, kafkaTs, madeMs, n, bnorm, unfaithful, traceparent, tracestate);
+                traceId, tenant, truncation, eventTs, kafkaTs, madeMs, n, bnorm, unfaithful, traceparent, tracestate,
+                alternatives);
     }
 
     /** This suggestion with another writer's subject and body. */
     public Suggestion writtenBy(String writer, String newSubject, String newBody, long newLatencyMs) {
         return new Suggestion(repo, sha, newSubject, newBody, type, scope, writer, similarity, exemplars, cache, newLatencyMs,
-                traceId, tenant, truncation, eventTs, kafkaTs, kafkaTs + newLatencyMs, note);
+                traceId, tenant, truncation, eventTs, kafkaTs, kafkaTs + newLatencyMs, note, NOT_SCORED, false, null, null,
+                alternatives);
     }
 
     /** This suggestion as sent on at {@code nowMs}: made then, its latency up to then. */
     public Suggestion madeAt(long nowMs) {
         return new Suggestion(repo, sha, subject, body, type, scope, backend, similarity, exemplars, cache,
                 Math.max(0, nowMs - kafkaTs), traceId, tenant, truncation, eventTs, kafkaTs, nowMs, note, bnorm, unfaithful,
-                traceparent, tracestate);
+                traceparent, tracestate, alternatives);
     }
 
     /** This suggestion with the trace context headers its record carries. */
     public Suggestion withTraceContext(String traceparentHeader, String tracestateHeader) {
         return new Suggestion(repo, sha, subject, body, type, scope, backend, similarity, exemplars, cache, latencyMs,
                 traceId, tenant, truncation, eventTs, kafkaTs, madeMs, note, bnorm, unfaithful, traceparentHeader,
-                tracestateHeader);
+                tracestateHeader, alternatives);
+    }
+
+    /** This suggestion with the other subjects a draft could take. */
+    public Suggestion withAlternatives(List<String> others) {
+        return new Suggestion(repo, sha, subject, body, type, scope, backend, similarity, exemplars, cache, latencyMs,
+                traceId, tenant, truncation, eventTs, kafkaTs, madeMs, note, bnorm, unfaithful, traceparent, tracestate,
+                others);
     }
 }

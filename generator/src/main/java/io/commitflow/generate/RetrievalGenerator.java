@@ -236,6 +236,27 @@ public final class RetrievalGenerator implements java.io.Serializable {
                 fleetNeighbours));
     }
 
+    /**
+     * For a draft, what a developer may choose from besides {@code chosen}: the subjects the other exemplars would
+     * give it (edited for it, in the ranker's order), then its own description, at most {@code max}, none twice and
+     * none equal to {@code chosen}. The same inputs as {@link #compose(DiffedCommit, DiffFeatures, RepoKnowledge,
+     * RepoKnowledge.Window, Conventions, int, List, List)}.
+     */
+    public List<String> alternatives(DiffedCommit diff, DiffFeatures features, RepoKnowledge memory,
+                                     RepoKnowledge.Window window, Conventions conventions, int ranker,
+                                     List<RepoKnowledge.Neighbor> neighbours, List<RepoKnowledge.Neighbor> fleetNeighbours,
+                                     String chosen, int max) {
+        Composition c = new Composition(this, diff, features, memory, window, conventions, ranker, neighbours,
+                fleetNeighbours);
+        java.util.LinkedHashSet<String> out = new java.util.LinkedHashSet<>();
+        for (SubjectRule.Written w : ExemplarRule.all(c)) {
+            out.add(draft(c, w).subject());
+        }
+        out.add(draft(c, new TemplateRule().write(c)).subject());
+        out.remove(chosen);
+        return out.stream().limit(max).toList();
+    }
+
     private static Draft compose(Composition c) {
         for (SubjectRule rule : RULES) {
             SubjectRule.Written w = rule.write(c);

@@ -1,6 +1,7 @@
 package io.commitflow.suggest;
 
 import io.commitflow.event.RepoKeys;
+import io.commitflow.event.Suggestion;
 import io.commitflow.generate.Draft;
 import io.commitflow.generate.ExemplarRanker;
 import io.commitflow.generate.RepoKnowledge;
@@ -22,6 +23,8 @@ import java.util.function.Function;
  */
 final class Answerer {
     private static final Logger LOG = LoggerFactory.getLogger(Answerer.class);
+    /** The most alternatives a draft's suggestion lists. */
+    static final int ALTERNATIVES = 4;
 
     /** A batch's answers, in the order of its requests, and how the engine fared: retries, and whether the scan answered. */
     record Batch(List<Answer> answers, int retries, boolean scanned) {}
@@ -147,7 +150,13 @@ final class Answerer {
                 shown = new ArrayList<>(nn);
                 shown.addAll(r.fleet());
             }
-            return new Answer.Written(d.suggestion(r.diff(), "miss", now), shown);
+            Suggestion s = d.suggestion(r.diff(), "miss", now);
+            if (r.diff().commit().draft()) {
+                // someone waits at git commit and may prefer another: the other subjects it could take
+                s = s.withAlternatives(generator.alternatives(r.diff(), r.features(), memory, r.window(),
+                        r.conventions(), r.ranker(), nn, r.fleet(), s.subject(), ALTERNATIVES));
+            }
+            return new Answer.Written(s, shown);
         } catch (RuntimeException e) {
             return new Answer.Failed(e);
         }

@@ -29,7 +29,21 @@ class EventTypesTest {
                 Arguments.of(io.commitflow.push.PendingPush.class, new io.commitflow.push.PendingPush(
                         TestEvents.push("r", "refs/heads/main", "a".repeat(40), "b".repeat(40)), 1, 2, 3)),
                 Arguments.of(Suggestion.class, new Suggestion("r", "a".repeat(40), "Fix it", "", "fix", "", "template", 0.5,
-                        List.of("c".repeat(40)), "miss", 12, "t", "default", "", 1, 2, 14, "").withQuality(42.5, true)));
+                        List.of("c".repeat(40)), "miss", 12, "t", "default", "", 1, 2, 14, "").withQuality(42.5, true)),
+                Arguments.of(Suggestion.class, new Suggestion("r", "a".repeat(40), "Fix it", "", "fix", "", "template", 0.5,
+                        List.of(), "miss", 12, "t", "default", "", 1, 2, 14, "").withAlternatives(List.of("Fix that", "Mend it"))));
+    }
+
+    /** A draft's alternatives are on its JSON; a commit's suggestion, which has none, carries no empty field. */
+    @org.junit.jupiter.api.Test
+    void aSuggestionsAlternativesAreWrittenOnlyWhenItHasSome() throws Exception {
+        Suggestion s = new Suggestion("r", "a".repeat(40), "Fix it", "", "fix", "", "template", 0.5, List.of(), "miss",
+                12, "t", "default", "", 1, 2, 14, "");
+        assertThat(Json.string(s)).doesNotContain("alternatives");
+        String withThem = Json.string(s.withAlternatives(List.of("Fix that")));
+        assertThat(withThem).contains("\"alternatives\":[\"Fix that\"]");
+        assertThat(Json.mapper().readValue(withThem, Suggestion.class).alternatives()).containsExactly("Fix that");
+        assertThat(Json.mapper().readValue(Json.string(s), Suggestion.class).alternatives()).isEmpty();
     }
 
     @org.junit.jupiter.api.Test

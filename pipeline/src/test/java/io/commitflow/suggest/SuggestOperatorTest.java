@@ -114,11 +114,14 @@ class SuggestOperatorTest {
             assertThat(reply.traceId()).isEqualTo(draft.commit().traceId());
             assertThat(reply.subject()).startsWith("PackWriter: Retry");
             assertThat(reply.exemplars()).first().isEqualTo("a".repeat(40));
+            assertThat(reply.alternatives()).as("the other subjects a developer may pick").isNotEmpty()
+                    .doesNotContain(reply.subject()).doesNotHaveDuplicates().hasSizeLessThanOrEqualTo(4);
 
             Suggestion later = s.suggest(change("app", "e".repeat(40), "PackWriter", "writeIndex", null, "9".repeat(40)));
             assertThat(later.cache()).as("the draft's message was not cached under its patch-id").isEqualTo("miss");
             assertThat(later.exemplars()).as("nor learned as a row").doesNotContain("d".repeat(40));
             assertThat(later.subject()).doesNotContain("Must not be learned");
+            assertThat(later.alternatives()).as("a commit's suggestion lists none").isEmpty();
         }
     }
 

@@ -100,6 +100,11 @@ public final class InstallHookCommand implements Callable<Integer> {
             + "gateway's certificate against (default: the system's trusted ones).")
     Path caFile;
 
+    @Option(names = "--candidates", paramLabel = "N", description = "With --url: how many other subjects the hook "
+            + "lists below the suggestion, as comment lines git strips from the message (default: left as configured, "
+            + "else 3; 0: none).")
+    Integer candidates;
+
     @Option(names = "--force", description = "Install over a prepare-commit-msg hook that is not commitflow's: it is "
             + "kept beside it as prepare-commit-msg.before-commitflow and still runs, before the suggestion.")
     boolean force;
@@ -144,8 +149,8 @@ public final class InstallHookCommand implements Callable<Integer> {
         if (!gateway && bootstrap == null && GitCli.config(top, "commitflow.bootstrap") == null) {
             throw new UserError("--url URL (the gateway) or --bootstrap HOST:PORT (the job's Kafka) is required");
         }
-        if (!gateway && (keyFile != null || caFile != null)) {
-            throw new UserError("--key-file and --ca-file go with --url: the hook asks Kafka");
+        if (!gateway && (keyFile != null || caFile != null || candidates != null)) {
+            throw new UserError("--key-file, --ca-file and --candidates go with --url: the hook asks Kafka");
         }
         String key = null;
         if (gateway) {
@@ -158,6 +163,9 @@ public final class InstallHookCommand implements Callable<Integer> {
             key = keyFile == null ? null : readKey(keyFile);
             if (caFile != null && !Files.isReadable(caFile)) {
                 throw new UserError("--ca-file " + caFile + " cannot be read");
+            }
+            if (candidates != null && (candidates < 0 || candidates > 5)) {
+                throw new UserError("--candidates must be from 0 to 5, got " + candidates);
             }
             if ("local".equals(fallback)) {
                 throw new UserError("--fallback local needs the launcher: with --url the hook runs no JVM");
@@ -202,6 +210,7 @@ public final class InstallHookCommand implements Callable<Integer> {
                 set(top, "commitflow.keyFile", storeKey(stored, key).toString());
             }
             set(top, "commitflow.url", url);
+            set(top, "commitflow.candidates", candidates == null ? null : candidates.toString());
             set(top, "commitflow.caFile", caFile == null ? null : caFile.toAbsolutePath().normalize().toString());
         } else {
             for (String k : new String[] {"commitflow.url", "commitflow.keyFile", "commitflow.caFile"}) {

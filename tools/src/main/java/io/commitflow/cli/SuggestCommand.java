@@ -84,6 +84,11 @@ public final class SuggestCommand implements Callable<Integer> {
     /** The tenant's topics (resolveFromGitConfig). */
     private DraftClient.Topics topics;
 
+    @Option(names = "--candidates", defaultValue = "1", paramLabel = "N",
+            description = "Print up to N subjects to choose from, numbered, best first: the job's suggestion and the "
+                    + "others its neighbours would give the change (default: ${DEFAULT-VALUE}: the message alone).")
+    int candidates;
+
     @Option(names = {"-v", "--verbose"}, description = "Say on stderr how long each step took.")
     boolean verbose;
 
@@ -117,7 +122,11 @@ public final class SuggestCommand implements Callable<Integer> {
             DraftClient.Reply reply = pending.get(Math.max(1, remaining(start).toMillis()), TimeUnit.MILLISECONDS);
             step(err, start, "reply received");
             if (reply instanceof DraftClient.Reply.Suggested s) {
-                print(out, s.suggestion().path("subject").asText(), s.suggestion().path("body").asText());
+                if (candidates > 1) {
+                    printCandidates(out, s.suggestion(), candidates);
+                } else {
+                    print(out, s.suggestion().path("subject").asText(), s.suggestion().path("body").asText());
+                }
                 return 0;
             }
             DraftClient.Reply.Refused r = (DraftClient.Reply.Refused) reply;
@@ -150,6 +159,16 @@ public final class SuggestCommand implements Callable<Integer> {
         return timeout.minusNanos(System.nanoTime() - startNanos);
     }
 
+    /** The suggestion's subject and its alternatives, numbered: {@code 1. Fix …}. */
+    static void printCandidates(PrintWriter out, com.fasterxml.jackson.databind.JsonNode suggestion, int max) {
+        List<String> subjects = new ArrayList<>(List.of(suggestion.path("subject").asText()));
+        suggestion.path("alternatives").forEach(a -> subjects.add(a.asText()));
+        for (int i = 0; i < Math.min(max, subjects.size()); i++) {
+            out.println((i + 1) + ". " + subjects.get(i));
+        }
+        out.flush();
+    }
+
     private static void print(PrintWriter out, String subject, String body) {
         out.println(subject);
         if (body != null && !body.isBlank()) {
@@ -180,6 +199,9 @@ public final class SuggestCommand implements Callable<Integer> {
             if (repo == null) {
                 repo = nameFromRemote(config.get("remote.origin.url"), top);
             }
+        }
+        if (candidates < 1 || candidates > 5) {
+            throw new UserError("--candidates must be from 1 to 5, got " + candidates);
         }
         if (timeout == null) {
             String t = orElse(config.get("commitflow.timeout"), "2s");

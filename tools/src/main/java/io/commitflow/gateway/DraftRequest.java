@@ -20,10 +20,15 @@ import java.util.function.Function;
  * tenant is the API key's, and a body that names one is refused.
  *
  * <p>Or the diff itself, {@code Content-Type: text/x-diff} (also {@code text/x-patch}, {@code text/plain}) in UTF-8,
- * with the other fields as query parameters: {@code ?repo=team/app.git&branch=main}. That is what {@code curl
+ * with the other fields as query parameters: {@code ?repo=team/app.git&branch=main}, and {@code &candidates=N}
+ * ({@code &comment=C}) for the other subjects as comment lines of a text answer. That is what {@code curl
  * --data-binary @-} sends from {@code git diff --cached} without a JSON encoder.
  */
-record DraftRequest(String repo, String diff, String author, String branch) {
+record DraftRequest(String repo, String diff, String author, String branch, int candidates, char commentChar) {
+    DraftRequest(String repo, String diff, String author, String branch) {
+        this(repo, diff, author, branch, 0, '#');
+    }
+
     private static final int MAX_FIELD_CHARS = 1024;
     /** The media types of a body that is the diff itself. */
     static final Set<String> DIFF_TYPES = Set.of("text/x-diff", "text/x-patch", "text/plain");
@@ -50,8 +55,23 @@ record DraftRequest(String repo, String diff, String author, String branch) {
         if (diff.isBlank()) {
             throw new IllegalArgumentException("the diff is empty: nothing staged to describe");
         }
+        String n = param(query, "candidates", false);
+        int candidates;
+        try {
+            candidates = n == null ? 0 : Integer.parseInt(n);
+        } catch (NumberFormatException e) {
+            candidates = -1;
+        }
+        if (candidates < 0 || candidates > 5) {
+            throw new IllegalArgumentException("?candidates= takes 0 to 5, not '" + n + "'");
+        }
+        String comment = param(query, "comment", false);
+        if (comment != null && (comment.length() != 1 || Character.isLetterOrDigit(comment.charAt(0))
+                || Character.isWhitespace(comment.charAt(0)))) {
+            throw new IllegalArgumentException("?comment= takes git's core.commentChar, one character, not '" + comment + "'");
+        }
         return new DraftRequest(param(query, "repo", true), diff, param(query, "author", false),
-                param(query, "branch", false));
+                param(query, "branch", false), candidates, comment == null ? '#' : comment.charAt(0));
     }
 
     private static String param(Function<String, String> query, String name, boolean required) {

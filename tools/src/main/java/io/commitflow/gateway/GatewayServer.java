@@ -48,7 +48,8 @@ import java.util.function.Consumer;
  *   tenant is the key's alone: a body naming one is refused, and only the reply with the draft's own trace id is
  *   ever returned. A client without a JSON library (the shell hook) may send the diff itself
  *   ({@code Content-Type: text/x-diff}, the repository as {@code ?repo=}) and ask for {@code Accept: text/plain}:
- *   the answer is then the commit message alone, and an error one line of text.</li>
+ *   the answer is then the commit message alone, and an error one line of text; {@code &candidates=N} adds up to N
+ *   other subjects as comment lines ({@code &comment=C}: git's {@code core.commentChar}, default {@code #}).</li>
  *   <li>{@code POST /v1/webhooks/gitlab|gitea|github}: the delivery is proven by a tenant's secret (GitLab's token,
  *   Gitea's and GitHub's HMAC-SHA256 signatures) and read by the job's own parser; its ref update goes to the
  *   tenant's events topic as a push event (202). A delivery no secret proves is 401 and nothing is sent.</li>
@@ -342,7 +343,8 @@ public final class GatewayServer implements AutoCloseable {
                 if (!replyTenant.equals(tenant.get())) { // cannot be with a trace id of our own, and is never shown
                     x.error(502, "bad_gateway", "the reply to trace " + traceId + " is not this tenant's");
                 } else if (x.plain) {
-                    x.send(200, TEXT, message(s.suggestion()));
+                    x.send(200, TEXT, message(s.suggestion()) + commented(s.suggestion(), draft.candidates(),
+                            draft.commentChar()));
                 } else {
                     x.json(200, s.suggestion());
                 }
@@ -437,6 +439,23 @@ public final class GatewayServer implements AutoCloseable {
         String subject = suggestion.path("subject").asText("").strip();
         String body = suggestion.path("body").asText("").strip();
         return body.isEmpty() ? subject + "\n" : subject + "\n\n" + body + "\n";
+    }
+
+    /**
+     * Up to {@code max} of the suggestion's alternatives as lines git strips from the message ({@code comment}, its
+     * {@code core.commentChar}, then a space), after a blank line: what the developer sees in the editor beside the
+     * suggestion. Empty for none.
+     */
+    static String commented(JsonNode suggestion, int max, char comment) {
+        JsonNode alternatives = suggestion.path("alternatives");
+        if (max < 1 || alternatives.isEmpty()) {
+            return "";
+        }
+        StringBuilder b = new StringBuilder("\n").append(comment).append(" Other subjects commitflow could give:\n");
+        for (int i = 0; i < Math.min(max, alternatives.size()); i++) {
+            b.append(comment).append("   ").append(alternatives.get(i).asText()).append('\n');
+        }
+        return b.toString();
     }
 
     /** Whether the caller is over its rate: then 429 has been sent. */

@@ -93,6 +93,10 @@ class CliErrorsTest {
                 "does not hold an API key");
         assertOneClearLine(run("install-hook", "-C", r, "--url", "https://gw", "--key-file", key.toString(),
                 "--fallback", "local"), "--fallback local needs the launcher");
+        assertOneClearLine(run("install-hook", "-C", r, "--url", "https://gw", "--key-file", key.toString(),
+                "--candidates", "7"), "--candidates must be from 0 to 5, got 7");
+        assertOneClearLine(run("suggest", "-C", r, "--bootstrap", "localhost:1", "--candidates", "0"),
+                "--candidates must be from 1 to 5, got 0");
         assertThat(repo.resolve(".git/hooks/prepare-commit-msg")).as("nothing installed").doesNotExist();
         assertThat(GitProcess.run(repo, "config", "--get-regexp", "^commitflow").out()).isEmpty();
     }

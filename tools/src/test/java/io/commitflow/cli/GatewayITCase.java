@@ -220,9 +220,15 @@ class GatewayITCase {
         Files.writeString(work.resolve("package-lock.json"), "{\"lockfileVersion\": 3, \"secret-of-the-lock\": 1}\n");
         Files.writeString(work.resolve(".commitflowignore"), "# generated\npackage-lock.json\n");
         GitProcess.run(work, "add", "-A");
-        GitProcess commit = GitProcess.run(work, Map.of("GIT_EDITOR", "true"), "commit", "-q");
+        Path seen = dir.resolve("editor-saw.txt");
+        Path keep = Files.writeString(dir.resolve("keep.sh"), "#!/bin/sh\ncp \"$1\" '" + seen + "'\n");
+        Files.setPosixFilePermissions(keep, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        GitProcess commit = GitProcess.run(work, Map.of("GIT_EDITOR", keep.toString()), "commit", "-q");
         assertThat(commit.exit()).as(commit.out() + commit.err()).isZero();
         String message = GitProcess.run(work, "log", "-1", "--format=%B").out();
+        assertThat(Files.readString(seen)).as("the editor shows the other subjects as comments")
+                .contains("\n# Other subjects commitflow could give:\n#   ");
+        assertThat(message).as("which git strips").doesNotContain("Other subjects");
         String subject = message.lines().findFirst().orElseThrow();
 
         ConsumerRecord<byte[], byte[]> draft = await(k.requestsTopic(),

@@ -175,6 +175,15 @@ class SuggestHookITCase {
         assertThat(r.exit()).as(r.err()).isZero();
         assertThat(r.out().lines().findFirst().orElse("")).hasSizeBetween(20, 72);
 
+        Files.writeString(work.resolve("src/main/java/app/Widget4.java"), "package app;\n\nclass Widget4 {\n    int version = 44;\n}\n");
+        git(work, "add", "-A");
+        CliResult choices = cli("suggest", "-C", work.toString(), "--bootstrap", KAFKA.bootstrap(), "--repo", "app.git",
+                "--timeout", "60s", "--candidates", "3");
+        assertThat(choices.exit()).as(choices.err()).isZero();
+        List<String> numbered = choices.out().lines().toList();
+        assertThat(numbered).as("the suggestion and the others it could be, numbered").hasSizeBetween(2, 3)
+                .allSatisfy(l -> assertThat(l).matches("[1-3]\\. .{10,}")).doesNotHaveDuplicates();
+
         git(work, "commit", "-q", "-m", "Add Main");
         CliResult none = cli("suggest", "-C", work.toString(), "--bootstrap", KAFKA.bootstrap(), "--timeout", "5s");
         assertThat(none.exit()).isEqualTo(SuggestCommand.NOTHING_STAGED);

@@ -50,6 +50,11 @@ class GatewayServerTest {
                 return CompletableFuture.completedFuture(new GatewayServer.Answer.Suggested(Json.mapper().createObjectNode()
                         .put("tenant", tenant).put("subject", "Widget: Retry twice").put("body", "Once was not enough.\n")));
             }
+            if (repo.equals("choices/repo")) {
+                return CompletableFuture.completedFuture(new GatewayServer.Answer.Suggested(Json.mapper().createObjectNode()
+                        .put("tenant", tenant).put("subject", "Retry twice").set("alternatives",
+                                Json.mapper().createArrayNode().add("Retry the write").add("Widget: Retry").add("Update Widget"))));
+            }
             if (repo.equals("other/repo")) {
                 return CompletableFuture.completedFuture(new GatewayServer.Answer.Suggested(
                         Json.mapper().createObjectNode().put("tenant", "b").put("subject", "B's secret")));
@@ -189,6 +194,13 @@ class GatewayServerTest {
         assertThat(asked).contains("a team/app");
         assertThat(text("/v1/suggestions?repo=bodied/repo", KEY_A, diff).body())
                 .isEqualTo("Widget: Retry twice\n\nOnce was not enough.\n");
+
+        assertThat(text("/v1/suggestions?repo=choices/repo&candidates=2&comment=%3B", KEY_A, diff).body()).isEqualTo(
+                "Retry twice\n\n; Other subjects commitflow could give:\n;   Retry the write\n;   Widget: Retry\n");
+        assertThat(text("/v1/suggestions?repo=choices/repo", KEY_A, diff).body()).as("none unless asked for")
+                .isEqualTo("Retry twice\n");
+        assertThat(text("/v1/suggestions?repo=r&candidates=9", KEY_A, diff).body()).contains("?candidates= takes 0 to 5");
+        assertThat(text("/v1/suggestions?repo=r&comment=ab", KEY_A, diff).body()).contains("?comment= takes");
 
         HttpResponse<String> noRepo = text("/v1/suggestions", KEY_A, diff);
         assertThat(noRepo.statusCode()).isEqualTo(400);
