@@ -153,8 +153,13 @@ final class Answerer {
             Suggestion s = d.suggestion(r.diff(), "miss", now);
             if (r.diff().commit().draft()) {
                 // someone waits at git commit and may prefer another: the other subjects it could take
-                s = s.withAlternatives(generator.alternatives(r.diff(), r.features(), memory, r.window(),
-                        r.conventions(), r.ranker(), nn, r.fleet(), s.subject(), ALTERNATIVES));
+                try {
+                    s = s.withAlternatives(generator.alternatives(r.diff(), r.features(), memory, r.window(),
+                            r.conventions(), r.ranker(), nn, r.fleet(), s.subject(), ALTERNATIVES));
+                } catch (RuntimeException e) {
+                    LOG.warn("no alternatives for draft {} of {}; the suggestion goes without", r.diff().commit().sha(),
+                            r.repo(), e);
+                }
             }
             return new Answer.Written(s, shown);
         } catch (RuntimeException e) {

@@ -124,22 +124,38 @@ public final class InstallHookCommand implements Callable<Integer> {
         boolean ours = Files.isRegularFile(hook) && Files.readString(hook).contains(MARKER);
         Path stored = top.resolve(GitCli.run(top, "rev-parse", "--git-common-dir").strip()).resolve("commitflow").normalize();
         if (remove) {
-            if (ours) {
-                Files.delete(hook);
-                if (Files.exists(hooks.resolve(BEFORE)) && !Files.exists(hook)) {
-                    Files.move(hooks.resolve(BEFORE), hook);
+            if (!ours) {
+                out.println("no commitflow hook at " + hook + "; nothing removed");
+                return 0;
+            }
+            Files.delete(hook);
+            if (Files.exists(hooks.resolve(BEFORE))) {
+                Files.move(hooks.resolve(BEFORE), hook);
+            }
+            if (Files.isDirectory(stored)) {
+                try (var keys = Files.newDirectoryStream(stored, "api-key*")) {
+                    for (Path k : keys) {
+                        Files.deleteIfExists(k); // the key, and any left by an interrupted write
+                    }
+                }
+                try {
+                    Files.deleteIfExists(stored);
+                } catch (java.nio.file.DirectoryNotEmptyException e) {
+                    // something else of the user's lives there: the folder stays
                 }
             }
-            Files.deleteIfExists(stored.resolve("api-key"));
-            Files.deleteIfExists(stored);
             GitCli.exec(top, "config", "--local", "--remove-section", "commitflow");
-            out.println(ours ? "removed " + hook : "no commitflow hook at " + hook + "; nothing removed");
+            out.println("removed " + hook + (Files.exists(hook) ? "; the hook it ran first is back" : ""));
             return 0;
         }
         if (Files.exists(hook) && !ours) {
             if (!force) {
                 throw new UserError(hook + " exists and is not commitflow's; pass --force to install over it (it is "
                         + "kept as " + BEFORE + " and still runs, first)");
+            }
+            if (Files.exists(hooks.resolve(BEFORE))) {
+                throw new UserError(hooks.resolve(BEFORE) + " holds the hook kept at an earlier install; move one of "
+                        + "the two away first, so that neither is lost");
             }
         }
         if (url != null && bootstrap != null) {

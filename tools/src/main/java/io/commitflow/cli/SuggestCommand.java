@@ -270,12 +270,18 @@ public final class SuggestCommand implements Callable<Integer> {
         Path top = Path.of(GitCli.run(dir, "rev-parse", "--show-toplevel").strip());
         List<String> excluded = new ArrayList<>();
         Path ignore = top.resolve(IgnoreFile.NAME);
-        if (Files.isRegularFile(ignore)) {
-            List<String> ls = new ArrayList<>(List.of("ls-files", "--cached", "--ignored", "--exclude-from=" + ignore));
+        List<String> staged = Files.isRegularFile(ignore) ? nulSeparated(GitCli.run(top, "diff", "--cached",
+                "--name-only", "-z", "--no-renames")) : List.of();
+        if (!staged.isEmpty()) {
+            // of the staged files (deletions too), those the patterns name, as they are spelled (not C-quoted)
+            List<String> ls = new ArrayList<>(List.of("-c", "core.quotePath=false", "ls-files", "-z", "--cached",
+                    "--ignored", "--exclude-from=" + ignore));
             if (GitCli.exec(top, "rev-parse", "-q", "--verify", "HEAD").exit() == 0) {
                 ls.add("--with-tree=HEAD");
             }
-            GitCli.run(top, ls.toArray(String[]::new)).lines().filter(l -> !l.isEmpty())
+            ls.add("--");
+            staged.forEach(f -> ls.add(":(literal)" + f));
+            nulSeparated(GitCli.run(top, ls.toArray(String[]::new)))
                     .forEach(path -> excluded.add(":(exclude,literal)" + path));
         }
         String patch = diff(top, excluded);
@@ -287,6 +293,10 @@ public final class SuggestCommand implements Callable<Integer> {
         }
         int cut = patch.lastIndexOf("\ndiff --git ", MAX_PATCH_CHARS);
         return cut > 0 ? patch.substring(0, cut + 1) : patch.substring(0, patch.indexOf('\n', MAX_PATCH_CHARS) + 1);
+    }
+
+    private static List<String> nulSeparated(String out) {
+        return java.util.Arrays.stream(out.split("\0")).filter(f -> !f.isEmpty()).toList();
     }
 
     private static String diff(Path top, List<String> excluded) {

@@ -184,7 +184,7 @@ public final class GatewayServer implements AutoCloseable {
 
         void error(int status, String error, String detail) {
             if (plain) {
-                send(status, TEXT, error + ": " + detail.replace('\n', ' ') + "\n");
+                send(status, TEXT, error + ": " + String.valueOf(detail).replace('\n', ' ') + "\n");
                 return;
             }
             ObjectNode n = Json.mapper().createObjectNode();
@@ -315,8 +315,7 @@ public final class GatewayServer implements AutoCloseable {
         }
         DraftRequest draft;
         try {
-            draft = DraftRequest.parse(body, x.header(HttpHeader.CONTENT_TYPE.asString()),
-                    Request.extractQueryParameters(x.request)::getValue);
+            draft = DraftRequest.parse(body, x.header(HttpHeader.CONTENT_TYPE.asString()), name -> query(x, name));
         } catch (IllegalArgumentException e) {
             x.error(400, "bad_request", e.getMessage());
             return;
@@ -337,7 +336,7 @@ public final class GatewayServer implements AutoCloseable {
                 x.error(504, "timeout", "no answer from the job within " + settings.replyTimeout().toMillis()
                         + " ms (trace " + traceId + ")");
             } else if (cause != null) {
-                x.error(503, "unavailable", cause.getMessage());
+                x.error(503, "unavailable", cause.getMessage() != null ? cause.getMessage() : cause.toString());
             } else if (a instanceof Answer.Suggested s) {
                 String replyTenant = s.suggestion().path("tenant").asText(tenant.get());
                 if (!replyTenant.equals(tenant.get())) { // cannot be with a trace id of our own, and is never shown
@@ -422,6 +421,15 @@ public final class GatewayServer implements AutoCloseable {
                 });
     }
 
+    /** A query parameter, read only for a diff body (a JSON body's request is not failed by its query). */
+    private static String query(Exchange x, String name) {
+        try {
+            return Request.extractQueryParameters(x.request).getValue(name);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("the query cannot be read: " + e.getMessage());
+        }
+    }
+
     /**
      * Whether an {@code Accept} header puts {@code text/plain} before JSON: its first media range, the order a client
      * writes them in (quality values are not weighed; curl and the hook send one).
@@ -453,7 +461,7 @@ public final class GatewayServer implements AutoCloseable {
         }
         StringBuilder b = new StringBuilder("\n").append(comment).append(" Other subjects commitflow could give:\n");
         for (int i = 0; i < Math.min(max, alternatives.size()); i++) {
-            b.append(comment).append("   ").append(alternatives.get(i).asText()).append('\n');
+            b.append(comment).append("   ").append(alternatives.get(i).asText().replace('\n', ' ')).append('\n');
         }
         return b.toString();
     }

@@ -98,6 +98,12 @@ class CliErrorsTest {
         assertOneClearLine(run("suggest", "-C", r, "--bootstrap", "localhost:1", "--candidates", "0"),
                 "--candidates must be from 1 to 5, got 0");
         assertThat(repo.resolve(".git/hooks/prepare-commit-msg")).as("nothing installed").doesNotExist();
+        java.nio.file.Files.writeString(repo.resolve(".git/hooks/prepare-commit-msg"), "#!/bin/sh\n");
+        java.nio.file.Files.writeString(repo.resolve(".git/hooks/prepare-commit-msg.before-commitflow"), "#!/bin/sh\n");
+        assertOneClearLine(run("install-hook", "-C", r, "--url", "https://gw", "--key-file", key.toString(), "--force"),
+                "holds the hook kept at an earlier install");
+        java.nio.file.Files.delete(repo.resolve(".git/hooks/prepare-commit-msg"));
+        java.nio.file.Files.delete(repo.resolve(".git/hooks/prepare-commit-msg.before-commitflow"));
         assertThat(GitProcess.run(repo, "config", "--get-regexp", "^commitflow").out()).isEmpty();
     }
 

@@ -84,20 +84,21 @@ class SuggestCommandTest {
         String ignore = "# generated\npackage-lock.json\n*.lock\n!keep.lock\ngen/\n";
         Files.writeString(dir.resolve(".commitflowignore"), ignore);
         for (String f : List.of("src/Main.java", "package-lock.json", "gen/Out.java", "keep.lock", "lib/gen/X.java",
-                "old.lock", "docs/a b.md")) {
+                "old.lock", "docs/a b.md", "ünï.lock")) {
             Files.createDirectories(dir.resolve(f).getParent() == null ? dir : dir.resolve(f).getParent());
             Files.writeString(dir.resolve(f), "one\n");
         }
         GitCli.run(dir, "add", "-A");
         GitCli.run(dir, "-c", "user.name=A", "-c", "user.email=a@example.com", "commit", "-q", "-m", "Start");
         for (String f : List.of("src/Main.java", "package-lock.json", "gen/Out.java", "keep.lock", "lib/gen/X.java",
-                "docs/a b.md")) {
+                "docs/a b.md", "ünï.lock")) {
             Files.writeString(dir.resolve(f), "two\n");
         }
         Files.delete(dir.resolve("old.lock"));
         GitCli.run(dir, "add", "-A");
 
-        List<String> staged = GitCli.run(dir, "diff", "--cached", "--name-only").lines().toList();
+        List<String> staged = List.of(GitCli.run(dir, "-c", "core.quotePath=false", "diff", "--cached", "--name-only",
+                "-z").split("\0"));
         io.commitflow.git.IgnoreFile job = io.commitflow.git.IgnoreFile.parse(
                 new java.io.ByteArrayInputStream(ignore.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
         List<String> expected = List.of("docs/a b.md", "keep.lock", "src/Main.java");

@@ -50,6 +50,9 @@ class GatewayServerTest {
                 return CompletableFuture.completedFuture(new GatewayServer.Answer.Suggested(Json.mapper().createObjectNode()
                         .put("tenant", tenant).put("subject", "Widget: Retry twice").put("body", "Once was not enough.\n")));
             }
+            if (repo.equals("broken/repo")) {
+                return CompletableFuture.failedFuture(new NullPointerException());
+            }
             if (repo.equals("choices/repo")) {
                 return CompletableFuture.completedFuture(new GatewayServer.Answer.Suggested(Json.mapper().createObjectNode()
                         .put("tenant", tenant).put("subject", "Retry twice").set("alternatives",
@@ -201,6 +204,12 @@ class GatewayServerTest {
                 .isEqualTo("Retry twice\n");
         assertThat(text("/v1/suggestions?repo=r&candidates=9", KEY_A, diff).body()).contains("?candidates= takes 0 to 5");
         assertThat(text("/v1/suggestions?repo=r&comment=ab", KEY_A, diff).body()).contains("?comment= takes");
+
+        assertThat(text("/v1/suggestions?repo=broken/repo", KEY_A, diff).body()).as("an error without a message")
+                .isEqualTo("unavailable: java.lang.NullPointerException\n");
+        assertThat(text("/v1/suggestions?repo=%C3%28", KEY_A, diff).statusCode()).isEqualTo(400);
+        assertThat(post("/v1/suggestions?repo=%C3%28", KEY_A, "{\"repo\":\"team/app\",\"diff\":\"d\"}").statusCode())
+                .as("a JSON body's request is not failed by its query").isEqualTo(200);
 
         HttpResponse<String> noRepo = text("/v1/suggestions", KEY_A, diff);
         assertThat(noRepo.statusCode()).isEqualTo(400);
