@@ -232,29 +232,50 @@ public final class RetrievalGenerator implements java.io.Serializable {
     public Draft compose(DiffedCommit diff, DiffFeatures features, RepoKnowledge memory, RepoKnowledge.Window window,
                          Conventions conventions, int ranker, List<RepoKnowledge.Neighbor> neighbours,
                          List<RepoKnowledge.Neighbor> fleetNeighbours) {
-        return compose(new Composition(this, diff, features, memory, window, conventions, ranker, neighbours,
-                fleetNeighbours));
+        return composed(diff, features, memory, window, conventions, ranker, neighbours, fleetNeighbours).draft();
     }
 
     /**
-     * For a draft, what a developer may choose from besides {@code chosen}: the subjects the other exemplars would
-     * give it (edited for it, in the ranker's order), then its own description, at most {@code max}, none twice and
-     * none equal to {@code chosen}. The same inputs as {@link #compose(DiffedCommit, DiffFeatures, RepoKnowledge,
-     * RepoKnowledge.Window, Conventions, int, List, List)}.
+     * As {@link #compose(DiffedCommit, DiffFeatures, RepoKnowledge, RepoKnowledge.Window, Conventions, int, List,
+     * List)}, keeping what the draft was composed from, so that the other subjects it could take are found without
+     * composing it again ({@link Composed#others}).
      */
-    public List<String> alternatives(DiffedCommit diff, DiffFeatures features, RepoKnowledge memory,
-                                     RepoKnowledge.Window window, Conventions conventions, int ranker,
-                                     List<RepoKnowledge.Neighbor> neighbours, List<RepoKnowledge.Neighbor> fleetNeighbours,
-                                     String chosen, int max) {
+    public Composed composed(DiffedCommit diff, DiffFeatures features, RepoKnowledge memory,
+                             RepoKnowledge.Window window, Conventions conventions, int ranker,
+                             List<RepoKnowledge.Neighbor> neighbours, List<RepoKnowledge.Neighbor> fleetNeighbours) {
         Composition c = new Composition(this, diff, features, memory, window, conventions, ranker, neighbours,
                 fleetNeighbours);
-        java.util.LinkedHashSet<String> out = new java.util.LinkedHashSet<>();
-        for (SubjectRule.Written w : ExemplarRule.all(c)) {
-            out.add(draft(c, w).subject());
+        return new Composed(c, compose(c));
+    }
+
+    /** A draft and the composition it came from. */
+    public static final class Composed {
+        private final Composition composition;
+        private final Draft draft;
+
+        private Composed(Composition composition, Draft draft) {
+            this.composition = composition;
+            this.draft = draft;
         }
-        out.add(draft(c, new TemplateRule().write(c)).subject());
-        out.remove(chosen);
-        return out.stream().limit(max).toList();
+
+        public Draft draft() {
+            return draft;
+        }
+
+        /**
+         * For a developer to choose from besides the draft's own: the subjects the other exemplars would give it
+         * (edited for it, in the ranker's order), then its own description, at most {@code max}, none twice and none
+         * equal to the draft's subject.
+         */
+        public List<String> others(int max) {
+            java.util.LinkedHashSet<String> out = new java.util.LinkedHashSet<>();
+            for (SubjectRule.Written w : ExemplarRule.all(composition)) {
+                out.add(RetrievalGenerator.draft(composition, w).subject());
+            }
+            out.add(RetrievalGenerator.draft(composition, new TemplateRule().write(composition)).subject());
+            out.remove(draft.subject());
+            return out.stream().limit(max).toList();
+        }
     }
 
     private static Draft compose(Composition c) {

@@ -142,8 +142,9 @@ final class Answerer {
         try {
             RepoKnowledge memory = memoryOf(r);
             List<RepoKnowledge.Neighbor> nn = neighbours.apply(memory);
-            Draft d = generator.compose(r.diff(), r.features(), memory, r.window(), r.conventions(), r.ranker(), nn,
-                    r.fleet());
+            RetrievalGenerator.Composed composed = generator.composed(r.diff(), r.features(), memory, r.window(),
+                    r.conventions(), r.ranker(), nn, r.fleet());
+            Draft d = composed.draft();
             // an LLM tenant's prompt shows the candidates the draft was chosen from: a young repository's fleet too
             List<RepoKnowledge.Neighbor> shown = nn;
             if (!r.fleet().isEmpty()) {
@@ -154,8 +155,7 @@ final class Answerer {
             if (r.diff().commit().draft()) {
                 // someone waits at git commit and may prefer another: the other subjects it could take
                 try {
-                    s = s.withAlternatives(generator.alternatives(r.diff(), r.features(), memory, r.window(),
-                            r.conventions(), r.ranker(), nn, r.fleet(), s.subject(), ALTERNATIVES));
+                    s = s.withAlternatives(composed.others(ALTERNATIVES));
                 } catch (RuntimeException e) {
                     LOG.warn("no alternatives for draft {} of {}; the suggestion goes without", r.diff().commit().sha(),
                             r.repo(), e);

@@ -324,10 +324,11 @@ public final class InstallHookCommand implements Callable<Integer> {
                 StandardCopyOption.ATOMIC_MOVE);
     }
 
-    private static boolean onPath(String program) {
+    /** Whether {@code program} is an executable file in a folder of this process's PATH. */
+    static boolean onPath(String program) {
         String path = System.getenv("PATH");
         return path != null && java.util.Arrays.stream(path.split(java.io.File.pathSeparator))
-                .anyMatch(d -> Files.isExecutable(Path.of(d, program)));
+                .anyMatch(d -> !d.isEmpty() && Files.isExecutable(Path.of(d, program)));
     }
 
     private static void set(Path top, String key, String value) throws IOException {

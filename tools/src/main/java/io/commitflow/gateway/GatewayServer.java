@@ -20,6 +20,7 @@ import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.SslConnectionFactory;
 import org.eclipse.jetty.server.handler.GracefulHandler;
 import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.Fields;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
@@ -168,6 +169,7 @@ public final class GatewayServer implements AutoCloseable {
         private final AtomicBoolean sent = new AtomicBoolean();
         /** The client asked for plain text first ({@code Accept: text/plain}): errors are then one line of text. */
         private final boolean plain;
+        private Fields query;
 
         Exchange(Request request, Response response, Callback callback, String route) {
             this.request = request;
@@ -213,6 +215,21 @@ public final class GatewayServer implements AutoCloseable {
 
         String header(String name) {
             return request.getHeaders().get(name);
+        }
+
+        /**
+         * A query parameter. The query is parsed when first asked for, once: only a diff body asks, so a JSON body's
+         * request is not failed by its query.
+         */
+        String query(String name) {
+            if (query == null) {
+                try {
+                    query = Request.extractQueryParameters(request);
+                } catch (RuntimeException e) {
+                    throw new IllegalArgumentException("the query cannot be read: " + e.getMessage());
+                }
+            }
+            return query.getValue(name);
         }
     }
 
@@ -315,7 +332,7 @@ public final class GatewayServer implements AutoCloseable {
         }
         DraftRequest draft;
         try {
-            draft = DraftRequest.parse(body, x.header(HttpHeader.CONTENT_TYPE.asString()), name -> query(x, name));
+            draft = DraftRequest.parse(body, x.header(HttpHeader.CONTENT_TYPE.asString()), x::query);
         } catch (IllegalArgumentException e) {
             x.error(400, "bad_request", e.getMessage());
             return;
@@ -419,15 +436,6 @@ public final class GatewayServer implements AutoCloseable {
                     done.put("traceId", traceId);
                     x.json(202, done);
                 });
-    }
-
-    /** A query parameter, read only for a diff body (a JSON body's request is not failed by its query). */
-    private static String query(Exchange x, String name) {
-        try {
-            return Request.extractQueryParameters(x.request).getValue(name);
-        } catch (RuntimeException e) {
-            throw new IllegalArgumentException("the query cannot be read: " + e.getMessage());
-        }
     }
 
     /**

@@ -27,7 +27,6 @@ import picocli.CommandLine;
 
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
-import java.io.File;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -172,7 +171,7 @@ class GatewayITCase {
         assertThat(await(k.repliesTopic(), rec -> trace.equals(json(rec).path("traceId").asText())))
                 .as("the job's own reply, as on its replies topic").isNotNull();
 
-        if (onPath("curl")) {
+        if (InstallHookCommand.onPath("curl")) {
             Path body = Files.writeString(dir.resolve("draft.json"), draft("app.git", 4, 44));
             Curl c = curl("-H", "Authorization: Bearer " + KEY_A, "-H", "Content-Type: application/json",
                     "--data-binary", "@" + body, base.resolve(GatewayServer.SUGGESTIONS).toString());
@@ -191,7 +190,7 @@ class GatewayITCase {
      */
     @Test
     void aGitCommitsHookAsksTheGatewayWithCurlAndTheTeamsOwnHookStillRuns() throws Exception {
-        org.junit.jupiter.api.Assumptions.assumeTrue(onPath("curl"), "the hook needs curl, which is not on PATH");
+        org.junit.jupiter.api.Assumptions.assumeTrue(InstallHookCommand.onPath("curl"), "the hook needs curl, which is not on PATH");
         Path work = GitProcess.cloneOf(dir.resolve("mirrors/app.git"), dir.resolve("hooked"));
         Path shared = Files.createDirectories(dir.resolve("team-hooks"));
         Path teams = shared.resolve("prepare-commit-msg");
@@ -311,7 +310,7 @@ class GatewayITCase {
             assertThat(new String(rec.headers().lastHeader("traceparent").value(), StandardCharsets.US_ASCII))
                     .startsWith("00-" + trace + "-");
         }
-        if (onPath("curl")) {
+        if (InstallHookCommand.onPath("curl")) {
             Path gitlab = Files.write(dir.resolve("gitlab.json"), withRepo(sample(GitServer.GITLAB), GitServer.GITLAB, "mike/by-curl"));
             Curl c = curl("-H", "X-Gitlab-Token: " + SECRET_A, "-H", "X-Gitlab-Event: Push Hook", "-H",
                     "Content-Type: application/json", "--data-binary", "@" + gitlab,
@@ -475,15 +474,6 @@ class GatewayITCase {
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0).as("keytool: " + out).isTrue();
-    }
-
-    private static boolean onPath(String program) {
-        for (String d : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
-            if (!d.isEmpty() && Files.isExecutable(Path.of(d, program))) {
-                return true;
-            }
-        }
-        return false;
     }
 
     record CliRun(int exit, String out, String err) {
