@@ -26,7 +26,9 @@ import org.eclipse.jgit.treewalk.filter.TreeFilter;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Computes a commit's diff from a mirror the way git shows it: histogram algorithm, rename detection with
@@ -39,13 +41,14 @@ import java.util.List;
  * covers the whole commit, so it is left out ({@code null}) when the commit has more files than the budget
  * describes.
  *
- * <p>Not thread-safe (it reuses its buffers from commit to commit): one per thread, as each operator instance has.
+ * <p>Not thread-safe (it reuses its buffers and readers from commit to commit): one per thread, as each operator
+ * instance has. Close it to close the readers it keeps.
  *
  * <pre>{@code
  * DiffedCommit d = new CommitDiffer(DiffBudget.DEFAULT).diff(repository, commitEvent);
  * }</pre>
  */
-public final class CommitDiffer {
+public final class CommitDiffer implements AutoCloseable {
     /** git's {@code diff.renames} similarity default, in percent. */
     public static final int GIT_RENAME_SCORE = 50;
     /** git's {@code diff.renameLimit} default. */
@@ -62,6 +65,24 @@ public final class CommitDiffer {
     private final ObjectCache objects;
     /** The last commit's ignore file: most commits of a history share one. */
     private IgnoreFile ignore;
+    /**
+     * A reader per repository, kept open from one commit to the next, the most recently used last. A reader's
+     * delta-base cache is its own (JGit's {@code WindowCursor}): a reader opened for each commit inflates every blob's
+     * delta chain again from its base, where a kept one finds the bases the commits before it inflated. Keyed by the
+     * {@link Repository} instance, so that a mirror closed and opened again ({@link Mirrors}) gets a fresh reader.
+     */
+    private final Map<Repository, ObjectReader> readers = new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Repository, ObjectReader> eldest) {
+            if (size() <= MAX_READERS) {
+                return false;
+            }
+            eldest.getValue().close();
+            return true;
+        }
+    };
+    /** Readers kept: each holds up to {@link JGitCaches#DELTA_BASE_CACHE} of delta bases (softly referenced). */
+    static final int MAX_READERS = 16;
 
     public CommitDiffer(DiffBudget budget) {
         this(budget, ObjectCache.DEFAULT_BYTES);
@@ -75,7 +96,8 @@ public final class CommitDiffer {
     }
 
     public DiffedCommit diff(Repository repo, CommitEvent commit) throws InvalidEventException, IOException {
-        try (ObjectReader reader = repo.newObjectReader(); RevWalk walk = new RevWalk(reader)) {
+        ObjectReader reader = readers.computeIfAbsent(repo, Repository::newObjectReader);
+        try (RevWalk walk = new RevWalk(reader)) { // a walk given a reader leaves it open
             RevCommit c = parse(repo, walk, commit);
             ObjectId oldTree = c.getParentCount() == 0 ? null : walk.parseCommit(c.getParent(0)).getTree();
             // the real message, to learn from, when the event did not carry it
@@ -83,7 +105,26 @@ public final class CommitDiffer {
                     commit.sha(), commit.parents(), commit.author(), commit.ts(), c.getFullMessage(), commit.patch(),
                     commit.traceId(), commit.origin());
             return diff(repo, reader, known, oldTree, c.getTree());
+        } catch (IOException e) {
+            // a read error may have left the reader in any state: the next commit gets a fresh one
+            ObjectReader broken = readers.remove(repo);
+            if (broken != null) {
+                broken.close();
+            }
+            throw e;
         }
+    }
+
+    /** The repositories whose readers are kept, least recently used first. */
+    List<Repository> keptReaders() {
+        return List.copyOf(readers.keySet());
+    }
+
+    /** Closes the readers kept between commits. */
+    @Override
+    public void close() {
+        readers.values().forEach(ObjectReader::close);
+        readers.clear();
     }
 
     /** Diffs two trees ({@code oldTree} null for the empty tree) with the reader of the caller. */
@@ -92,7 +133,7 @@ public final class CommitDiffer {
         Deadline deadline = new Deadline(budget.maxTime());
         PatchText text = new PatchText(budget.maxBytes(), budget.maxLines());
         // keyed by the Git directory, not the Repository: no closed repository is kept alive by the cache
-        Object mirror = repo.getDirectory() != null ? repo.getDirectory() : repo;
+        Object mirror = repo.getDirectory() != null ? repo.getDirectory().getPath() : repo;
         ObjectReader cached = objects.reader(mirror, reader); // not closed: the caller's reader stays open
         try {
             List<DiffEntry> entries = withoutIgnored(gitPairs(scan(cached, oldTree, newTree, deadline), cached),

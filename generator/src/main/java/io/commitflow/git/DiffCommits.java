@@ -71,6 +71,7 @@ public final class DiffCommits implements AutoCloseable {
 
     @Override
     public void close() {
+        differ.close();
         if (mirrors != null) {
             mirrors.close();
         }

@@ -217,6 +217,33 @@ class CommitDifferTest {
     }
 
     @Test
+    void keepsAReaderPerRepositoryForTheMostRecentlyUsedOnesAndClosesThem() throws Exception {
+        java.util.List<GitFixture> others = new java.util.ArrayList<>();
+        try {
+            for (int i = 0; i <= CommitDiffer.MAX_READERS; i++) {
+                GitFixture other = new GitFixture(root, "other-" + i + ".git");
+                others.add(other);
+                RevCommit c = other.git.commit().add("f.txt", "v" + i + "\n").create();
+                differ.diff(other.repo, TestEvents.commit("other-" + i, c.name()));
+            }
+            RevCommit mine = fx.git.commit().add("a.txt", "a\n").create();
+            diff(mine);
+
+            assertThat(differ.keptReaders()).hasSize(CommitDiffer.MAX_READERS)
+                    .doesNotContain(others.get(0).repo, others.get(1).repo).endsWith(fx.repo);
+            // the kept reader finds what the mirror wrote since, packed by another process's gc
+            RevCommit next = fx.git.commit().parent(mine).add("a.txt", "a\nb\n").create();
+            fx.git.packAndPrune();
+            assertThat(diff(next).linesAdded()).isEqualTo(1);
+            assertThat(differ.keptReaders()).endsWith(fx.repo);
+        } finally {
+            differ.close();
+            others.forEach(GitFixture::close);
+        }
+        assertThat(differ.keptReaders()).isEmpty();
+    }
+
+    @Test
     void rejectsCommitMissingFromMirror() {
         CommitEvent unknown = TestEvents.commit("repo", "c".repeat(40));
 

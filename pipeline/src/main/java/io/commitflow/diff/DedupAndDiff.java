@@ -62,8 +62,7 @@ public class DedupAndDiff extends KeyedProcessFunction<String, CommitEvent, Diff
     public static final Duration DEFAULT_TTL = Duration.ofHours(24);
     private static final String SPAN = "dedup + diff";
 
-    /** The key this function must be keyed by. */
-    /** Keyed by (repository, sha) ({@link RepoKeys#GLOBAL}). */
+    /** The key this function must be keyed by: (repository, sha) ({@link RepoKeys#GLOBAL}). */
     public static final KeySelector<CommitEvent, String> KEY = key(RepoKeys.GLOBAL);
 
     /** Keyed by (repository, sha), the repository named as {@code keys} names it. */

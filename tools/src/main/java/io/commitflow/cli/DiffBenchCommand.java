@@ -57,8 +57,7 @@ public final class DiffBenchCommand implements Callable<Integer> {
         }
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        try (Repository r = openRepository(repo)) {
-            DiffReference reference = new DiffReference(r, git);
+        try (Repository r = openRepository(repo); DiffReference reference = new DiffReference(r, git)) {
             Map<String, String> patchIds = new LinkedHashMap<>();
             List<RevCommit> all = firstParentChain(r);
             List<RevCommit> chain = reference.complete(all, patchIds); // also the JIT's and the pack caches' warm-up

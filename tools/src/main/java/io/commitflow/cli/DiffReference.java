@@ -1,15 +1,13 @@
 package io.commitflow.cli;
 
 import io.commitflow.event.CommitEvent;
+import io.commitflow.event.InvalidEventException;
 import io.commitflow.event.Origin;
 import io.commitflow.git.CommitDiffer;
 import io.commitflow.git.DiffBudget;
 import io.commitflow.git.DiffedCommit;
-import org.eclipse.jgit.lib.ObjectId;
-import org.eclipse.jgit.lib.ObjectReader;
 import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.revwalk.RevCommit;
-import org.eclipse.jgit.revwalk.RevWalk;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -29,11 +27,12 @@ import java.util.concurrent.TimeUnit;
  * that survive a noisy machine.
  *
  * <pre>{@code
- * DiffReference ref = new DiffReference(repository, "git");
- * DiffReference.Rates r = ref.measure(ref.complete(commits), 3, err);
+ * try (DiffReference ref = new DiffReference(repository, "git")) {
+ *     DiffReference.Rates r = ref.measure(ref.complete(commits, null), 3, err);
+ * }
  * }</pre>
  */
-final class DiffReference {
+final class DiffReference implements AutoCloseable {
     /** Medians of the timed runs, in commits per second; {@code gitCommitsPerS} is NaN where git could not run. */
     record Rates(int commits, double diffCommitsPerS, double gitCommitsPerS, long patchBytes) {
         double ratio() {
@@ -80,28 +79,39 @@ final class DiffReference {
         return new Rates(commits.size(), commits.size() / median(ours), commits.size() / median(theirs), bytes);
     }
 
-    /** Diffs each commit; collects patch-ids and the commits whose blobs are all present, when asked. */
+    /**
+     * Diffs each commit as the job's dedup + diff stage does ({@link CommitDiffer#diff(Repository, CommitEvent)}: an
+     * event naming the commit, read from the mirror); collects patch-ids and the commits whose blobs are all present,
+     * when asked.
+     */
     private long diffPass(List<RevCommit> commits, Map<String, String> patchIds, List<RevCommit> complete)
             throws IOException {
         long bytes = 0;
-        try (ObjectReader reader = repository.newObjectReader(); RevWalk walk = new RevWalk(reader)) {
-            for (RevCommit c : commits) {
-                RevCommit commit = walk.parseCommit(c);
-                ObjectId parent = commit.getParentCount() == 0 ? null : walk.parseCommit(commit.getParent(0)).getTree();
-                CommitEvent e = new CommitEvent("bench", "bench", commit.name(), List.of(), "", 0, null, null, "",
-                        Origin.synthetic(0));
-                DiffedCommit d = differ.diff(repository, reader, e, parent, commit.getTree());
-                bytes += d.patch().length();
-                boolean missing = d.truncation().contains("blobs missing");
-                if (patchIds != null && !missing) {
-                    patchIds.put(commit.name(), d.patchId());
-                }
-                if (complete != null && !missing) {
-                    complete.add(c);
-                }
+        for (RevCommit commit : commits) {
+            CommitEvent e = new CommitEvent("bench", "bench", commit.name(), List.of(), "", 0, "", null, "",
+                    Origin.synthetic(0));
+            DiffedCommit d;
+            try {
+                d = differ.diff(repository, e);
+            } catch (InvalidEventException notACommitHere) {
+                throw new IOException(notACommitHere.getMessage(), notACommitHere);
+            }
+            bytes += d.patch().length();
+            boolean missing = d.truncation().contains("blobs missing");
+            if (patchIds != null && !missing) {
+                patchIds.put(commit.name(), d.patchId());
+            }
+            if (complete != null && !missing) {
+                complete.add(commit);
             }
         }
         return bytes;
+    }
+
+    /** Closes the readers the diff code keeps between commits. */
+    @Override
+    public void close() {
+        differ.close();
     }
 
     /**

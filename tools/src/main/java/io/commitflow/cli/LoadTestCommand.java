@@ -372,12 +372,13 @@ public final class LoadTestCommand implements Callable<Integer> {
             for (History.Commit c : commits) {
                 revs.add(walk.parseCommit(ObjectId.fromString(c.sha())));
             }
-            DiffReference reference = new DiffReference(r, "git");
-            DiffReference.Rates rates = reference.measure(reference.complete(revs, null), referenceRuns, out);
-            if (Double.isNaN(rates.gitCommitsPerS())) {
-                out.println("reference: git is not on the PATH; the report has no ratio against git log -p");
+            try (DiffReference reference = new DiffReference(r, "git")) {
+                DiffReference.Rates rates = reference.measure(reference.complete(revs, null), referenceRuns, out);
+                if (Double.isNaN(rates.gitCommitsPerS())) {
+                    out.println("reference: git is not on the PATH; the report has no ratio against git log -p");
+                }
+                return rates;
             }
-            return rates;
         }
     }
 
