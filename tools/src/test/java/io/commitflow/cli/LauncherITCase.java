@@ -24,16 +24,22 @@ class LauncherITCase {
     @TempDir
     Path dir;
 
-    /**
-     * A TERM sent to the launcher (kill, systemd, a benchmark's cleanup) reaches its JVM: the gateway says it stopped
-     * and no JVM outlives the launcher. Before, the launcher died alone, deleted the JVM's temporary folder under a
-     * running job and left the JVM running.
-     */
-    @Test
-    void aTermToTheLauncherStopsItsJvmCleanly() throws Exception {
-        Path keys = Files.writeString(dir.resolve("keys"), "a:launcher-itcase-key-0001\n");
+    @org.junit.jupiter.api.BeforeAll
+    static void topics() throws Exception {
         KAFKA.createTopic("commitflow.replies", 1);
         KAFKA.createTopic("commitflow.dlq", 1);
+    }
+
+    /**
+     * A TERM sent to the launcher (kill, systemd, a benchmark's cleanup) or an INT (Ctrl-C) reaches its JVM: the
+     * gateway says it stopped, no JVM outlives the launcher, and the launcher exits as a process stopped by that
+     * signal (143, 130). Before, the launcher died alone, deleted the JVM's temporary folder under a running job and
+     * left the JVM running; then Ctrl-C exited 143.
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource({"TERM, 143", "INT, 130"})
+    void aSignalToTheLauncherStopsItsJvmCleanly(String signal, int exit) throws Exception {
+        Path keys = Files.writeString(dir.resolve("keys"), "a:launcher-itcase-key-0001\n");
         Path out = dir.resolve("gateway.out");
         Process p = new ProcessBuilder(DemoITCase.HOME.resolve("commitflow").toString(), "gateway", "--bootstrap",
                 KAFKA.bootstrap(), "--api-keys", keys.toString(), "--host", "127.0.0.1", "--port", "0",
@@ -47,8 +53,10 @@ class LauncherITCase {
         java.util.List<ProcessHandle> jvms = p.descendants().toList();
         assertThat(jvms).as("the launcher's JVM").isNotEmpty();
 
-        p.destroy(); // SIGTERM to the launcher alone
+        // to the launcher alone (a terminal's Ctrl-C reaches the JVM too, which ignores INT as a script's background job)
+        assertThat(new ProcessBuilder("kill", "-" + signal, Long.toString(p.pid())).start().waitFor()).isZero();
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).as(Files.readString(out)).isTrue();
+        assertThat(p.exitValue()).as(Files.readString(out)).isEqualTo(exit);
         for (ProcessHandle jvm : jvms) {
             jvm.onExit().get(30, TimeUnit.SECONDS);
         }

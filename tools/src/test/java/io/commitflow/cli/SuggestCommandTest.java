@@ -75,6 +75,41 @@ class SuggestCommandTest {
     }
 
     /**
+     * The comment character the hook writes the other subjects with is the one git strips: core.commentChar, or
+     * core.commentString where git reads it (2.45 and later; the last of the two set wins), else {@code #}.
+     */
+    @Test
+    void theHooksCommentCharIsTheOneThisGitStrips() throws Exception {
+        GitCli.run(dir, "init", "-q");
+        assertThat(hookComment()).isEmpty();
+        GitCli.run(dir, "config", "core.commentChar", ";");
+        assertThat(hookComment()).isEqualTo(";");
+        GitCli.run(dir, "config", "core.commentString", "%");
+        String version = GitCli.run(dir, "version").replaceAll("^git version (\\d+)\\.(\\d+).*\\s*", "$1 $2");
+        int major = Integer.parseInt(version.split(" ")[0]);
+        int minor = Integer.parseInt(version.split(" ")[1]);
+        boolean readsString = major > 2 || major == 2 && minor >= 45;
+        assertThat(hookComment()).as("git " + major + "." + minor).isEqualTo(readsString ? "%" : ";");
+        GitCli.run(dir, "config", "--unset", "core.commentChar");
+        GitCli.run(dir, "config", "core.commentChar", "!"); // now set after the string
+        assertThat(hookComment()).isEqualTo("!");
+    }
+
+    /** The comment character the hook script's configuration part settles on, run by sh in the repository. */
+    private String hookComment() throws Exception {
+        String script;
+        try (var in = InstallHookCommand.class.getResourceAsStream(InstallHookCommand.HOOK)) {
+            script = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+        String config = script.substring(script.indexOf("hook=true url="), script.indexOf("case \"$hook\" in"));
+        Process p = new ProcessBuilder("sh", "-c", config + "\nprintf '%s' \"$comment\"").directory(dir.toFile())
+                .redirectErrorStream(true).start();
+        String said = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(p.waitFor()).as(said).isZero();
+        return said;
+    }
+
+    /**
      * The hook (shell, git's own matching), {@code suggest} (Java, the same git commands) and the job
      * ({@code IgnoreFile}, JGit's matching) leave out the same files, and a change of ignored files alone is sent whole.
      */
