@@ -41,7 +41,9 @@ class LauncherITCase {
     void aSignalToTheLauncherStopsItsJvmCleanly(String signal, int exit) throws Exception {
         Path keys = Files.writeString(dir.resolve("keys"), "a:launcher-itcase-key-0001\n");
         Path out = dir.resolve("gateway.out");
-        Process p = new ProcessBuilder(DemoITCase.HOME.resolve("commitflow").toString(), "gateway", "--bootstrap",
+        // as from a terminal: a test run in the background (nohup, CI) passes INT on ignored, which no shell can trap
+        Process p = new ProcessBuilder("env", "--default-signal=INT", DemoITCase.HOME.resolve("commitflow").toString(),
+                "gateway", "--bootstrap",
                 KAFKA.bootstrap(), "--api-keys", keys.toString(), "--host", "127.0.0.1", "--port", "0",
                 "--shutdown-grace", "5s").redirectErrorStream(true).redirectOutput(out.toFile()).start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
