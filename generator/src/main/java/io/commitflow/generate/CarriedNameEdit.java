@@ -60,10 +60,9 @@ final class CarriedNameEdit {
     }
 
     /**
-     * How many times the exemplar's diff must say a plain word for the word to be its own ({@link #carriedName}).
-     * Measured on the four tuned histories (1,000 suggestions, flink-connector-kafka 300): 3 gave commons-lang +0.05,
-     * flink-connector-kafka +0.13, jgit -0.01, vuejs/core -0.04 B-Norm; 6 caught fewer (jgit -0.07); every plain word
-     * the exemplar's diff holds (1) cost jgit -0.25, commons-lang -0.17 and vuejs/core -0.35.
+     * How many times the exemplar's diff must say a plain word for the word to be its own ({@link #carriedName}):
+     * once takes every plain word of the exemplar's diff for its own and replaces words the subject needs; six
+     * catches too few of the names an exemplar carried.
      */
     static final int PLAIN_NAME_TIMES = 3;
 

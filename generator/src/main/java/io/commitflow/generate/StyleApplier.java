@@ -119,9 +119,9 @@ public final class StyleApplier {
             }
         } else if (conventions.usesArea()) {
             // the history names the area after the changed source file: RevWalk.java → "RevWalk: ". Named whenever
-            // the history names areas at all (30% of subjects or more), whatever share of the neighbours do: on
-            // eclipse-jgit/jgit, where 43% do, naming it only when half the neighbours did named it for 33% of the
-            // suggestions and missed it on 171 of 1,000; always, B-Norm 29.65 -> 31.34
+            // the history names areas at all (30% of subjects or more), whatever share of the neighbours do: in a
+            // history where less than half the subjects name one, waiting for half the neighbours to name it
+            // left it out of most suggestions that needed it
             boolean byFile = conventions.areaIsUsuallyFile() && !codeFiles.isEmpty();
             if (byFile) {
                 area = mainCodeFile(codeFiles);
@@ -243,7 +243,7 @@ public final class StyleApplier {
     /**
      * The most-changed file that is not a test, when there is one: the class under test names the change; or the
      * family it belongs to, when the diff changes that too ({@link #family}: eclipse-jgit/jgit's areas name the
-     * interface, "MultiPackIndex: …", for 12 of 14 such diffs; B-Norm 32.67 -> 32.72).
+     * interface, "MultiPackIndex: …", for most such diffs).
      */
     static String mainCodeFile(List<String> files) {
         for (String f : files) {
@@ -339,8 +339,7 @@ public final class StyleApplier {
     /**
      * The value the neighbours vote for, each weighted by its similarity squared: a near neighbour's form outweighs
      * several far ones, which matters most in a young repository, whose neighbours are all of its few commits
-     * (vuejs/core with 20: B-Norm 18.42 -> 19.27; linear, the vote was the most frequent scope); {@code fallback} when
-     * none votes.
+     * (weighted linearly, the vote went to the most frequent scope, near or far); {@code fallback} when none votes.
      */
     private static String vote(List<RepoKnowledge.Neighbor> nn, List<Subject> subjects, Function<Subject, String> field,
                                String fallback) {

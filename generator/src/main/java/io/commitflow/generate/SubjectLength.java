@@ -142,7 +142,7 @@ public final class SubjectLength {
     /**
      * Where a long subject can end as a whole phrase: before a clause ({@code … if a name is too long}, {@code …
      * before resolve}: without the time clauses "fix(runtime-core): handle switching away from kept-alive component
-     * before resolve" ended "handle switching away"; vuejs/core -0.01 B-Norm, commons-lang -0.02), or before a
+     * before resolve" ended "handle switching away"), or before a
      * semicolon or a spaced dash, which end a phrase whatever follows ("Fuzz the running job with hostile input; fix
      * two holes it found" had ended "Fuzz the running job"; the four tuned histories unchanged).
      */
@@ -160,9 +160,8 @@ public final class SubjectLength {
      * {@link #MIN} characters and two words ({@code … now throws IllegalArgumentException if a class name length is
      * too long} ends after {@code IllegalArgumentException}; {@code Add KafkaRecordSerializationSchemaBuilder to cover
      * common serialization scenarios} after the class, not on "to cover common"); else at a word boundary, without a
-     * dangling last word. (Three words were asked before: commons-lang lost 0.14 B-Norm to two words, since its own
-     * history holds subjects cut mid-phrase as the word cut cuts them, "… to correctly handle $ in valid"; a reader
-     * rejects those, and the other histories did not move.)
+     * dangling last word. Two words are enough for a history whose own subjects were cut mid-phrase ("… to correctly
+     * handle $ in valid") to score such cuts well, but a reader rejects them, so three are asked.
      */
     static String cut(String text, int max) {
         if (text.length() <= max) {
@@ -254,9 +253,8 @@ public final class SubjectLength {
     /**
      * Whether the last word of {@code text} is a name ({@link #isName}): a cut there ends a noun phrase, where a cut
      * after a plain word may leave its adjective waiting ("… by using class-based" of "… class-based
-     * implementation"). commons-lang, 1,000 suggestions: B-Norm 36.55 -> 36.82 (8 changed), vuejs/core +0.04 (2),
-     * flink-connector-kafka +0.04 (5 of 300), jgit unchanged; taken as any hyphenated word or after a "when"/"if"
-     * clause, it also wrote "… by using class-based", "… for select with non-option" and "… when GC#PidLock".
+     * implementation"). Not any hyphenated word, nor a word after a "when"/"if" clause: those wrote "… by using
+     * class-based", "… for select with non-option" and "… when GC#PidLock".
      */
     static boolean endsOnName(String text) {
         int space = text.lastIndexOf(' ');

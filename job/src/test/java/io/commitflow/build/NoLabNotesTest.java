@@ -25,7 +25,12 @@ class NoLabNotesTest {
     private static final Pattern ISSUE = Pattern.compile("(?i)\\bissues? #?\\d+\\b");
     private static final Pattern ROUND = Pattern.compile("(?i)\\bround \\d+\\b|\\b(first|second|third|fourth|fifth|sixth"
             + "|seventh|eighth|ninth|tenth|eleventh|twelfth|this|last|next|previous|later|earlier) round\\b");
-    private static final Pattern DELTA = Pattern.compile("B-Norm [+\u2212-]\\d|[+\u2212]\\d[\\d.]* B-Norm");
+    /**
+     * A score's change: a signed figure next to "B-Norm", a before and an after of two decimals joined by an arrow,
+     * or a signed figure of two decimals on its own (the forms {@link #thePatternsFindWhatTheyAreFor} shows).
+     */
+    private static final Pattern DELTA = Pattern.compile("B-Norm [+\u2212-]\\d|[+\u2212-]\\d[\\d.]* B-Norm"
+            + "|\\d\\.\\d\\d ?(->|\u2192) ?\\d+\\.\\d\\d|(?<![\\w.\\-])[+\u2212-]\\d+\\.\\d\\d\\b");
     private static final Pattern DATE = Pattern.compile("\\b20\\d\\d-\\d\\d-\\d\\d\\b");
 
     @Test
@@ -83,6 +88,10 @@ class NoLabNotesTest {
         assertThat(DELTA.matcher("vuejs/core, 14 of 1,000 suggestions; B-Norm +0.09").find()).isTrue();
         assertThat(DELTA.matcher("+0.4 and +0.2 B-Norm in-sample").find()).isTrue();
         assertThat(DELTA.matcher("B-Norm and ROUGE-L").find()).isFalse();
+        assertThat(DELTA.matcher("always, B-Norm 29.65 -> 31.34").find()).isTrue();
+        assertThat(DELTA.matcher("cost jgit -0.25, commons-lang -0.17").find()).isTrue();
+        assertThat(DELTA.matcher("vuejs/core -0.01 B-Norm").find()).isTrue();
+        assertThat(DELTA.matcher("Bump 1.2 -> 1.3, a score of 0.85, -Xmx2g, x-0.25").find()).isFalse();
         assertThat(comments("String v = \"2023-06-01\"; // measured 2026-12-03")).contains("2026-12-03")
                 .doesNotContain("2023-06-01");
     }
