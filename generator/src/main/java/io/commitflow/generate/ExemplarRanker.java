@@ -204,8 +204,17 @@ public final class ExemplarRanker {
      * stamps do count, and leaving them out too lost on the histories that name versions.
      */
     static boolean isId(String word) {
-        return word.length() >= 5 && word.chars().anyMatch(Character::isDigit)
-                && word.chars().anyMatch(Character::isLetter);
+        if (word.length() < 5) {
+            return false;
+        }
+        boolean digit = false;
+        boolean letter = false;
+        for (int i = 0; i < word.length() && !(digit && letter); i++) {
+            char c = word.charAt(i); // a char as String.chars() gives it, surrogates one by one
+            digit |= Character.isDigit((int) c);
+            letter |= Character.isLetter((int) c);
+        }
+        return digit && letter;
     }
 
     /** A scan: a description has a few words, a signature a few hundred, so this beats building a set of them. */

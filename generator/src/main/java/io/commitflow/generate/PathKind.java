@@ -114,6 +114,13 @@ enum PathKind {
     }
 
     static PathKind of(String path) {
+        return KINDS.get(path);
+    }
+
+    /** Kinds by path: a diff's paths and its neighbours' are asked of many times a suggestion. */
+    private static final Memo<PathKind> KINDS = new Memo<>(PathKind::read, 16_384);
+
+    private static PathKind read(String path) {
         String p = path.toLowerCase(Locale.ROOT);
         String name = p.substring(p.lastIndexOf('/') + 1);
         String original = path.substring(path.lastIndexOf('/') + 1);

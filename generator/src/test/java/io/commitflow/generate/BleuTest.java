@@ -24,6 +24,15 @@ class BleuTest {
     }
 
     @Test
+    void theLogarithmsOfCountsAreMathLogsBitForBitInTheTableAndPastIt() {
+        for (int i = 0; i < 5000; i++) {
+            assertThat(Double.doubleToRawLongBits(Bleu.log(i)))
+                    .as("log of %d", i).isEqualTo(Double.doubleToRawLongBits(Math.log(i + Double.MIN_VALUE)));
+        }
+        assertThat(Bleu.log(0)).isLessThan(-700).isGreaterThan(Double.NEGATIVE_INFINITY);
+    }
+
+    @Test
     void penalisesShortHypotheses() {
         assertThat(Bleu.bnorm("fix", "fix the parser")).isLessThan(Bleu.bnorm("fix the", "fix the parser"));
     }

@@ -356,9 +356,13 @@ public final class CpuEngine implements RetrievalEngine {
 
     private static void offer(TopK top, int[] slotAt, int base, float[] acc, int lo, int hi) {
         for (int r = lo; r < hi; r++) {
+            float s = acc[r];
+            if (s < top.floor) {
+                continue; // below the worst kept of a full top: neither its slot nor its stamp can change that
+            }
             int slot = slotAt[base + r];
             if (slot >= 0) {
-                top.offer(slot, acc[r]);
+                top.offer(slot, s);
             }
         }
     }
@@ -487,6 +491,8 @@ public final class CpuEngine implements RetrievalEngine {
         private final long to;
         private final long[] stamps;
         private int n;
+        /** The worst kept score once k are kept (a lower score cannot enter), else −∞; +∞ when k is 0. */
+        float floor;
 
         TopK(int k, long from, long to, long[] stamps) {
             this.k = k;
@@ -495,6 +501,7 @@ public final class CpuEngine implements RetrievalEngine {
             this.from = from;
             this.to = to;
             this.stamps = stamps;
+            this.floor = k == 0 ? Float.POSITIVE_INFINITY : Float.NEGATIVE_INFINITY;
         }
 
         /** Is (s1, x1) worse than (s2, x2)? */
@@ -515,6 +522,11 @@ public final class CpuEngine implements RetrievalEngine {
                 slot[0] = x;
                 score[0] = s;
                 down(0);
+            } else {
+                return;
+            }
+            if (n == k) {
+                floor = score[0];
             }
         }
 
