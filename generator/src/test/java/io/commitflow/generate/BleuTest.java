@@ -3,6 +3,7 @@ package io.commitflow.generate;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.data.Offset.offset;
 
 class BleuTest {
@@ -51,6 +52,15 @@ class BleuTest {
             }
         }
         assertThat(new SignatureBleu(new int[] {1, 2, 3, 4}).against(new int[] {1, 2, 3, 4})).isEqualTo(1.0);
+        // the longest signature it takes, one word repeated: every n-gram of ours at its most, theirs the same
+        int[] longest = new int[SignatureBleu.MAX_LENGTH];
+        assertThat(new SignatureBleu(longest).against(longest)).isEqualTo(Bleu.sentence(boxed(longest), boxed(longest)));
+        assertThatThrownBy(() -> new SignatureBleu(new int[SignatureBleu.MAX_LENGTH + 1]))
+                .isInstanceOf(IllegalArgumentException.class);
+        int[] distinct = java.util.stream.IntStream.range(0, SignatureBleu.MAX_WORDS + 1).toArray();
+        assertThatThrownBy(() -> new SignatureBleu(distinct)).isInstanceOf(IllegalArgumentException.class);
+        assertThat(new SignatureBleu(java.util.Arrays.copyOf(distinct, SignatureBleu.MAX_WORDS)).against(distinct))
+                .isEqualTo(Bleu.sentence(boxed(java.util.Arrays.copyOf(distinct, SignatureBleu.MAX_WORDS)), boxed(distinct)));
     }
 
     @Test
