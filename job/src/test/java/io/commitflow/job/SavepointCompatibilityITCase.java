@@ -49,6 +49,8 @@ class SavepointCompatibilityITCase {
     private static final int BEFORE = 200;
     private static final int AFTER = 200;
     private static final int REDELIVERED = 50;
+    /** Longer than any kept savepoint will be old. */
+    private static final Duration KEPT_SAVEPOINT_TTL = Duration.ofDays(36_500);
 
     @RegisterExtension
     static final MiniClusterExtension FLINK = MiniClusters.oneTaskManager(2);
@@ -161,8 +163,13 @@ class SavepointCompatibilityITCase {
         }
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
         env.setParallelism(2);
+        // a kept savepoint ages: its dedup entries outlive the default day only under a TTL longer than its age, as a
+        // user restoring an old savepoint would set (a TTL's length is not part of the state; turning it on or off is)
+        PipelineSettings d = PipelineSettings.defaults(root.toString());
+        PipelineSettings settings = new PipelineSettings(d.mirrorRoot(), KEPT_SAVEPOINT_TTL, d.maxEventBytes(),
+                d.budget(), d.mirrorWait(), d.suggest(), d.sla(), d.maxPushCommits(), d.keys());
         CommitMessageJob.build(env, KafkaIO.sourceBuilder(k).build(), KafkaIO.suggestionSink(k),
-                KafkaIO.deadLetterSink(k), KafkaIO.slaSink(k), PipelineSettings.defaults(root.toString()));
+                KafkaIO.deadLetterSink(k), KafkaIO.slaSink(k), settings);
         return env.executeAsync("commitflow");
     }
 
