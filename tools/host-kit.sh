@@ -111,22 +111,14 @@ cp flink-conf/config.yaml flink-conf/log4j-cli.properties "$kit/flink-conf/"
 # bare_repo SRC NAME [N]: the whole history of SRC's HEAD, or with N the oldest first-parent commit whose ancestry
 # holds at least N commits
 bare_repo() {
-  local source=$1 name=$2 n=${3:-} tip count lo hi mid
+  local source=$1 name=$2 n=${3:-} tip count
   tip=$(git -C "$source" rev-parse --verify HEAD^{commit})
   if [[ -n $n ]]; then
-    mapfile -t chain < <(git -C "$source" rev-list --first-parent "$tip")
     count=$(git -C "$source" rev-list --count "$tip")
     if ((count < n)); then
       say "  $name: HEAD has only $count commits in its ancestry, fewer than $n: all of them"
     else
-      # chain[0] is HEAD; the ancestry's size falls as the index rises: the largest index still holding n
-      lo=0
-      hi=$((${#chain[@]} - 1))
-      while ((lo < hi)); do
-        mid=$(((lo + hi + 1) / 2))
-        if (($(git -C "$source" rev-list --count "${chain[mid]}") >= n)); then lo=$mid; else hi=$((mid - 1)); fi
-      done
-      tip=${chain[lo]}
+      tip=$("$root/tools/first-parent-tip.sh" "$source" "$n")
     fi
   fi
   local dest=$kit/repos/$name.git

@@ -13,14 +13,7 @@ if [[ $# -ne 3 || ! $2 =~ ^[0-9]+$ ]]; then
 fi
 source=$1 n=$2 dest=$3
 [[ -e $dest ]] && { echo "$dest exists" >&2; exit 2; }
-mapfile -t chain < <(git -C "$source" rev-list --first-parent HEAD)
-lo=0 hi=$((${#chain[@]} - 1))
-# chain[0] is HEAD; the ancestry shrinks as the index grows: the largest index whose ancestry still holds N
-while ((lo < hi)); do
-  mid=$(((lo + hi + 1) / 2))
-  if (($(git -C "$source" rev-list --count "${chain[mid]}") >= n)); then lo=$mid; else hi=$((mid - 1)); fi
-done
-tip=${chain[lo]}
+tip=$("$(dirname "$0")/../../tools/first-parent-tip.sh" "$source" "$n")
 git init -q --bare "$dest"
 git -C "$dest" fetch -q --no-tags "$(cd "$source" && pwd)" "$tip:refs/heads/main"
 git -C "$dest" symbolic-ref HEAD refs/heads/main

@@ -17,8 +17,8 @@ public final class ExemplarRanker {
     /**
      * Candidates by TF-IDF. More candidates give the learned weights more to choose from, and the acceptance chain
      * more to fall back on: 30 (and 10 by bag of words) scored better than 10 on every tuned history and than 20 on
-     * three of four; 40 scored worse than 30 on three of four. Agreement is still counted among the nearest {@value #CONSENSUS_NEIGHBOURS} only:
-     * counted among all of them, it scored worse on every one.
+     * three of four; 40 scored worse than 30 on three of four. Agreement is still counted among the nearest
+     * {@value #CONSENSUS_NEIGHBOURS} only: counted among all of them, it scored worse on every one.
      */
     static final int K = 30;
     /** Agreement is measured against the most similar neighbours only. */
