@@ -1,22 +1,16 @@
 package io.commitflow.job;
 
-import org.apache.flink.api.common.JobInfo;
-import org.apache.flink.api.common.TaskInfo;
-import org.apache.flink.api.common.operators.MailboxExecutor;
-import org.apache.flink.api.common.operators.ProcessingTimeService;
-import org.apache.flink.api.common.serialization.SerializationSchema;
-import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
-import org.apache.flink.metrics.groups.SinkWriterMetricGroup;
-import org.apache.flink.util.UserCodeClassLoader;
 import org.apache.kafka.clients.producer.RecordMetadata;
 
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.function.Consumer;
 
 /**
@@ -42,65 +36,23 @@ final class AckedOffsets implements Consumer<RecordMetadata> {
         return out;
     }
 
-    /** {@code context}, with this as its metadata consumer. */
+    /**
+     * {@code context}, with this as its metadata consumer. Every other call, default methods included, goes to
+     * {@code context} itself, so a method that a later Flink adds to the interface is forwarded too; a proxy costs a
+     * reflective call, and the writer makes these calls once, when it starts.
+     */
     WriterInitContext context(WriterInitContext context) {
-        AckedOffsets self = this;
-        return new WriterInitContext() {
-            @Override
-            @SuppressWarnings("unchecked")
-            public <MetaT> Optional<Consumer<MetaT>> metadataConsumer() {
-                return Optional.of((Consumer<MetaT>) self);
+        InvocationHandler forward = (proxy, method, args) -> {
+            if (method.getName().equals("metadataConsumer") && method.getParameterCount() == 0) {
+                return Optional.of(this);
             }
-
-            @Override
-            public UserCodeClassLoader getUserCodeClassLoader() {
-                return context.getUserCodeClassLoader();
-            }
-
-            @Override
-            public MailboxExecutor getMailboxExecutor() {
-                return context.getMailboxExecutor();
-            }
-
-            @Override
-            public ProcessingTimeService getProcessingTimeService() {
-                return context.getProcessingTimeService();
-            }
-
-            @Override
-            public SinkWriterMetricGroup metricGroup() {
-                return context.metricGroup();
-            }
-
-            @Override
-            public SerializationSchema.InitializationContext asSerializationSchemaInitializationContext() {
-                return context.asSerializationSchemaInitializationContext();
-            }
-
-            @Override
-            public boolean isObjectReuseEnabled() {
-                return context.isObjectReuseEnabled();
-            }
-
-            @Override
-            public <IN> TypeSerializer<IN> createInputSerializer() {
-                return context.createInputSerializer();
-            }
-
-            @Override
-            public OptionalLong getRestoredCheckpointId() {
-                return context.getRestoredCheckpointId();
-            }
-
-            @Override
-            public JobInfo getJobInfo() {
-                return context.getJobInfo();
-            }
-
-            @Override
-            public TaskInfo getTaskInfo() {
-                return context.getTaskInfo();
+            try {
+                return method.invoke(context, args);
+            } catch (InvocationTargetException e) {
+                throw e.getCause();
             }
         };
+        return (WriterInitContext) Proxy.newProxyInstance(WriterInitContext.class.getClassLoader(),
+                new Class<?>[] {WriterInitContext.class}, forward);
     }
 }
