@@ -95,6 +95,16 @@ public final class RepoStyle {
     /** Subjects before the share of areas counts: a history's first few say little. */
     static final int AREA_ALWAYS_AFTER = 20;
 
+    /**
+     * The subjects counted again with each older one weighing {@value #RECENT_DECAY} of the next: the last hundred
+     * or so, for a history that changed its form ({@code fix: …} after years of plain prose). 0 in a model restored
+     * from before they were kept, which then answers from the whole history until {@value #RECENT_ENOUGH} weigh in.
+     */
+    public double recentTotal;
+    public double recentConventional;
+    static final double RECENT_DECAY = 0.99;
+    static final double RECENT_ENOUGH = 20;
+
     /** An empty style, before any commit is learned; also what Flink's POJO serializer restores into. */
     public RepoStyle() {}
 
@@ -147,6 +157,8 @@ public final class RepoStyle {
      */
     public void learn(Subject s, List<String> fileNames, PathKind kind, java.util.Collection<String> folders) {
         total++;
+        recentTotal = recentTotal * RECENT_DECAY + 1;
+        recentConventional = recentConventional * RECENT_DECAY + (s.type().isEmpty() ? 0 : 1);
         if (kind != null) {
             if (kindTypes == null) {
                 kindTypes = new HashMap<>(); // restored from a savepoint of a version before it was kept
@@ -299,7 +311,7 @@ public final class RepoStyle {
     /** The answers {@link StyleApplier} needs, from the counts as they are now. */
     public Conventions conventions() {
         return new Conventions(total > 0,
-                share(conventional) >= 0.3, conventional > 0 && 2 * scopeIsFile > conventional,
+                conventionalNow(), conventional > 0 && 2 * scopeIsFile > conventional,
                 share(area) >= 0.3, area > 0 && 2 * areaIsFile >= area,
                 share(tagged) >= 0.5, share(tagged) >= 0.3, share(ticketed) >= 0.3,
                 capitalized * 2 >= Math.max(1, total), period * 2 > total,
@@ -315,7 +327,7 @@ public final class RepoStyle {
      * miri}, {@code docs: …} beside {@code sync: …}, {@code io: …}); the share {@link Conventions#areaAlways} counts.
      */
     private int prefixed() {
-        return share(conventional) >= 0.3 ? area : area + bareTypes;
+        return conventionalNow() ? area : area + bareTypes;
     }
 
     /** {@link Conventions#scopes}: the scopes counted, most written first (then by name). */
@@ -364,6 +376,14 @@ public final class RepoStyle {
             }
         }
         return String.join(",", pairs);
+    }
+
+    /**
+     * Whether at least 30% of the subjects are conventional commits: of the recent ones once enough are counted, so
+     * that a history that turned conventional is written so from then on, and one that gave it up is not.
+     */
+    private boolean conventionalNow() {
+        return recentTotal >= RECENT_ENOUGH ? recentConventional >= 0.3 * recentTotal : share(conventional) >= 0.3;
     }
 
     private double share(int count) {

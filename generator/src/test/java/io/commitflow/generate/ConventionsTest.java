@@ -40,6 +40,41 @@ class ConventionsTest {
         assertThat(of(2, "RevWalk: Fix it").usesArea()).isFalse();
     }
 
+    /** {@code plain} commits of plain prose, then {@code typed} conventional ones. */
+    private static RepoStyle turned(int plain, int typed) {
+        RepoStyle style = new RepoStyle();
+        for (int i = 0; i < plain + typed; i++) {
+            style.learn(Subject.parse(i < plain ? "Fix it" : "fix(core): fix it"), List.of("Pack"));
+        }
+        return style;
+    }
+
+    @Test
+    void aHistoryThatTurnedConventionalIsConventionalFromItsRecentSubjects() {
+        assertThat(turned(1000, 40).conventions().usesConventional()).as("4% of the whole, most of the last hundred")
+                .isTrue();
+        assertThat(turned(1000, 30).conventions().usesConventional()).as("26% of the last hundred or so").isFalse();
+
+        RepoStyle gaveUp = new RepoStyle();
+        for (int i = 0; i < 1150; i++) {
+            gaveUp.learn(Subject.parse(i < 1000 ? "fix(core): fix it" : "Fix it"), List.of("Pack"));
+        }
+        assertThat(gaveUp.conventions().usesConventional()).as("87% of the whole, none of the last 150").isFalse();
+    }
+
+    @Test
+    void aModelRestoredFromBeforeTheRecentCountsAnswersFromTheWholeHistory() {
+        RepoStyle restored = turned(1000, 40);
+        restored.recentTotal = 0;
+        restored.recentConventional = 0;
+        assertThat(restored.conventions().usesConventional()).isFalse();
+        while (restored.recentTotal < RepoStyle.RECENT_ENOUGH) {
+            assertThat(restored.conventions().usesConventional()).as("the whole history's 4% till then").isFalse();
+            restored.learn(Subject.parse("fix(core): fix it"), List.of("Pack"));
+        }
+        assertThat(restored.conventions().usesConventional()).as("once enough recent ones weigh in").isTrue();
+    }
+
     @Test
     void scopeIsUsuallyAFileByMoreThanHalfAndAreaByHalf() {
         RepoStyle style = new RepoStyle();

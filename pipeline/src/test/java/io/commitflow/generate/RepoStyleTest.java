@@ -48,7 +48,9 @@ class RepoStyleTest {
                 // and the folders' areas: restored null (read as empty), counted again from the next subjects
                 "folderAreas",
                 // and the bare types that a history of areas writes as areas: restored at 0
-                "bareTypes");
+                "bareTypes",
+                // and the recent subjects' weights: restored at 0, so the whole history answers till they weigh in
+                "recentTotal", "recentConventional");
         assertThat(TypeInformation.of(RepoModel.class)).isInstanceOf(PojoTypeInfo.class);
     }
 
@@ -78,6 +80,8 @@ class RepoStyleTest {
         assertThat(copy.testTitles).isEqualTo(RepoStyle.TITLE_LESSONS);
         assertThat(copy.titleScores).isEqualTo(style.titleScores);
         assertThat(copy.pickScores).isEqualTo(style.pickScores);
+        assertThat(copy.recentTotal).isEqualTo(style.recentTotal).isGreaterThan(3);
+        assertThat(copy.recentConventional).isEqualTo(style.recentConventional).isGreaterThan(1);
         assertThat(copy.conventions()).isEqualTo(style.conventions());
         assertThat(copy.conventions().subjectIsTestTitle()).isTrue();
         assertThat(copy.changelogIssues).isEqualTo(3);
