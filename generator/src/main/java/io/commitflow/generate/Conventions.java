@@ -44,12 +44,34 @@ import java.util.List;
  * @param folderAreas        where the area is always written, the area the history gives each folder ({@code
  *                           folder=area}, comma-separated; {@link #areaOfFolders}); empty when none, null as
  *                           {@code releaseForm}
+ * @param subjectFloor       the fewest characters a subject may have: {@link SubjectLength#MIN}, or {@link
+ *                           SubjectLength#SHORT_FLOOR} where at least {@value RepoStyle#SHORT_SHARE} of the history's
+ *                           own subjects are shorter than that ({@code Release 1.0.30}, {@code Fix typo}, {@code
+ *                           Javadoc}): {@link SubjectLength#fit} pads a shorter one with the place it changed
  */
 public record Conventions(boolean hasHistory, boolean usesConventional, boolean scopeIsUsuallyFile, boolean usesArea,
                           boolean areaIsUsuallyFile, boolean mostlyTagged, boolean writesTags, boolean writesTickets,
                           boolean capitalizes, boolean endsWithPeriod, boolean subjectIsChangelogEntry,
                           String kindTypes, String scopes, String folderScopes, boolean subjectIsTestTitle,
-                          boolean entryIssueIsTicket, String releaseForm, boolean areaAlways, String folderAreas) {
+                          boolean entryIssueIsTicket, String releaseForm, boolean areaAlways, String folderAreas,
+                          int subjectFloor) {
+
+    public Conventions {
+        if (subjectFloor <= 0) {
+            subjectFloor = SubjectLength.MIN; // a request restored from a version before the floor was kept
+        }
+    }
+
+    /** Conventions without {@code subjectFloor}, as a request of a version before it was kept reads. */
+    public Conventions(boolean hasHistory, boolean usesConventional, boolean scopeIsUsuallyFile, boolean usesArea,
+                       boolean areaIsUsuallyFile, boolean mostlyTagged, boolean writesTags, boolean writesTickets,
+                       boolean capitalizes, boolean endsWithPeriod, boolean subjectIsChangelogEntry, String kindTypes,
+                       String scopes, String folderScopes, boolean subjectIsTestTitle, boolean entryIssueIsTicket,
+                       String releaseForm, boolean areaAlways, String folderAreas) {
+        this(hasHistory, usesConventional, scopeIsUsuallyFile, usesArea, areaIsUsuallyFile, mostlyTagged, writesTags,
+                writesTickets, capitalizes, endsWithPeriod, subjectIsChangelogEntry, kindTypes, scopes, folderScopes,
+                subjectIsTestTitle, entryIssueIsTicket, releaseForm, areaAlways, folderAreas, SubjectLength.MIN);
+    }
 
     /** Conventions without {@code areaAlways} and {@code folderAreas}, as a request of a version before they were kept reads. */
     public Conventions(boolean hasHistory, boolean usesConventional, boolean scopeIsUsuallyFile, boolean usesArea,
@@ -107,6 +129,13 @@ public record Conventions(boolean hasHistory, boolean usesConventional, boolean 
                        boolean capitalizes, boolean endsWithPeriod, boolean subjectIsChangelogEntry, String kindTypes) {
         this(hasHistory, usesConventional, scopeIsUsuallyFile, usesArea, areaIsUsuallyFile, mostlyTagged, writesTags,
                 writesTickets, capitalizes, endsWithPeriod, subjectIsChangelogEntry, kindTypes, "", "");
+    }
+
+    /** These conventions with {@code floor} as the fewest characters of a subject. */
+    public Conventions withSubjectFloor(int floor) {
+        return new Conventions(hasHistory, usesConventional, scopeIsUsuallyFile, usesArea, areaIsUsuallyFile,
+                mostlyTagged, writesTags, writesTickets, capitalizes, endsWithPeriod, subjectIsChangelogEntry, kindTypes,
+                scopes, folderScopes, subjectIsTestTitle, entryIssueIsTicket, releaseForm, areaAlways, folderAreas, floor);
     }
 
     /**

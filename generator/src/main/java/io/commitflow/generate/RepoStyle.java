@@ -103,6 +103,13 @@ public final class RepoStyle {
     public double recentTotal;
     public double recentConventional;
     static final double RECENT_DECAY = 0.99;
+    /**
+     * Subjects shorter than {@link SubjectLength#MIN} without their {@code (#n)}: once they are {@value #SHORT_SHARE}
+     * of the history, its suggestions may be as short ({@link Conventions#subjectFloor}). 0 in a model restored from
+     * before it was kept: padded as before until short ones are counted again.
+     */
+    public int shortSubjects;
+    static final double SHORT_SHARE = 0.03;
     static final double RECENT_ENOUGH = 20;
 
     /** An empty style, before any commit is learned; also what Flink's POJO serializer restores into. */
@@ -159,6 +166,9 @@ public final class RepoStyle {
         total++;
         recentTotal = recentTotal * RECENT_DECAY + 1;
         recentConventional = recentConventional * RECENT_DECAY + (s.type().isEmpty() ? 0 : 1);
+        if (s.render().length() < SubjectLength.MIN) {
+            shortSubjects++;
+        }
         if (kind != null) {
             if (kindTypes == null) {
                 kindTypes = new HashMap<>(); // restored from a savepoint of a version before it was kept
@@ -318,7 +328,8 @@ public final class RepoStyle {
                 changelogEntries >= 3 && 2 * changelogMirrors > changelogEntries, habits(), scopesByCount(), scopesOfFolders(),
                 testTitles >= TITLE_LESSONS && titleScores > pickScores && titleScores >= TITLE_FLOOR * testTitles,
                 changelogIssues >= 3 && 2 * changelogIssuesTitled > changelogIssues, releaseForm(),
-                total >= AREA_ALWAYS_AFTER && prefixed() >= AREA_ALWAYS * total, folderAreasOf());
+                total >= AREA_ALWAYS_AFTER && prefixed() >= AREA_ALWAYS * total, folderAreasOf(),
+                shortSubjects >= SHORT_SHARE * total && shortSubjects > 0 ? SubjectLength.SHORT_FLOOR : SubjectLength.MIN);
     }
 
     /**

@@ -320,12 +320,15 @@ public final class RetrievalGenerator implements java.io.Serializable {
         return "Merge commit '" + mergedSha.substring(0, Math.min(7, mergedSha.length())) + "'";
     }
 
-    /** The last touches every draft gets: the scope its main file's folder names where due, and 20–72 characters. */
+    /**
+     * The last touches every draft gets: the scope its main file's folder names where due, and 20–72 characters (from
+     * 6 where the history writes short subjects itself).
+     */
     private static Subject finished(Subject s, DiffedCommit diff, RepoKnowledge.Window window, Conventions conventions) {
         if (window.to() - window.from() < SCOPE_BY_PATH_ROWS || conventions.namesAFolder(s.scope())) {
             s = withPathScope(s, diff, conventions);
         }
-        return SubjectLength.fit(s, diff);
+        return SubjectLength.fit(s, diff, conventions.subjectFloor());
     }
 
     /**

@@ -23,6 +23,11 @@ import java.util.Set;
 public final class SubjectLength {
     public static final int MIN = 20;
     public static final int MAX = 72;
+    /**
+     * The fewest characters where a history writes short subjects itself ({@link Conventions#subjectFloor}): {@code
+     * Fix CI} stands as it is, a shorter one is padded as any below {@link #MIN} elsewhere.
+     */
+    public static final int SHORT_FLOOR = 6;
     private static final Set<String> DANGLING = Set.of("and", "or", "to", "the", "a", "an", "for", "in", "of", "with",
             "from", "on", "by", "at", "into", "as", "via", "when", "if", "that", "than", "but", "is", "are", "be",
             // a verb still waiting for its own: "… toggling branches with in-out mode should" (of "… should be
@@ -55,6 +60,11 @@ public final class SubjectLength {
 
     /** {@code s} made 20–72 characters long, with names from {@code diff} where it is too short. */
     public static Subject fit(Subject s, DiffedCommit diff) {
+        return fit(s, diff, MIN);
+    }
+
+    /** {@code s} made {@code floor}–72 characters long, with names from {@code diff} where it is too short. */
+    public static Subject fit(Subject s, DiffedCommit diff, int floor) {
         Subject fitted = s;
         String d = s.description().strip();
         // an exemplar's first line wrapped mid-phrase: "Add test coverage for", or inside an argument list: "Two fixes
@@ -66,8 +76,8 @@ public final class SubjectLength {
         if (fitted.render().length() > MAX) {
             fitted = shorten(fitted);
         }
-        if (fitted.render().length() < MIN) {
-            fitted = lengthen(fitted, diff);
+        if (fitted.render().length() < floor) {
+            fitted = lengthen(fitted, diff, floor);
         }
         return fitted;
     }
@@ -432,7 +442,7 @@ public final class SubjectLength {
         return m.matches() ? m.group(1) : null;
     }
 
-    private static Subject lengthen(Subject s, DiffedCommit diff) {
+    private static Subject lengthen(Subject s, DiffedCommit diff, int floor) {
         String d = s.description().strip();
         FileChange main = StyleApplier.mainFile(diff);
         if (d.isEmpty()) {
@@ -441,7 +451,7 @@ public final class SubjectLength {
                     : diff.commit().parents().size() > 1 ? "Merge branch without changes to the first parent"
                     : "Record an empty commit";
             Subject withTemplate = s.withDescription(d);
-            if (withTemplate.render().length() >= MIN) {
+            if (withTemplate.render().length() >= floor) {
                 return withTemplate.render().length() > MAX ? shorten(withTemplate) : withTemplate;
             }
         }
@@ -474,7 +484,7 @@ public final class SubjectLength {
         }
         for (String where : places) {
             Subject longer = s.withDescription(d + " in " + where);
-            if (!mentions(d, where) && longer.render().length() >= MIN && longer.render().length() <= MAX) {
+            if (!mentions(d, where) && longer.render().length() >= floor && longer.render().length() <= MAX) {
                 return longer;
             }
         }

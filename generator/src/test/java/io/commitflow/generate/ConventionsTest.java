@@ -76,6 +76,19 @@ class ConventionsTest {
     }
 
     @Test
+    void aHistoryThatWritesShortSubjectsTakesShortOnesFromThreeInAHundred() {
+        RepoStyle style = new RepoStyle();
+        for (int i = 0; i < 99; i++) {
+            style.learn(Subject.parse(i < 2 ? "Fix typo (#12)" : "Fix the typo in the walker"), List.of("Pack"));
+        }
+        assertThat(style.conventions().subjectFloor()).as("2 in 99, the (#12) not counted").isEqualTo(SubjectLength.MIN);
+        style.learn(Subject.parse("Javadoc"), List.of("Pack"));
+        assertThat(style.conventions().subjectFloor()).as("3 in 100").isEqualTo(SubjectLength.SHORT_FLOOR);
+        assertThat(style.conventions().withSubjectFloor(0).subjectFloor())
+                .as("a request restored from before the floor: 0 read as 20").isEqualTo(SubjectLength.MIN);
+    }
+
+    @Test
     void scopeIsUsuallyAFileByMoreThanHalfAndAreaByHalf() {
         RepoStyle style = new RepoStyle();
         style.learn(Subject.parse("fix(Pack): fix it"), List.of("Pack"));

@@ -92,25 +92,30 @@ class ReleaseFormTest {
             }
 
             SubjectRule.Written w = new ReleaseRule().write(r.composition(release));
-            assertThat(w.subject().render()).as("the form, and the package's name to reach 20 characters")
-                    .isEqualTo("Release 1.0.10 of anyhow");
+            assertThat(w.subject().render()).as("the form, as short as the history's own releases (half its subjects)")
+                    .isEqualTo("Release 1.0.10");
             assertThat(r.generator.generate(release, DiffFeatures.of(release), r.memory,
-                    r.memory.vector(DiffFeatures.of(release).terms())).subject()).isEqualTo("Release 1.0.10 of anyhow");
+                    r.memory.vector(DiffFeatures.of(release).terms())).subject()).isEqualTo("Release 1.0.10");
             DiffedCommit change = TestDiffs.change("r", "e".repeat(40), "Widget", "stop", null, null);
             assertThat(new ReleaseRule().write(r.composition(change))).as("not a release").isNull();
         }
     }
 
     @Test
+    void aHistoryThatWritesShortSubjectsKeepsItsShortForm() {
+        assertThat(ReleaseRule.completed("0.2", "ky", SubjectLength.SHORT_FLOOR)).isEqualTo("0.2 of ky");
+    }
+
+    @Test
     void aFormTooShortIsCompletedInTheFewestWords() {
-        assertThat(ReleaseRule.completed("Release 1.0.104", "anyhow")).isEqualTo("Release 1.0.104 of anyhow");
-        assertThat(ReleaseRule.completed("0.26.0", "ky")).as("a bare version says what it is")
+        assertThat(ReleaseRule.completed("Release 1.0.104", "anyhow", SubjectLength.MIN)).isEqualTo("Release 1.0.104 of anyhow");
+        assertThat(ReleaseRule.completed("0.26.0", "ky", SubjectLength.MIN)).as("a bare version says what it is")
                 .isEqualTo("Release 0.26.0 of ky");
-        assertThat(ReleaseRule.completed("1.0.0", "ky")).as("the shortest that reaches 20 characters")
+        assertThat(ReleaseRule.completed("1.0.0", "ky", SubjectLength.MIN)).as("the shortest that reaches 20 characters")
                 .isEqualTo("Release version 1.0.0");
-        assertThat(ReleaseRule.completed("v2.3.4", "@scope/pkg")).as("a name that is no plain word is not written")
+        assertThat(ReleaseRule.completed("v2.3.4", "@scope/pkg", SubjectLength.MIN)).as("a name that is no plain word is not written")
                 .isEqualTo("Release version v2.3.4");
-        assertThat(ReleaseRule.completed("Release 1.0.104", "@scope/pkg")).as("nothing reaches it: left to SubjectLength")
+        assertThat(ReleaseRule.completed("Release 1.0.104", "@scope/pkg", SubjectLength.MIN)).as("nothing reaches it: left to SubjectLength")
                 .isEqualTo("Release 1.0.104");
         for (String s : new String[] {"Release 0.26.0 of ky", "Release version 1.0.0", "Release version v2.3.4"}) {
             assertThat(s.length()).isBetween(SubjectLength.MIN, SubjectLength.MAX);

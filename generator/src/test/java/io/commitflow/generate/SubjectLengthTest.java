@@ -32,6 +32,19 @@ class SubjectLengthTest {
     }
 
     @Test
+    void aHistoryOfShortSubjectsKeepsThemShortDownToItsFloor() {
+        DiffedCommit d = diff(modify("src/main/java/org/apache/commons/lang3/StringUtils.java", 12, 3));
+        int floor = SubjectLength.SHORT_FLOOR;
+
+        assertThat(SubjectLength.fit(Subject.parse("Javadoc"), d, floor).render()).isEqualTo("Javadoc");
+        assertThat(SubjectLength.fit(Subject.parse("Fix CI"), d, floor).render()).isEqualTo("Fix CI");
+        assertThat(SubjectLength.fit(Subject.parse("Typo"), d, floor).render()).as("below the floor: padded as ever")
+                .isEqualTo("Typo in StringUtils");
+        assertThat(SubjectLength.fit(Subject.parse("Javadoc"), d, SubjectLength.MIN).render())
+                .isEqualTo("Javadoc in StringUtils");
+    }
+
+    @Test
     void namesAProjectDocumentWithoutItsExtension() {
         DiffedCommit d = diff(modify("CHANGELOG.md", 40, 0), modify("packages/vue/package.json", 1, 1));
 

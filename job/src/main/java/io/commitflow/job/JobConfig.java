@@ -179,6 +179,14 @@ public final class JobConfig {
             .withDescription("The newest commits of each tenant its fleet memory keeps for young repositories "
                     + "(default: ${DEFAULT-VALUE}; a few KiB of task memory each, per tenant).");
 
+    public static final ConfigOption<Integer> SUGGEST_MIN_SUBJECT_CHARS =
+            ConfigOptions.key("commitflow.suggest.min-subject-chars")
+            .intType().defaultValue(SuggestSettings.DEFAULT.minSubjectChars())
+            .withDescription("The fewest characters of a built-in suggestion's subject, padded with the place it "
+                    + "changed below that: 0, as the repository writes them (20, or 6 where 3% or more of its own "
+                    + "subjects are shorter than 20: 'Release 1.0.30', 'Fix typo'), or 6-72 for every repository "
+                    + "(20 where a load tester checks 20-72 characters).");
+
     public static final ConfigOption<String> SUGGEST_ENGINE = ConfigOptions.key("commitflow.suggest.engine")
             .stringType().defaultValue(SuggestSettings.DEFAULT.engine().label())
             .withDescription("Retrieval engine: auto takes CUDA where a GPU and its driver load, else the CPU; cuda "
@@ -302,6 +310,7 @@ public final class JobConfig {
             SUGGEST_MAX_HISTORY_PER_REPO,
             SUGGEST_FLEET,
             SUGGEST_FLEET_HISTORY,
+            SUGGEST_MIN_SUBJECT_CHARS,
             SUGGEST_ENGINE,
             SUGGEST_DEVICE_BUDGET,
             SUGGEST_BATCH_MAX,

@@ -268,7 +268,7 @@ public final class SuggestOperator extends AbstractStreamOperator<Suggestion>
         Tier tier = diff.commit().draft() ? Tier.GOLD : settings.tierOf(tenant);
         // the fleet's exemplars count while the repository is young, as the fleet stage found them
         List<RepoKnowledge.Neighbor> exemplars = memory.size() < RetrievalGenerator.YOUNG ? fleet : List.of();
-        return new SuggestRequest(diff, features, query, window, memory.model().style.conventions(), tier, prefix,
+        return new SuggestRequest(diff, features, query, window, settings.conventions(memory.model().style.conventions()), tier, prefix,
                 exemplars, RetrievalGenerator.ranker(memory.model()));
     }
 

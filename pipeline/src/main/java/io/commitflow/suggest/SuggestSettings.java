@@ -30,15 +30,19 @@ import java.util.Map;
  * @param fleet           whether a young repository (fewer than {@value RetrievalGenerator#YOUNG} commits learned)
  *                        also draws exemplars from its tenant's other repositories ({@link FleetMemory})
  * @param fleetRows       the newest commits of each tenant its fleet memory keeps (a few KiB of task memory each)
+ * @param minSubjectChars the fewest characters of a built-in suggestion's subject: 0, as the repository writes them
+ *                        ({@link io.commitflow.generate.Conventions#subjectFloor}: 20, or 6 where its own history
+ *                        writes shorter subjects), or 6–72 for every repository (20 for a load tester that checks
+ *                        20–72)
  */
 public record SuggestSettings(EngineMode engine, long deviceBudgetMiB, int maxBatch, Duration maxWait, int workers,
                               Duration timeout, int capacity, int retries, Map<String, Tier> tiers, Tier defaultTier,
                               Map<String, LlmSettings> llm, int maxRows, Duration cacheTtl,
-                              boolean fleet, int fleetRows)
+                              boolean fleet, int fleetRows, int minSubjectChars)
         implements Serializable {
 
     public static final SuggestSettings DEFAULT = new SuggestSettings(EngineMode.AUTO, 8192, 256, Duration.ofMillis(5), 2,
-            Duration.ofSeconds(5), 1024, 2, Map.of(), Tier.SILVER, Map.of(), 10_000, Duration.ofHours(24), true, 2_000);
+            Duration.ofSeconds(5), 1024, 2, Map.of(), Tier.SILVER, Map.of(), 10_000, Duration.ofHours(24), true, 2_000, 0);
 
     public SuggestSettings {
         require(engine != null && defaultTier != null, "the engine mode and the default tier must be set");
@@ -52,6 +56,11 @@ public record SuggestSettings(EngineMode engine, long deviceBudgetMiB, int maxBa
         require(maxRows >= 1, "the history per repository must be at least 1 commit: " + maxRows);
         require(!cacheTtl.isNegative() && !cacheTtl.isZero(), "the cache TTL must be positive: " + cacheTtl);
         require(fleetRows >= 1, "the fleet history per tenant must be at least 1 commit: " + fleetRows);
+        require(minSubjectChars == 0 || minSubjectChars >= io.commitflow.generate.SubjectLength.SHORT_FLOOR
+                        && minSubjectChars <= io.commitflow.generate.SubjectLength.MAX,
+                "the fewest characters of a subject must be 0 (as the repository writes them) or "
+                        + io.commitflow.generate.SubjectLength.SHORT_FLOOR + "–" + io.commitflow.generate.SubjectLength.MAX
+                        + ": " + minSubjectChars);
         tiers = Map.copyOf(tiers);
         llm = Map.copyOf(llm);
     }
@@ -68,31 +77,41 @@ public record SuggestSettings(EngineMode engine, long deviceBudgetMiB, int maxBa
 
     public SuggestSettings withEngine(EngineMode e) {
         return new SuggestSettings(e, deviceBudgetMiB, maxBatch, maxWait, workers, timeout, capacity, retries, tiers,
-                defaultTier, llm, maxRows, cacheTtl, fleet, fleetRows);
+                defaultTier, llm, maxRows, cacheTtl, fleet, fleetRows, minSubjectChars);
     }
 
     public SuggestSettings withBatching(int batch, Duration wait) {
         return new SuggestSettings(engine, deviceBudgetMiB, batch, wait, workers, timeout, capacity, retries, tiers,
-                defaultTier, llm, maxRows, cacheTtl, fleet, fleetRows);
+                defaultTier, llm, maxRows, cacheTtl, fleet, fleetRows, minSubjectChars);
     }
 
     public SuggestSettings withTimeout(Duration t) {
         return new SuggestSettings(engine, deviceBudgetMiB, maxBatch, maxWait, workers, t, capacity, retries, tiers,
-                defaultTier, llm, maxRows, cacheTtl, fleet, fleetRows);
+                defaultTier, llm, maxRows, cacheTtl, fleet, fleetRows, minSubjectChars);
     }
 
     public SuggestSettings withLlm(Map<String, LlmSettings> byTenant) {
         return new SuggestSettings(engine, deviceBudgetMiB, maxBatch, maxWait, workers, timeout, capacity, retries, tiers,
-                defaultTier, byTenant, maxRows, cacheTtl, fleet, fleetRows);
+                defaultTier, byTenant, maxRows, cacheTtl, fleet, fleetRows, minSubjectChars);
     }
 
     public SuggestSettings withFleet(boolean on) {
         return new SuggestSettings(engine, deviceBudgetMiB, maxBatch, maxWait, workers, timeout, capacity, retries, tiers,
-                defaultTier, llm, maxRows, cacheTtl, on, fleetRows);
+                defaultTier, llm, maxRows, cacheTtl, on, fleetRows, minSubjectChars);
     }
 
     public SuggestSettings withHistory(int rows) {
         return new SuggestSettings(engine, deviceBudgetMiB, maxBatch, maxWait, workers, timeout, capacity, retries, tiers,
-                defaultTier, llm, rows, cacheTtl, fleet, fleetRows);
+                defaultTier, llm, rows, cacheTtl, fleet, fleetRows, minSubjectChars);
+    }
+
+    public SuggestSettings withMinSubjectChars(int chars) {
+        return new SuggestSettings(engine, deviceBudgetMiB, maxBatch, maxWait, workers, timeout, capacity, retries, tiers,
+                defaultTier, llm, maxRows, cacheTtl, fleet, fleetRows, chars);
+    }
+
+    /** {@code learned} with this job's floor in place of the repository's own, where the job sets one. */
+    public io.commitflow.generate.Conventions conventions(io.commitflow.generate.Conventions learned) {
+        return minSubjectChars == 0 ? learned : learned.withSubjectFloor(minSubjectChars);
     }
 }

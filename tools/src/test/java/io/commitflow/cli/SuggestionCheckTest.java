@@ -23,8 +23,9 @@ class SuggestionCheckTest {
     }
 
     @Test
-    void rejectsSubjectsOutsideTwentyToSeventyTwoCharacters() throws Exception {
-        assertThat(SuggestionCheck.problem(wire("Fix typo", "a".repeat(40)))).contains("8 characters, not 20–72");
+    void rejectsSubjectsOutsideSixToSeventyTwoCharacters() throws Exception {
+        assertThat(SuggestionCheck.problem(wire("Fix typo", "a".repeat(40)))).as("a history's own short form").isNull();
+        assertThat(SuggestionCheck.problem(wire("Typo", "a".repeat(40)))).contains("4 characters, not 6–72");
         assertThat(SuggestionCheck.problem(wire("x".repeat(73), "a".repeat(40)))).contains("73 characters");
         assertThat(SuggestionCheck.problem(wire("", "a".repeat(40)))).contains("0 characters");
     }
