@@ -76,8 +76,13 @@ record ReleaseForm(String version, String name) {
                 String added = null;
                 String removed = null;
                 String name = null;
+                int top = m.file().endsWith(".json") ? outermostKey(f) : -1;
                 for (String line : f.lines()) {
                     Matcher v = m.version().matcher(line.substring(1));
+                    if (v.matches() && top >= 0 && indent(line) > top) {
+                        // a version inside an object, not the package's: template-oss's {"templateOSS": {"version": …}}
+                        continue;
+                    }
                     if (line.charAt(0) == '+' && v.matches()) {
                         added = v.group(1);
                     } else if (line.charAt(0) == '-' && v.matches()) {
@@ -110,6 +115,29 @@ record ReleaseForm(String version, String name) {
             }
         }
         return new ReleaseForm(newVersion, names.size() == 1 ? names.iterator().next() : null);
+    }
+
+    /** A JSON key's line: {@code   "version": "1.2.3",}. */
+    private static final Pattern JSON_KEY = Pattern.compile("^\\s*\"[^\"]+\"\\s*:.*");
+
+    /** The indentation of the outermost keys this part of a JSON file shows, or -1 when it shows none. */
+    private static int outermostKey(FilePart f) {
+        int top = -1;
+        for (String line : f.lines()) {
+            if (JSON_KEY.matcher(line.substring(1)).matches()) {
+                top = top < 0 ? indent(line) : Math.min(top, indent(line));
+            }
+        }
+        return top;
+    }
+
+    /** The leading white space of a patch line, after its first character. */
+    private static int indent(String line) {
+        int i = 1;
+        while (i < line.length() && Character.isWhitespace(line.charAt(i))) {
+            i++;
+        }
+        return i - 1;
     }
 
     /** Whether each removed line, with the old version written as the new one, is the added line in its place. */

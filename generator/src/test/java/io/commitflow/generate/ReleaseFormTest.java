@@ -44,6 +44,18 @@ class ReleaseFormTest {
     }
 
     @Test
+    void aVersionInsideAnObjectOfPackageJsonIsNotThePackages() {
+        String templateOss = file("package.json", "@@ -40,7 +40,7 @@\n   \"templateOSS\": {\n     \"//@npmcli/template-oss\": "
+                + "\"This file is partially managed by @npmcli/template-oss.\",\n-    \"version\": \"4.10.0\"\n+    "
+                + "\"version\": \"4.11.0\"\n   }\n }\n");
+        assertThat(ReleaseForm.of(templateOss)).as("the template's version, two levels in").isNull();
+        String fourSpaces = file("package.json", "@@ -1,4 +1,4 @@\n {\n     \"name\": \"semver\",\n-    \"version\": "
+                + "\"7.5.3\",\n+    \"version\": \"7.5.4\",\n");
+        assertThat(ReleaseForm.of(fourSpaces)).as("a file indented by four, its own version")
+                .isEqualTo(new ReleaseForm("7.5.4", "semver"));
+    }
+
+    @Test
     void aDiffThatChangesMoreThanTheVersionIsNoRelease() {
         String bump = cargo("anyhow", "1.0.103", "1.0.104")
                 + file("src/error.rs", "@@ -1,3 +1,3 @@\n fn a() {\n-    old();\n+    new();\n }\n");
