@@ -92,6 +92,11 @@ public final class RepoStyle {
     /** The share of subjects with an area from which the area is always written. */
     static final double AREA_ALWAYS = 0.8;
     static final int MAX_FOLDER_AREAS = 512;
+    /**
+     * Every this many subjects the folders' areas count half: a history that renamed an area ({@code rt:} to {@code
+     * runtime:}) is written with the new name once the new one leads in the last few hundred.
+     */
+    static final int FOLDER_AREAS_HALVED_EVERY = 256;
     /** Subjects before the share of areas counts: a history's first few say little. */
     static final int AREA_ALWAYS_AFTER = 20;
 
@@ -164,6 +169,10 @@ public final class RepoStyle {
      */
     public void learn(Subject s, List<String> fileNames, PathKind kind, java.util.Collection<String> folders) {
         total++;
+        if (total % FOLDER_AREAS_HALVED_EVERY == 0 && folderAreas != null) {
+            folderAreas.replaceAll((k, v) -> v / 2);
+            folderAreas.values().removeIf(v -> v == 0);
+        }
         recentTotal = recentTotal * RECENT_DECAY + 1;
         recentConventional = recentConventional * RECENT_DECAY + (s.type().isEmpty() ? 0 : 1);
         if (s.render().length() < SubjectLength.MIN) {

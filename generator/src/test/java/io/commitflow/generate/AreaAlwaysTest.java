@@ -54,6 +54,21 @@ class AreaAlwaysTest {
     }
 
     @Test
+    void anAreaRenamedIsWrittenWithItsNewNameOnceTheNewOneLeadsOfLate() {
+        RepoStyle style = new RepoStyle();
+        List<String> folders = List.of("tokio", "src", "runtime");
+        for (int i = 0; i < 300; i++) {
+            style.learn(Subject.parse("rt: avoid a lost task in poll " + i), List.of("core.rs"), null, folders);
+        }
+        assertThat(style.conventions().areaOfFolders(folders)).isEqualTo("rt");
+        for (int i = 0; i < 250; i++) {
+            style.learn(Subject.parse("runtime: avoid a lost task in poll " + i), List.of("core.rs"), null, folders);
+        }
+        assertThat(style.conventions().areaOfFolders(folders)).as("250 of 550 in all, most of the last 256")
+                .isEqualTo("runtime");
+    }
+
+    @Test
     void aHistoryWhereAreasAreCommonButNotNearlyAlwaysKeepsItsVote() {
         try (Rules r = new Rules()) {
             learnHistory(r, 40, 0.5);
