@@ -9,7 +9,9 @@ import java.util.Set;
 
 /**
  * Holds a generated subject to 20–72 characters, whatever the exemplar it was edited from: the length a load tester
- * checks (the reference k6 script does) and the one {@code git log --oneline} and most review tools show whole.
+ * checks (the reference k6 script does) and the one {@code git log --oneline} and most review tools show whole; from
+ * 6 where the history writes short subjects itself ({@link Conventions#subjectFloor}), since padding {@code Release
+ * 1.0.30} adds words such a history does not write.
  * <ul>
  * <li>Too long: the description is cut at a word boundary, dangling joiners ({@code and}, {@code to}, …) and
  * punctuation dropped; if the prefix alone leaves no room, the scope and area go, then the tags.</li>
