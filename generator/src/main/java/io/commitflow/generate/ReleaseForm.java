@@ -30,8 +30,11 @@ record ReleaseForm(String version, String name) {
     private static final String V = "(\\d+(?:\\.\\d+){1,3})";
     /** Manifest file name → the pattern of its own version line (group 1: the version). */
     private static final List<Manifest> MANIFESTS = List.of(
-            new Manifest("cargo.toml", "^\\s*version\\s*=\\s*\"" + V + "\"\\s*$", "^\\s*name\\s*=\\s*\"([\\w.-]+)\"\\s*$"),
-            new Manifest("pyproject.toml", "^\\s*version\\s*=\\s*\"" + V + "\"\\s*$", "^\\s*name\\s*=\\s*\"([\\w.-]+)\"\\s*$"),
+            // TOML lets a line end in a comment: ripgrep's crates write version = "0.1.12"  #:version
+            new Manifest("cargo.toml", "^\\s*version\\s*=\\s*\"" + V + "\"\\s*(?:#.*)?$",
+                    "^\\s*name\\s*=\\s*\"([\\w.-]+)\"\\s*(?:#.*)?$"),
+            new Manifest("pyproject.toml", "^\\s*version\\s*=\\s*\"" + V + "\"\\s*(?:#.*)?$",
+                    "^\\s*name\\s*=\\s*\"([\\w.-]+)\"\\s*(?:#.*)?$"),
             new Manifest("package.json", "^\\s{1,4}\"version\"\\s*:\\s*\"" + V + "\",?\\s*$",
                     "^\\s{1,4}\"name\"\\s*:\\s*\"(@?[\\w./-]+)\",?\\s*$"),
             new Manifest("pom.xml", "^\\s{0,4}<version>" + V + "</version>\\s*$",

@@ -44,6 +44,13 @@ class ReleaseFormTest {
     }
 
     @Test
+    void aTomlVersionLineMayEndInAComment() {
+        String grepCli = file("crates/cli/Cargo.toml", "@@ -1,6 +1,6 @@\n [package]\n name = \"grep-cli\"\n-version = "
+                + "\"0.1.11\"  #:version\n+version = \"0.1.12\"  #:version\n authors = [\"A <a@example.com>\"]\n");
+        assertThat(ReleaseForm.of(grepCli)).isEqualTo(new ReleaseForm("0.1.12", "grep-cli"));
+    }
+
+    @Test
     void aVersionInsideAnObjectOfPackageJsonIsNotThePackages() {
         String templateOss = file("package.json", "@@ -40,7 +40,7 @@\n   \"templateOSS\": {\n     \"//@npmcli/template-oss\": "
                 + "\"This file is partially managed by @npmcli/template-oss.\",\n-    \"version\": \"4.10.0\"\n+    "
