@@ -107,6 +107,9 @@ public final class RepoStyle {
      */
     public double recentTotal;
     public double recentConventional;
+    /** Of the recent subjects, those with an area, and those whose prefix is a bare type ({@link #bareTypes}). */
+    public double recentArea;
+    public double recentBareTypes;
     static final double RECENT_DECAY = 0.99;
     /**
      * Subjects shorter than {@link SubjectLength#MIN} without their {@code (#n)}: once they are {@value #SHORT_SHARE}
@@ -175,6 +178,9 @@ public final class RepoStyle {
         }
         recentTotal = recentTotal * RECENT_DECAY + 1;
         recentConventional = recentConventional * RECENT_DECAY + (s.type().isEmpty() ? 0 : 1);
+        recentArea = recentArea * RECENT_DECAY + (s.type().isEmpty() && !s.area().isEmpty() ? 1 : 0);
+        recentBareTypes = recentBareTypes * RECENT_DECAY
+                + (!s.type().isEmpty() && s.scope().isEmpty() && !s.breaking() ? 1 : 0);
         if (s.render().length() < SubjectLength.MIN) {
             shortSubjects++;
         }
@@ -212,7 +218,7 @@ public final class RepoStyle {
             if (matchesFile(s.area(), fileNames)) {
                 areaIsFile++;
             }
-            if (prefixed() >= AREA_ALWAYS * total) {
+            if (prefixedShare() >= AREA_ALWAYS) {
                 learnFolderArea(s.area(), folders);
             }
         }
@@ -302,7 +308,7 @@ public final class RepoStyle {
      * (and two at least), {@code folder=area} comma-separated; empty unless the area is always written.
      */
     private String folderAreasOf() {
-        if (folderAreas == null || folderAreas.isEmpty() || total < AREA_ALWAYS_AFTER || prefixed() < AREA_ALWAYS * total) {
+        if (folderAreas == null || folderAreas.isEmpty() || total < AREA_ALWAYS_AFTER || prefixedShare() < AREA_ALWAYS) {
             return "";
         }
         Map<String, Integer> perFolder = new HashMap<>();
@@ -331,13 +337,13 @@ public final class RepoStyle {
     public Conventions conventions() {
         return new Conventions(total > 0,
                 conventionalNow(), conventional > 0 && 2 * scopeIsFile > conventional,
-                share(area) >= 0.3, area > 0 && 2 * areaIsFile >= area,
+                areaShare() >= 0.3, area > 0 && 2 * areaIsFile >= area,
                 share(tagged) >= 0.5, share(tagged) >= 0.3, share(ticketed) >= 0.3,
                 capitalized * 2 >= Math.max(1, total), period * 2 > total,
                 changelogEntries >= 3 && 2 * changelogMirrors > changelogEntries, habits(), scopesByCount(), scopesOfFolders(),
                 testTitles >= TITLE_LESSONS && titleScores > pickScores && titleScores >= TITLE_FLOOR * testTitles,
                 changelogIssues >= 3 && 2 * changelogIssuesTitled > changelogIssues, releaseForm(),
-                total >= AREA_ALWAYS_AFTER && prefixed() >= AREA_ALWAYS * total, folderAreasOf(),
+                total >= AREA_ALWAYS_AFTER && prefixedShare() >= AREA_ALWAYS, folderAreasOf(),
                 shortSubjects >= SHORT_SHARE * total && shortSubjects > 0 ? SubjectLength.SHORT_FLOOR : SubjectLength.MIN);
     }
 
@@ -346,8 +352,16 @@ public final class RepoStyle {
      * 30% typed) those whose prefix is a bare type, which such a history writes as one more area ({@code ci: bump
      * miri}, {@code docs: …} beside {@code sync: …}, {@code io: …}); the share {@link Conventions#areaAlways} counts.
      */
-    private int prefixed() {
-        return conventionalNow() ? area : area + bareTypes;
+    private double prefixedShare() {
+        if (recentTotal >= RECENT_ENOUGH) {
+            return (recentArea + (conventionalNow() ? 0 : recentBareTypes)) / recentTotal;
+        }
+        return share(conventionalNow() ? area : area + bareTypes);
+    }
+
+    /** The share of subjects with an area: of the recent ones once enough are counted, as {@link #conventionalNow}. */
+    private double areaShare() {
+        return recentTotal >= RECENT_ENOUGH ? recentArea / recentTotal : share(area);
     }
 
     /** {@link Conventions#scopes}: the scopes counted, most written first (then by name). */

@@ -54,6 +54,22 @@ class AreaAlwaysTest {
     }
 
     @Test
+    void aHistoryThatTookToAreasWritesThemAlwaysFromItsRecentSubjects() {
+        RepoStyle style = new RepoStyle();
+        List<String> folders = List.of("crates", "globset");
+        for (int i = 0; i < 650; i++) {
+            style.learn(Subject.parse("Fix a glob that missed dotfiles " + i), List.of("lib.rs"), null, folders);
+        }
+        for (int i = 0; i < 300; i++) {
+            style.learn(Subject.parse((i % 10 == 0 ? "" : "globset: ") + "fix a glob " + i), List.of("lib.rs"), null,
+                    folders);
+        }
+        Conventions c = style.conventions();
+        assertThat(c.areaAlways()).as("28% of the whole history, 90% of the last three hundred").isTrue();
+        assertThat(c.areaOfFolders(folders)).isEqualTo("globset");
+    }
+
+    @Test
     void anAreaRenamedIsWrittenWithItsNewNameOnceTheNewOneLeadsOfLate() {
         RepoStyle style = new RepoStyle();
         List<String> folders = List.of("tokio", "src", "runtime");

@@ -50,7 +50,7 @@ class RepoStyleTest {
                 // and the bare types that a history of areas writes as areas: restored at 0
                 "bareTypes",
                 // and the recent subjects' weights: restored at 0, so the whole history answers till they weigh in
-                "recentTotal", "recentConventional",
+                "recentTotal", "recentConventional", "recentArea", "recentBareTypes",
                 // and the short subjects: restored at 0, so suggestions are padded to 20 until short ones are counted
                 "shortSubjects");
         assertThat(TypeInformation.of(RepoModel.class)).isInstanceOf(PojoTypeInfo.class);
