@@ -67,6 +67,26 @@ class SuggestOperatorTest {
         }
     }
 
+    @Test
+    void writesAsShortAsTheRepositorysOwnSubjectsUnlessTheJobSetsAFloor() throws Exception {
+        String[][] terse = {{"PackWriter", "writePack", "Retry packs"}, {"RefUpdate", "update", "Retry refs"},
+            {"DirCache", "lock", "Retry locks"}};
+        for (SuggestSettings settings : new SuggestSettings[] {CPU, CPU.withMinSubjectChars(20)}) {
+            try (StageHarness s = new StageHarness(settings).open()) {
+                for (int i = 0; i < terse.length; i++) {
+                    s.suggest(change("app", String.valueOf((char) ('a' + i)).repeat(40), terse[i][0], terse[i][1],
+                            terse[i][2] + "\n", null));
+                }
+                String subject = s.suggest(query("PackWriter", "writeIndex")).subject();
+                if (settings.minSubjectChars() == 0) {
+                    assertThat(subject).as("the history's own length").isEqualTo("Retry packs");
+                } else {
+                    assertThat(subject).as("padded to the job's floor").startsWith("Retry packs in ").hasSizeBetween(20, 72);
+                }
+            }
+        }
+    }
+
     /**
      * The fleet stage's output into the suggest stage: a repository that has learned nothing writes from its tenant's
      * other repository's commit on the same file; once it has learned {@value RetrievalGenerator#YOUNG} commits the
