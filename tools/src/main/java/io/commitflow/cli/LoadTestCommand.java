@@ -172,7 +172,8 @@ public final class LoadTestCommand implements Callable<Integer> {
             drain(stack, measurement);
             LoadReport result = measurement.report(schedule.newTenants()).withDrafts(figures);
             writeReport(result.withReference(measureReference(stack, source.commits())), measurement.sent());
-            out.printf("suggestions failing the schema or 20–72 character subject check (counted as errors): %d%n",
+            out.printf("suggestions failing the schema or the %d–%d character subject check (counted as errors): %d%n",
+                    io.commitflow.generate.SubjectLength.SHORT_FLOOR, io.commitflow.generate.SubjectLength.MAX,
                     measurement.nonConforming());
             if (stack.stopRequested()) {
                 return 130;
