@@ -82,13 +82,14 @@ record ReleaseForm(String version, String name) {
                 int top = m.file().endsWith(".json") ? outermostKey(f) : -1;
                 for (String line : f.lines()) {
                     Matcher v = m.version().matcher(line.substring(1));
-                    if (v.matches() && top >= 0 && indent(line) > top) {
+                    boolean version = v.matches();
+                    if (version && top >= 0 && indent(line) > top) {
                         // a version inside an object, not the package's: template-oss's {"templateOSS": {"version": …}}
                         continue;
                     }
-                    if (line.charAt(0) == '+' && v.matches()) {
+                    if (line.charAt(0) == '+' && version) {
                         added = v.group(1);
-                    } else if (line.charAt(0) == '-' && v.matches()) {
+                    } else if (line.charAt(0) == '-' && version) {
                         removed = v.group(1);
                     } else if (m.name() != null && line.charAt(0) != '-' && name == null) {
                         Matcher n = m.name().matcher(line.substring(1));

@@ -176,11 +176,11 @@ public final class RepoStyle {
             folderAreas.replaceAll((k, v) -> v / 2);
             folderAreas.values().removeIf(v -> v == 0);
         }
+        // the recent counts weigh every older subject less, then count this one where the whole counts do
         recentTotal = recentTotal * RECENT_DECAY + 1;
-        recentConventional = recentConventional * RECENT_DECAY + (s.type().isEmpty() ? 0 : 1);
-        recentArea = recentArea * RECENT_DECAY + (s.type().isEmpty() && !s.area().isEmpty() ? 1 : 0);
-        recentBareTypes = recentBareTypes * RECENT_DECAY
-                + (!s.type().isEmpty() && s.scope().isEmpty() && !s.breaking() ? 1 : 0);
+        recentConventional *= RECENT_DECAY;
+        recentArea *= RECENT_DECAY;
+        recentBareTypes *= RECENT_DECAY;
         if (s.render().length() < SubjectLength.MIN) {
             shortSubjects++;
         }
@@ -192,11 +192,13 @@ public final class RepoStyle {
         }
         if (!s.type().isEmpty()) {
             conventional++;
+            recentConventional++;
             bump(types, s.type());
             if (s.scope().isEmpty() && !s.breaking()) {
                 // counted toward the share of areas, but no folder's area: "docs" and "chore" say what kind of change
                 // it was, wherever it was made
                 bareTypes++;
+                recentBareTypes++;
             }
             if (!s.scope().isEmpty() && matchesFile(s.scope(), fileNames)) {
                 scopeIsFile++;
@@ -215,6 +217,7 @@ public final class RepoStyle {
             }
         } else if (!s.area().isEmpty()) {
             area++;
+            recentArea++;
             if (matchesFile(s.area(), fileNames)) {
                 areaIsFile++;
             }
@@ -353,15 +356,12 @@ public final class RepoStyle {
      * miri}, {@code docs: …} beside {@code sync: …}, {@code io: …}); the share {@link Conventions#areaAlways} counts.
      */
     private double prefixedShare() {
-        if (recentTotal >= RECENT_ENOUGH) {
-            return (recentArea + (conventionalNow() ? 0 : recentBareTypes)) / recentTotal;
-        }
-        return share(conventionalNow() ? area : area + bareTypes);
+        return conventionalNow() ? shareNow(recentArea, area) : shareNow(recentArea + recentBareTypes, area + bareTypes);
     }
 
     /** The share of subjects with an area: of the recent ones once enough are counted, as {@link #conventionalNow}. */
     private double areaShare() {
-        return recentTotal >= RECENT_ENOUGH ? recentArea / recentTotal : share(area);
+        return shareNow(recentArea, area);
     }
 
     /** {@link Conventions#scopes}: the scopes counted, most written first (then by name). */
@@ -417,7 +417,12 @@ public final class RepoStyle {
      * that a history that turned conventional is written so from then on, and one that gave it up is not.
      */
     private boolean conventionalNow() {
-        return recentTotal >= RECENT_ENOUGH ? recentConventional >= 0.3 * recentTotal : share(conventional) >= 0.3;
+        return shareNow(recentConventional, conventional) >= 0.3;
+    }
+
+    /** A share of the recent subjects ({@code recent} of them) once enough weigh in, else of all ({@code whole}). */
+    private double shareNow(double recent, int whole) {
+        return recentTotal >= RECENT_ENOUGH ? recent / recentTotal : share(whole);
     }
 
     private double share(int count) {

@@ -53,11 +53,16 @@ public final class SubjectLength {
 
     /** The subject is 20–72 characters (ends stripped). */
     public static boolean conforms(String subject) {
+        return conforms(subject, MIN);
+    }
+
+    /** The subject is {@code floor}–72 characters (ends stripped). */
+    public static boolean conforms(String subject, int floor) {
         if (subject == null) {
             return false;
         }
         int n = subject.strip().length();
-        return n >= MIN && n <= MAX;
+        return n >= floor && n <= MAX;
     }
 
     /** {@code s} made 20–72 characters long, with names from {@code diff} where it is too short. */

@@ -6,6 +6,7 @@ import io.commitflow.event.DeadLetter;
 import io.commitflow.event.Reason;
 import io.commitflow.event.RepoKeys;
 import io.commitflow.event.Suggestion;
+import io.commitflow.generate.Conventions;
 import io.commitflow.generate.DiffFeatures;
 import io.commitflow.generate.LiveQuality;
 import io.commitflow.generate.RepoKnowledge;
@@ -268,8 +269,9 @@ public final class SuggestOperator extends AbstractStreamOperator<Suggestion>
         Tier tier = diff.commit().draft() ? Tier.GOLD : settings.tierOf(tenant);
         // the fleet's exemplars count while the repository is young, as the fleet stage found them
         List<RepoKnowledge.Neighbor> exemplars = memory.size() < RetrievalGenerator.YOUNG ? fleet : List.of();
-        return new SuggestRequest(diff, features, query, window, settings.conventions(memory.model().style.conventions()), tier, prefix,
-                exemplars, RetrievalGenerator.ranker(memory.model()));
+        Conventions conventions = settings.conventions(memory.model().style.conventions());
+        return new SuggestRequest(diff, features, query, window, conventions, tier, prefix, exemplars,
+                RetrievalGenerator.ranker(memory.model()));
     }
 
     private void submit(SuggestRequest request, long startNs) {

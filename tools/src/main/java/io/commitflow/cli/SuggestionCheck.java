@@ -49,9 +49,8 @@ final class SuggestionCheck {
             return "\"sha\" is no commit id: " + n.path("sha").asText();
         }
         String subject = n.path("subject").asText();
-        int length = subject.strip().length();
-        if (length < SubjectLength.SHORT_FLOOR || length > SubjectLength.MAX) {
-            return "the subject has " + length + " characters, not " + SubjectLength.SHORT_FLOOR + "–"
+        if (!SubjectLength.conforms(subject, SubjectLength.SHORT_FLOOR)) {
+            return "the subject has " + subject.strip().length() + " characters, not " + SubjectLength.SHORT_FLOOR + "–"
                     + SubjectLength.MAX + ": \"" + subject + "\"";
         }
         return null;
