@@ -6,6 +6,8 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
@@ -13,10 +15,22 @@ import java.util.stream.Collectors;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-/** The checked-in PTX is what ptx.sh makes of retrieval.cu today (where nvcc is installed). */
+/**
+ * The checked-in PTX is what ptx.sh makes of retrieval.cu today (where nvcc is installed), and its header names the
+ * SHA-256 of that retrieval.cu (ptx.sh ships it in place of nvcc's output only when the two agree).
+ */
 class PtxMatchesSourceTest {
     private static final Path SCRIPT = Path.of("src/main/cuda/ptx.sh");
+    private static final Path SOURCE = Path.of("src/main/cuda/retrieval.cu");
     private static final Path CHECKED_IN = Path.of("src/main/resources/io/commitflow/gpu/retrieval.ptx");
+
+    @Test
+    void checkedInPtxNamesTheSourceItWasMadeFrom() throws Exception {
+        byte[] digest = MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(SOURCE));
+        assertThat(Files.readAllLines(CHECKED_IN, StandardCharsets.US_ASCII))
+                .as("retrieval.ptx was made from another retrieval.cu: run gpu/src/main/cuda/ptx.sh " + CHECKED_IN)
+                .contains("// source sha256: " + HexFormat.of().formatHex(digest));
+    }
 
     @Test
     void checkedInPtxMatchesTheKernelSource() throws Exception {
