@@ -50,9 +50,19 @@ public final class JobConfigDefaults implements CommandLine.IDefaultValueProvide
         return new ListResourceBundle() {
             @Override
             protected Object[][] getContents() { // read when a help text is first asked for, not before
-                return JobConfig.ALL.stream().map(o -> new Object[] {o.key(), withDefault(o)}).toArray(Object[][]::new);
+                return JobConfig.ALL.stream().map(o -> new Object[] {o.key(), forPicocli(withDefault(o))})
+                        .toArray(Object[][]::new);
             }
         };
+    }
+
+    /**
+     * {@code text} as picocli shows it verbatim: picocli formats a description (String.format) after expanding its
+     * {@code ${…}} variables, so a percent sign is written {@code %%} and a {@code ${…}} of the text other than
+     * picocli's own {@code ${DEFAULT-VALUE}} is written {@code $${…}}.
+     */
+    static String forPicocli(String text) {
+        return text.replace("%", "%%").replaceAll("\\$\\{(?!DEFAULT-VALUE\\})", "\\$\\$\\{");
     }
 
     /** The option's description with its default before the closing period: "Files per commit (default: 300)." */

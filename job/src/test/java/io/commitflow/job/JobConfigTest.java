@@ -40,6 +40,29 @@ class JobConfigTest {
     }
 
     @Test
+    void everyJobFlagsHelpShowsItsDescriptionAsWritten() {
+        CommandLine cli = JobConfigDefaults.configure(new CommandLine(new JobOptions()), Configuration::new);
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream saved = System.err;
+        String usage;
+        System.setErr(new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
+        try {
+            usage = cli.getUsageMessage(CommandLine.Help.Ansi.OFF);
+        } finally {
+            System.setErr(saved);
+        }
+        assertThat(err.toString(java.nio.charset.StandardCharsets.UTF_8)).as("picocli's warnings").isEmpty();
+        String flat = usage.replaceAll("\\s+", ""); // picocli wraps lines after a period or a comma too
+        assertThat(JobConfig.ALL).allSatisfy(o -> {
+            String text = JobConfig.text(o).replace("${DEFAULT-VALUE}", String.valueOf(JobConfig.defaultValue(o)));
+            String body = text.substring(0, text.length() - 1).replaceAll("\\s+", "");
+            String words = body.length() > 100 ? body.substring(body.length() - 100) : body;
+            assertThat(flat).as(o.key()).contains(words);
+        });
+        assertThat(flat).contains("3%ormore").contains("${env:VAR}or${file:PATH:KEY}");
+    }
+
+    @Test
     void everyJobFlagIsTheFlagOfExactlyOneOption() {
         CommandLine cli = JobConfigDefaults.configure(new CommandLine(new JobOptions()), Configuration::new);
         List<String> keys = new ArrayList<>();
