@@ -31,8 +31,9 @@ import java.util.concurrent.TimeUnit;
  * age of the oldest unread one from above; 0 when caught up.</li>
  * </ul>
  * End and committed offsets come from an admin client every {@value #REFRESH_MS} ms, on a thread of its own, so the
- * source's fetch thread never waits on them. The thread holds this object weakly and ends (closing its client) once
- * the source that used it is gone: a deserializer has no close hook.
+ * source's fetch thread never waits on them. The thread ends (closing its client) on {@link #stop()}, which the
+ * source calls when the task's class loader is released (a deserializer has no close hook), and in any case once
+ * the source that used it is gone: it holds this object weakly.
  */
 final class PartitionLag {
     static final String GROUP = "consumerLag";
@@ -49,6 +50,7 @@ final class PartitionLag {
 
     private final MetricGroup metrics;
     private final Map<TopicPartition, Position> positions = new ConcurrentHashMap<>();
+    private volatile Thread refresher;
 
     private PartitionLag(MetricGroup metrics) {
         this.metrics = metrics.addGroup(GROUP);
@@ -66,8 +68,33 @@ final class PartitionLag {
         admin.setProperty(AdminClientConfig.CLIENT_ID_CONFIG, groupId + "-lag");
         Thread t = new Thread(new Refresher(new WeakReference<>(lag), admin, groupId), "commitflow-consumer-lag");
         t.setDaemon(true);
+        lag.refresher = t;
         t.start();
         return lag;
+    }
+
+    /**
+     * Stops the refresher and waits up to a second for it to close its admin client: after the task's class loader
+     * is released, a Kafka class it had not loaded yet can no longer be loaded.
+     */
+    void stop() {
+        Thread t = refresher;
+        if (t == null) {
+            return;
+        }
+        refresher = null;
+        t.interrupt();
+        try {
+            t.join(1_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Whether the refresher thread still runs. */
+    boolean refreshing() {
+        Thread t = refresher;
+        return t != null && t.isAlive();
     }
 
     /** The fetch thread read {@code offset} of a partition, written at {@code ts}. */
@@ -124,7 +151,7 @@ final class PartitionLag {
         /** One round; false once the source is gone. */
         private boolean refresh(Admin client) throws InterruptedException {
             PartitionLag l = lag.get();
-            if (l == null) {
+            if (l == null || l.refresher == null || Thread.currentThread().isInterrupted()) {
                 return false;
             }
             Map<TopicPartition, Position> positions = Map.copyOf(l.positions);

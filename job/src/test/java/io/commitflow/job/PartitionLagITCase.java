@@ -96,6 +96,11 @@ class PartitionLagITCase {
         assertThat(value(metrics, gauges + "recordsBehind")).isZero();
         assertThat(value(metrics, gauges + "unreadAgeMs")).as("caught up").isZero();
         assertThat(PartitionLag.behind(-1, 5, 3)).isNaN();
+
+        // the source's task ends: its class loader's release hook stops the refresher at once
+        assertThat(lag.refreshing()).isTrue();
+        lag.stop();
+        assertThat(lag.refreshing()).as("the refresher after stop()").isFalse();
     }
 
     private static double value(Map<String, Metric> metrics, String name) {
