@@ -38,6 +38,14 @@ final class Composition {
     final String habit;
     /** where the area is always written: the one the history gives the main changed file's folders; else null */
     final String pathArea;
+    /**
+     * The author writes the past tense ("Added …", "Fixed …"): of the repository's own neighbours by the same author
+     * that open with a known verb, at least {@value #PAST_TENSE_SUBJECTS} and more than half do so in the past tense.
+     * A history's mood is its authors': in one history a third of the subjects are written so, nearly all by the
+     * authors who write every subject so, beside others who write the imperative.
+     */
+    final boolean pastTense;
+    static final int PAST_TENSE_SUBJECTS = 2;
 
     Composition(RetrievalGenerator generator, DiffedCommit diff, DiffFeatures features, RepoKnowledge memory,
                 RepoKnowledge.Window window, Conventions conventions, int ranker,
@@ -69,6 +77,28 @@ final class Composition {
         codeFiles = StyleApplier.codeFiles(diff);
         habit = conventions.habitualType(PathKind.of(diff));
         pathArea = conventions.areaAlways() ? conventions.areaOfFolders(mainFolders(diff)) : null;
+        pastTense = writesPastTense(voters, voterSubjects, diff.commit().author());
+    }
+
+    /** {@link #pastTense}, from the neighbours {@code nn} and their parsed {@code subjects}. */
+    static boolean writesPastTense(List<RepoKnowledge.Neighbor> nn, List<Subject> subjects, String author) {
+        if (author == null || author.isEmpty()) {
+            return false;
+        }
+        int past = 0;
+        int present = 0;
+        for (int i = 0; i < nn.size(); i++) {
+            if (!author.equals(nn.get(i).commit().author())) {
+                continue;
+            }
+            String d = subjects.get(i).description();
+            if (MoodEdit.opensInPast(d)) {
+                past++;
+            } else if (MoodEdit.opensInPresent(d)) {
+                present++;
+            }
+        }
+        return past >= PAST_TENSE_SUBJECTS && past > present;
     }
 
     /** The folders of the diff's most-changed file ({@link StyleApplier#mainFile}), outermost first. */

@@ -56,7 +56,7 @@ final class ExemplarRule implements SubjectRule {
                 continue;
             }
             Subject edited = SubjectEditor.adapt(subject, candidate.commit().files(), c.files, underTest, oldVersions,
-                    c.features.newVersions());
+                    c.features.newVersions(), c.pastTense);
             // a copyright notice's year is the one this diff writes
             edited = edited.withDescription(DateEdit.editYear(edited.description(), c.patch()));
             // and a release train's year and month, the one this diff points at

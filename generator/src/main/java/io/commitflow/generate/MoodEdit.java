@@ -59,6 +59,54 @@ final class MoodEdit {
     private static final java.util.Set<String> PLAIN_VERBS = java.util.Set.of("are", "have", "name", "take", "keep",
             "stay", "go", "get", "need", "run", "show", "say", "land", "apply", "work", "end");
 
+    /** The past forms of the verbs above, by their base form: "add" → "added", "make" → "made". */
+    private static final Map<String, String> PAST = pastForms();
+
+    private static Map<String, String> pastForms() {
+        Map<String, String> past = new java.util.HashMap<>();
+        VERBS.forEach((form, base) -> {
+            if (form.endsWith("ed") || form.equals("made")) {
+                past.put(base, form);
+            }
+        });
+        return Map.copyOf(past);
+    }
+
+    /** Whether the description opens with a known verb in the past tense: "Added a flag", "Fixed the walker". */
+    static boolean opensInPast(String description) {
+        return PAST.containsValue(firstWord(description));
+    }
+
+    /** Whether the description opens with a known verb in the base or present form: "Add a flag", "Fixes the walker". */
+    static boolean opensInPresent(String description) {
+        String first = firstWord(description);
+        return PAST.containsKey(first) || (VERBS.containsKey(first) && !PAST.containsValue(first));
+    }
+
+    private static String firstWord(String d) {
+        int sp = d.indexOf(' ');
+        return (sp < 0 ? d : d.substring(0, sp)).toLowerCase(Locale.ROOT);
+    }
+
+    /**
+     * The description in the mood its author writes: the imperative ({@link #imperative}), or where {@code past} the
+     * past tense of a known verb ("Added support for …", as some authors of a history write every subject).
+     */
+    static String inMood(String d, boolean past) {
+        String imperative = imperative(d);
+        if (!past) {
+            return imperative;
+        }
+        int sp = imperative.indexOf(' ');
+        String first = sp < 0 ? imperative : imperative.substring(0, sp);
+        String form = PAST.get(first.toLowerCase(Locale.ROOT));
+        if (form == null || !VERBS.containsKey(firstWord(d)) && !PAST.containsKey(firstWord(d))) {
+            return imperative;
+        }
+        String cased = Character.isUpperCase(first.charAt(0)) ? Character.toUpperCase(form.charAt(0)) + form.substring(1) : form;
+        return cased + (sp < 0 ? "" : imperative.substring(sp));
+    }
+
     /** The description in the imperative mood: its first word, if a known verb form, becomes the base form. */
     static String imperative(String d) {
         int sp = d.indexOf(' ');

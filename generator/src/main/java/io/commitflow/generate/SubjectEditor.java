@@ -34,6 +34,12 @@ public final class SubjectEditor {
      */
     static Subject adapt(Subject exemplar, List<String> theirFiles, List<String> ourFiles, String underTest,
                          List<String> oldVersions, List<String> newVersions) {
+        return adapt(exemplar, theirFiles, ourFiles, underTest, oldVersions, newVersions, false);
+    }
+
+    /** {@link #adapt}, in the past tense where {@code past} ({@link MoodEdit#inMood}). */
+    static Subject adapt(Subject exemplar, List<String> theirFiles, List<String> ourFiles, String underTest,
+                         List<String> oldVersions, List<String> newVersions, boolean past) {
         String d = FileNameEdit.edit(MoodEdit.withoutDoubledWords(
                 Faithfulness.withoutPullRequests(exemplar.description())), theirFiles, ourFiles, underTest);
         String pair = VersionEdit.editVersionPair(d, oldVersions, newVersions);
@@ -46,8 +52,8 @@ public final class SubjectEditor {
             String version = VersionEdit.soleVersion(fresh);
             edited = version != null && ourFiles.stream().anyMatch(f -> f.contains(version)) ? fresh : d;
         }
-        return exemplar.withDescription(MoodEdit.imperative(
-                edited != null ? edited : VersionEdit.editVersion(d, newVersions)));
+        return exemplar.withDescription(MoodEdit.inMood(
+                edited != null ? edited : VersionEdit.editVersion(d, newVersions), past));
     }
 
     /**

@@ -140,6 +140,44 @@ class SubjectEditorTest {
     }
 
     @Test
+    void writesThePastTenseForAnAuthorWhoWritesIt() {
+        assertThat(MoodEdit.inMood("Add a flag", true)).isEqualTo("Added a flag");
+        assertThat(MoodEdit.inMood("fixes the parser", true)).isEqualTo("fixed the parser");
+        assertThat(MoodEdit.inMood("Make it lazy", true)).isEqualTo("Made it lazy");
+        assertThat(MoodEdit.inMood("Updated the docs", true)).isEqualTo("Updated the docs");
+        assertThat(MoodEdit.inMood("Polish the docs", true)).as("no known verb").isEqualTo("Polish the docs");
+        assertThat(MoodEdit.inMood("Bumps name the library they bump", true)).as("a noun, then its verb")
+                .isEqualTo("Bumps name the library they bump");
+        assertThat(MoodEdit.inMood("Added a flag", false)).isEqualTo("Add a flag");
+        assertThat(MoodEdit.opensInPast("Added a flag")).isTrue();
+        assertThat(MoodEdit.opensInPast("Add a flag")).isFalse();
+        assertThat(MoodEdit.opensInPresent("Adds a flag")).isTrue();
+        assertThat(MoodEdit.opensInPresent("Polish")).isFalse();
+    }
+
+    @Test
+    void theMoodIsTheAuthorsAsTheirOwnNeighboursShowIt() {
+        List<RepoKnowledge.Neighbor> nn = List.of(by("Added a flag", "armin"), by("Fixed the walker", "armin"),
+                by("Add a test", "david"), by("Fix the build", "david"), by("Remove a leak", "david"));
+        List<Subject> subjects = RepoKnowledge.subjects(nn);
+        assertThat(Composition.writesPastTense(nn, subjects, "armin")).isTrue();
+        assertThat(Composition.writesPastTense(nn, subjects, "david")).isFalse();
+        assertThat(Composition.writesPastTense(nn, subjects, "someone else")).as("no neighbour of theirs").isFalse();
+        assertThat(Composition.writesPastTense(nn, subjects, "")).as("no author").isFalse();
+        assertThat(Composition.writesPastTense(nn.subList(0, 1), subjects.subList(0, 1), "armin"))
+                .as("one subject is no habit").isFalse();
+        List<RepoKnowledge.Neighbor> mixed = List.of(by("Added a flag", "armin"), by("Fixed the walker", "armin"),
+                by("Add a test", "armin"), by("Fix the build", "armin"));
+        assertThat(Composition.writesPastTense(mixed, RepoKnowledge.subjects(mixed), "armin")).as("half is no habit")
+                .isFalse();
+    }
+
+    private static RepoKnowledge.Neighbor by(String subject, String author) {
+        return new RepoKnowledge.Neighbor(new IndexedCommit(0, "a".repeat(40), subject, List.of(), new int[0],
+                new float[0], new int[0], 0, 0, 0, null, false, author), 0.5f);
+    }
+
+    @Test
     void adaptsTheExemplarsDescriptionAndKeepsItsForm() {
         Subject exemplar = Subject.parse("[FLINK-1][runtime] Fixed race in PackWriter for 1.18.10");
         Subject adapted = SubjectEditor.adapt(exemplar, List.of("PackWriter"), List.of("RefUpdate"), List.of("1.18.11"));
