@@ -46,6 +46,13 @@ final class Composition {
      */
     final boolean pastTense;
     static final int PAST_TENSE_SUBJECTS = 2;
+    /**
+     * The conventions a subject is styled with: the repository's, and where the neighbours mix conventional commits
+     * with plain subjects, the author's own answer to whether a subject is conventional where their neighbours give
+     * one ({@link #authorConventional}): in a history where a quarter of the subjects are typed, they are mostly one
+     * author's, and another's are plain.
+     */
+    final Conventions styleConventions;
 
     Composition(RetrievalGenerator generator, DiffedCommit diff, DiffFeatures features, RepoKnowledge memory,
                 RepoKnowledge.Window window, Conventions conventions, int ranker,
@@ -78,6 +85,47 @@ final class Composition {
         habit = conventions.habitualType(PathKind.of(diff));
         pathArea = conventions.areaAlways() ? conventions.areaOfFolders(mainFolders(diff)) : null;
         pastTense = writesPastTense(voters, voterSubjects, diff.commit().author());
+        Boolean own = authorConventional(voters, voterSubjects, diff.commit().author(),
+                memory.model().nextSeq - AUTHOR_RECENT);
+        styleConventions = own == null ? conventions : conventions.withConventional(own);
+    }
+
+    static final int AUTHOR_SUBJECTS = 3;
+    static final int AUTHOR_NEWEST = 4;
+    /** How recent an author's neighbour must be to show their form: among the repository's newest this many rows. */
+    static final int AUTHOR_RECENT = 300;
+
+    /**
+     * Whether the author writes conventional commits, as their own newest neighbours show it (at most {@value
+     * #AUTHOR_NEWEST}, of the rows from {@code since} on: an author's form changes as the project's does): at least {@value #AUTHOR_SUBJECTS} of them, two thirds or more typed (true) or a third or
+     * fewer (false); null otherwise, and where four fifths or more of all the neighbours are of one form.
+     */
+    static Boolean authorConventional(List<RepoKnowledge.Neighbor> nn, List<Subject> subjects, String author,
+                                      long since) {
+        if (author == null || author.isEmpty()) {
+            return null;
+        }
+        int allTyped = 0;
+        List<Integer> theirs = new ArrayList<>();
+        for (int i = 0; i < nn.size(); i++) {
+            allTyped += subjects.get(i).type().isEmpty() ? 0 : 1;
+            if (author.equals(nn.get(i).commit().author()) && nn.get(i).commit().seq() >= since) {
+                theirs.add(i);
+            }
+        }
+        theirs.sort(java.util.Comparator.comparingLong((Integer i) -> -nn.get(i).commit().seq()));
+        int own = Math.min(theirs.size(), AUTHOR_NEWEST);
+        int typed = 0;
+        for (int i : theirs.subList(0, own)) {
+            typed += subjects.get(i).type().isEmpty() ? 0 : 1;
+        }
+        if (own < AUTHOR_SUBJECTS || 5 * allTyped < nn.size() || 5 * allTyped > 4 * nn.size()) {
+            return null; // the neighbours are of one form, or nearly: the repository's answer stands
+        }
+        if (3 * typed >= 2 * own) {
+            return true;
+        }
+        return 3 * typed <= own ? false : null;
     }
 
     /** {@link #pastTense}, from the neighbours {@code nn} and their parsed {@code subjects}. */
@@ -139,7 +187,7 @@ final class Composition {
 
     /** {@code s} in the repository's form, as its own neighbours vote it. */
     Subject styled(Subject s) {
-        return StyleApplier.styled(s, voters, voterSubjects, conventions, files, codeFiles, template.type(), habit,
+        return StyleApplier.styled(s, voters, voterSubjects, styleConventions, files, codeFiles, template.type(), habit,
                 pathArea);
     }
 

@@ -131,6 +131,14 @@ public record Conventions(boolean hasHistory, boolean usesConventional, boolean 
                 writesTickets, capitalizes, endsWithPeriod, subjectIsChangelogEntry, kindTypes, "", "");
     }
 
+    /** These conventions with {@code conventional} as whether subjects are conventional commits. */
+    public Conventions withConventional(boolean conventional) {
+        return conventional == usesConventional ? this : new Conventions(hasHistory, conventional, scopeIsUsuallyFile,
+                usesArea, areaIsUsuallyFile, mostlyTagged, writesTags, writesTickets, capitalizes, endsWithPeriod,
+                subjectIsChangelogEntry, kindTypes, scopes, folderScopes, subjectIsTestTitle, entryIssueIsTicket,
+                releaseForm, areaAlways, folderAreas, subjectFloor);
+    }
+
     /** These conventions with {@code floor} as the fewest characters of a subject. */
     public Conventions withSubjectFloor(int floor) {
         return new Conventions(hasHistory, usesConventional, scopeIsUsuallyFile, usesArea, areaIsUsuallyFile,

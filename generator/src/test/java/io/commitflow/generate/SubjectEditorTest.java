@@ -172,8 +172,34 @@ class SubjectEditorTest {
                 .isFalse();
     }
 
+    @Test
+    void whetherAnAuthorWritesConventionalCommitsIsTheirNewestNeighboursAnswer() {
+        List<RepoKnowledge.Neighbor> nn = List.of(by("fix: retry packs", "spf", 90), by("feat: add a flag", "spf", 91),
+                by("docs: spell it", "spf", 92), by("Fix the walker", "jp", 93), by("Add a test", "jp", 94),
+                by("Remove a leak", "jp", 95), by("Reset state", "jp", 96));
+        List<Subject> subjects = RepoKnowledge.subjects(nn);
+        assertThat(Composition.authorConventional(nn, subjects, "spf", 0)).isTrue();
+        assertThat(Composition.authorConventional(nn, subjects, "jp", 0)).isFalse();
+        assertThat(Composition.authorConventional(nn, subjects, "spf", 92)).as("one recent neighbour is no habit")
+                .isNull();
+        assertThat(Composition.authorConventional(nn, subjects, "someone else", 0)).isNull();
+        List<RepoKnowledge.Neighbor> typed = List.of(by("fix: a", "spf", 1), by("fix: b", "spf", 2),
+                by("fix: c", "spf", 3), by("feat: d", "jp", 4), by("feat: e", "jp", 5));
+        assertThat(Composition.authorConventional(typed, RepoKnowledge.subjects(typed), "spf", 0))
+                .as("neighbours all of one form: the repository's answer stands").isNull();
+        List<RepoKnowledge.Neighbor> switched = List.of(by("Fix a", "jas", 1), by("Fix b", "jas", 2),
+                by("fix: c", "jas", 10), by("fix: d", "jas", 11), by("fix: e", "jas", 12), by("fix: f", "jas", 13),
+                by("Add g", "jp", 14));
+        assertThat(Composition.authorConventional(switched, RepoKnowledge.subjects(switched), "jas", 0))
+                .as("their newest four").isTrue();
+    }
+
     private static RepoKnowledge.Neighbor by(String subject, String author) {
-        return new RepoKnowledge.Neighbor(new IndexedCommit(0, "a".repeat(40), subject, List.of(), new int[0],
+        return by(subject, author, 0);
+    }
+
+    private static RepoKnowledge.Neighbor by(String subject, String author, long seq) {
+        return new RepoKnowledge.Neighbor(new IndexedCommit(seq, "a".repeat(40), subject, List.of(), new int[0],
                 new float[0], new int[0], 0, 0, 0, null, false, author), 0.5f);
     }
 
