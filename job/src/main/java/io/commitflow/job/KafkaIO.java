@@ -367,7 +367,7 @@ public final class KafkaIO {
         @Override
         public void open(DeserializationSchema.InitializationContext context) {
             lag = PartitionLag.start(context.getMetricGroup(), client, groupId);
-            // the task's classes go with its class loader: the refresher stops first, not on its next round
+            // the task's classes go with its class loader: the refresher stops now, not at its next refresh
             PartitionLag started = lag;
             context.getUserCodeClassLoader().registerReleaseHookIfAbsent(
                     "commitflow-consumer-lag-" + System.identityHashCode(started), started::stop);
