@@ -83,7 +83,8 @@ final class Composition {
         voterSubjects = voters == nn ? subjects : RepoKnowledge.subjects(voters);
         codeFiles = StyleApplier.codeFiles(diff);
         habit = conventions.habitualType(PathKind.of(diff));
-        pathArea = conventions.areaAlways() ? conventions.areaOfFolders(mainFolders(diff)) : null;
+        io.commitflow.git.FileChange main = StyleApplier.mainFile(diff);
+        pathArea = conventions.areaAlways() && main != null ? conventions.areaOfPath(main.path()) : null;
         pastTense = writesPastTense(voters, voterSubjects, diff.commit().author());
         Boolean own = authorConventional(voters, voterSubjects, diff.commit().author(),
                 memory.model().nextSeq - AUTHOR_RECENT);
@@ -147,16 +148,6 @@ final class Composition {
             }
         }
         return past >= PAST_TENSE_SUBJECTS && past > present;
-    }
-
-    /** The folders of the diff's most-changed file ({@link StyleApplier#mainFile}), outermost first. */
-    private static List<String> mainFolders(DiffedCommit diff) {
-        io.commitflow.git.FileChange main = StyleApplier.mainFile(diff);
-        if (main == null) {
-            return List.of();
-        }
-        String[] parts = main.path().split("/");
-        return List.of(parts).subList(0, parts.length - 1);
     }
 
     String patch() {

@@ -147,6 +147,50 @@ public record Conventions(boolean hasHistory, boolean usesConventional, boolean 
     }
 
     /**
+     * A folder's area that is the main changed file's name without its extension ({@code mime: …} for {@code
+     * lib/mime.c}), as {@link #folderAreas} keeps it: a folder whose files each are their own area.
+     */
+    static final String FILE_AREA = "{file}";
+    /** A folder's area that is the main changed file's whole name ({@code CURLOPT_SHARE.md: …}). */
+    static final String NAME_AREA = "{name}";
+
+    /**
+     * The area a subject gave its folders, as {@link RepoStyle} learns it: {@link #FILE_AREA} or {@link #NAME_AREA}
+     * where it is the name of the main changed file ({@code fileNames}' first: names without extension, most lines
+     * changed first), else itself.
+     */
+    static String asFolderArea(String area, List<String> fileNames) {
+        if (fileNames.isEmpty() || fileNames.get(0).isEmpty()) {
+            return area;
+        }
+        String main = fileNames.get(0);
+        if (area.equals(main)) {
+            return FILE_AREA;
+        }
+        return area.startsWith(main + ".") && area.length() > main.length() + 1 ? NAME_AREA : area;
+    }
+
+    /**
+     * The area the history gives the main changed file at {@code path} ({@link #areaOfFolders} of its folders, its
+     * own name written for a folder whose files are their own areas); null when none.
+     */
+    public String areaOfPath(String path) {
+        String[] parts = path.split("/");
+        String a = areaOfFolders(List.of(parts).subList(0, parts.length - 1));
+        if (a == null) {
+            return null;
+        }
+        String name = parts[parts.length - 1];
+        int dot = name.lastIndexOf('.');
+        String stem = dot > 0 ? name.substring(0, dot) : name;
+        return switch (a) {
+            case FILE_AREA -> stem.isEmpty() ? null : stem;
+            case NAME_AREA -> name;
+            default -> a;
+        };
+    }
+
+    /**
      * The area the history gives the deepest of {@code folders} (a path's folders, outermost first) that has one;
      * null when none has.
      */

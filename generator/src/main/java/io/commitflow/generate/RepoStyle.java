@@ -222,7 +222,7 @@ public final class RepoStyle {
                 areaIsFile++;
             }
             if (prefixedShare() >= AREA_ALWAYS) {
-                learnFolderArea(s.area(), folders);
+                learnFolderArea(Conventions.asFolderArea(s.area(), fileNames), folders);
             }
         }
         if (!s.tags().isEmpty()) {

@@ -128,9 +128,12 @@ public final class StyleApplier {
             } else if (!areaAlways) {
                 area = vote(nn, subjects, Subject::area, s.area());
             } else if (pathArea != null) {
-                // nearly every subject has an area: the one the history gives these paths, else the vote, else the
-                // exemplar's own; one of them is there. A bare type is one more area here ("ci: bump miri")
+                // nearly every subject has an area: the one the history gives these paths, else a changed file's
+                // name that a neighbour wrote as its area, else the vote, else the exemplar's own; one of them is
+                // there. A bare type is one more area here ("ci: bump miri")
                 area = pathArea;
+            } else if ((area = namedByNeighbours(files, subjects)) != null) {
+                // "mime: …" for lib/mime.c, in a history whose folder (lib) has no area of its own
             } else {
                 area = vote(nn, subjects, StyleApplier::areaOrBareType, areaOrBareType(s));
                 area = !area.isEmpty() ? area : areaOrBareType(s);
@@ -214,6 +217,21 @@ public final class StyleApplier {
             }
         }
         return new Subject(List.copyOf(tags), ticket, plain && !ticket.isEmpty(), type, scope, false, area, d, false);
+    }
+
+    /**
+     * The first of {@code files} (changed files' names, most lines changed first) that one of the neighbours'
+     * {@code subjects} wrote as its area; null when none did.
+     */
+    static String namedByNeighbours(List<String> files, List<Subject> subjects) {
+        for (String f : files) {
+            for (Subject x : subjects) {
+                if (x.area().equals(f)) {
+                    return f;
+                }
+            }
+        }
+        return null;
     }
 
     /** A subject's area, or its type where it has no scope: how a history that is not conventional reads {@code ci: …}. */

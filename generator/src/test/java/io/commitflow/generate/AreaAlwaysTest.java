@@ -85,6 +85,38 @@ class AreaAlwaysTest {
     }
 
     @Test
+    void aFolderWhoseFilesAreTheirOwnAreasGivesTheChangedFilesName() {
+        RepoStyle style = new RepoStyle();
+        String[] sources = {"mime", "ftp", "http", "url", "cookie"};
+        for (int i = 0; i < 40; i++) {
+            String file = sources[i % sources.length];
+            style.learn(Subject.parse(file + ": fix a leak " + i), List.of(file, "Makefile"), null, List.of("lib"));
+            String option = "CURLOPT_X" + i;
+            style.learn(Subject.parse(option + ".md: clarify " + i), List.of(option), null,
+                    List.of("docs", "libcurl", "opts"));
+        }
+        Conventions c = style.conventions();
+        assertThat(c.areaAlways()).isTrue();
+        assertThat(c.areaOfPath("lib/sendf.c")).as("a file of the folder never named before").isEqualTo("sendf");
+        assertThat(c.areaOfPath("docs/libcurl/opts/CURLOPT_SHARE.md")).as("the whole name")
+                .isEqualTo("CURLOPT_SHARE.md");
+        assertThat(c.areaOfPath("src/tool_main.c")).as("a folder the history gave no area").isNull();
+
+        assertThat(Conventions.asFolderArea("mime", List.of("mime", "Makefile"))).isEqualTo(Conventions.FILE_AREA);
+        assertThat(Conventions.asFolderArea("mime.c", List.of("mime"))).isEqualTo(Conventions.NAME_AREA);
+        assertThat(Conventions.asFolderArea("mime", List.of("Makefile", "mime"))).as("not the main file's")
+                .isEqualTo("mime");
+        assertThat(Conventions.asFolderArea("tls", List.of())).isEqualTo("tls");
+    }
+
+    @Test
+    void aChangedFileANeighbourWroteAsItsAreaIsTheArea() {
+        List<Subject> subjects = List.of(Subject.parse("ftp: fix a leak"), Subject.parse("mime: encode names"));
+        assertThat(StyleApplier.namedByNeighbours(List.of("mime", "test1560"), subjects)).isEqualTo("mime");
+        assertThat(StyleApplier.namedByNeighbours(List.of("urlapi"), subjects)).isNull();
+    }
+
+    @Test
     void aHistoryWhereAreasAreCommonButNotNearlyAlwaysKeepsItsVote() {
         try (Rules r = new Rules()) {
             learnHistory(r, 40, 0.5);
