@@ -160,6 +160,20 @@ public final class StyleApplier {
             }
             form = voted.isEmpty() ? s : Subject.parse("[" + voted + "] x");
         }
+        if (conventions.writesTickets() && form.ticket().isEmpty() && s.area().isEmpty() && s.tags().isEmpty()
+                && type.isEmpty() && area.isEmpty() && !nn.isEmpty()) {
+            // an exemplar without the plain ticket or the word prefix ("MINOR: ") that its neighbours write: the
+            // form they vote for, the ticket's number left for the author ("Move LogLoader to storage module" had
+            // lost "KAFKA-14482 " where nearly every subject of the history has one or the other)
+            String voted = vote(nn, subjects, x -> x.plainTicket() && !x.ticket().isEmpty()
+                    ? "ticket " + x.ticket().substring(0, x.ticket().indexOf('-') + 1)
+                    : x.area().isEmpty() || !x.tags().isEmpty() ? "" : "area " + x.area(), "");
+            if (voted.startsWith("ticket ")) {
+                form = Subject.parse(voted.substring("ticket ".length()) + "0: x");
+            } else if (voted.startsWith("area ") && !areaAlways) {
+                area = voted.substring("area ".length());
+            }
+        }
         if (conventions.writesTickets()) {
             if (!form.ticket().isEmpty()) {
                 // the repository's ticket form, the number left for the author: never an invented one

@@ -216,6 +216,24 @@ class StyleApplierTest {
     }
 
     @Test
+    void anExemplarWithoutThePlainTicketItsNeighboursWriteTakesTheirForm() {
+        Conventions conventions = conventionsOf(List.of("Log"), "KAFKA-100: Trim the log", "KAFKA-200: Roll segments",
+                "MINOR: Fix a typo", "KAFKA-300: Fix the flaky test");
+        List<RepoKnowledge.Neighbor> tickets = List.of(neighbour("KAFKA-200: Roll segments", 0.9f),
+                neighbour("MINOR: Fix a typo", 0.5f), neighbour("Move the log", 0.3f));
+        assertThat(styled("Move LogLoader to storage", tickets, conventions, List.of("LogLoader")))
+                .isEqualTo("KAFKA-XXXXX: Move LogLoader to storage");
+        List<RepoKnowledge.Neighbor> minor = List.of(neighbour("MINOR: Fix a typo", 0.9f),
+                neighbour("KAFKA-200: Roll segments", 0.5f));
+        assertThat(styled("Fix the javadoc of Log", minor, conventions, List.of("Log")))
+                .isEqualTo("MINOR: Fix the javadoc of Log");
+        List<RepoKnowledge.Neighbor> plain = List.of(neighbour("Move the log", 0.9f),
+                neighbour("KAFKA-200: Roll segments", 0.5f));
+        assertThat(styled("Move LogLoader to storage", plain, conventions, List.of("LogLoader")))
+                .as("the neighbours vote for none").isEqualTo("Move LogLoader to storage");
+    }
+
+    @Test
     void keepsTheTicketFormWithAPlaceholderNeverAnOldNumber() {
         Conventions conventions = conventionsOf(List.of("Scheduler"), "[FLINK-100][runtime] Plan slots lazily",
                 "[FLINK-200] Take it");
