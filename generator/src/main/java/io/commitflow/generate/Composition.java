@@ -39,8 +39,9 @@ final class Composition {
     /** where the area is always written: the one the history gives the main changed file's folders; else null */
     final String pathArea;
     /**
-     * The author writes the past tense ("Added …", "Fixed …"): of the repository's own neighbours by the same author
-     * that open with a known verb, at least {@value #PAST_TENSE_SUBJECTS} and more than half do so in the past tense.
+     * The author writes the past tense ("Added …", "Fixed …"): of the repository's own neighbours by the same
+     * author that open with a known verb, at least {@value #PAST_TENSE_SUBJECTS} and more than half do so in the
+     * past tense.
      * A history's mood is its authors': in one history a third of the subjects are written so, nearly all by the
      * authors who write every subject so, beside others who write the imperative.
      */
@@ -98,8 +99,9 @@ final class Composition {
 
     /**
      * Whether the author writes conventional commits, as their own newest neighbours show it (at most {@value
-     * #AUTHOR_NEWEST}, of the rows from {@code since} on: an author's form changes as the project's does): at least {@value #AUTHOR_SUBJECTS} of them, two thirds or more typed (true) or a third or
-     * fewer (false); null otherwise, and where four fifths or more of all the neighbours are of one form.
+     * #AUTHOR_NEWEST}, of the rows from {@code since} on: an author's form changes as the project's does): at least
+     * {@value #AUTHOR_SUBJECTS} of them, two thirds or more typed (true) or a third or fewer (false); null otherwise,
+     * and where four fifths or more of all the neighbours are of one form.
      */
     static Boolean authorConventional(List<RepoKnowledge.Neighbor> nn, List<Subject> subjects, String author,
                                       long since) {
