@@ -181,8 +181,7 @@ public record Conventions(boolean hasHistory, boolean usesConventional, boolean 
             return null;
         }
         String name = parts[parts.length - 1];
-        int dot = name.lastIndexOf('.');
-        String stem = dot > 0 ? name.substring(0, dot) : name;
+        String stem = Faithfulness.stem(name); // as RepoKnowledge#fileNames names the file when the area is learned
         return switch (a) {
             case FILE_AREA -> stem.isEmpty() ? null : stem;
             case NAME_AREA -> name;

@@ -99,11 +99,13 @@ final class MoodEdit {
         }
         int sp = imperative.indexOf(' ');
         String first = sp < 0 ? imperative : imperative.substring(0, sp);
+        // the imperative's first word is a base form only where the description opened with a known verb
         String form = PAST.get(first.toLowerCase(Locale.ROOT));
-        if (form == null || !VERBS.containsKey(firstWord(d)) && !PAST.containsKey(firstWord(d))) {
+        if (form == null) {
             return imperative;
         }
-        String cased = Character.isUpperCase(first.charAt(0)) ? Character.toUpperCase(form.charAt(0)) + form.substring(1) : form;
+        String cased = Character.isUpperCase(first.charAt(0))
+                ? Character.toUpperCase(form.charAt(0)) + form.substring(1) : form;
         return cased + (sp < 0 ? "" : imperative.substring(sp));
     }
 

@@ -469,9 +469,7 @@ public final class RepoKnowledge {
                 continue;
             }
             String p = f.path();
-            String name = p.substring(p.lastIndexOf('/') + 1);
-            int dot = name.lastIndexOf('.');
-            String base = dot > 0 ? name.substring(0, dot) : name;
+            String base = Faithfulness.stem(p.substring(p.lastIndexOf('/') + 1));
             if (!base.isEmpty() && !out.contains(base)) {
                 out.add(base);
             }

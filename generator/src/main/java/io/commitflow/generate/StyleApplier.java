@@ -166,7 +166,7 @@ public final class StyleApplier {
             // form they vote for, the ticket's number left for the author ("Move LogLoader to storage module" had
             // lost "KAFKA-14482 " where nearly every subject of the history has one or the other)
             String voted = vote(nn, subjects, x -> x.plainTicket() && !x.ticket().isEmpty()
-                    ? "ticket " + x.ticket().substring(0, x.ticket().indexOf('-') + 1)
+                    ? "ticket " + ticketKey(x.ticket())
                     : x.area().isEmpty() || !x.tags().isEmpty() ? "" : "area " + x.area(), "");
             if (voted.startsWith("ticket ")) {
                 form = Subject.parse(voted.substring("ticket ".length()) + "0: x");
@@ -177,7 +177,7 @@ public final class StyleApplier {
         if (conventions.writesTickets()) {
             if (!form.ticket().isEmpty()) {
                 // the repository's ticket form, the number left for the author: never an invented one
-                ticket = form.ticket().substring(0, form.ticket().indexOf('-') + 1) + TICKET_PLACEHOLDER;
+                ticket = ticketKey(form.ticket()) + TICKET_PLACEHOLDER;
                 plain = form.plainTicket();
             }
         }
@@ -231,6 +231,11 @@ public final class StyleApplier {
             }
         }
         return new Subject(List.copyOf(tags), ticket, plain && !ticket.isEmpty(), type, scope, false, area, d, false);
+    }
+
+    /** A ticket's project key with its dash, the number left out: {@code KAFKA-} of {@code KAFKA-14482}. */
+    private static String ticketKey(String ticket) {
+        return ticket.substring(0, ticket.indexOf('-') + 1);
     }
 
     /**
