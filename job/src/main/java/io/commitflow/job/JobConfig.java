@@ -73,8 +73,10 @@ public final class JobConfig {
     public static final ConfigOption<String> KAFKA_DELIVERY = ConfigOptions.key("commitflow.kafka.delivery")
             .stringType()
             .defaultValue(KAFKA.delivery() == DeliveryGuarantee.EXACTLY_ONCE ? "exactly-once" : "at-least-once")
-            .withDescription("Delivery guarantee of the output topics. Readers of an exactly-once topic must use "
-                    + "isolation.level=read_committed.");
+            .withDescription("Delivery guarantee of the output topics: exactly-once (a suggestion becomes visible "
+                    + "when the checkpoint that commits it completes; its readers must use "
+                    + "isolation.level=read_committed) or at-least-once (visible at once; a consumer upserts by repo "
+                    + "and sha to drop the duplicates a failover can bring).");
 
     public static final ConfigOption<String> KAFKA_TRANSACTIONAL_ID_PREFIX =
             ConfigOptions.key("commitflow.kafka.transactional-id-prefix")

@@ -50,10 +50,8 @@ public final class DemoCommand implements Callable<Integer> {
     @picocli.CommandLine.Mixin
     io.commitflow.job.PipelineOptions pipeline = new io.commitflow.job.PipelineOptions();
 
-    @Option(names = "--checkpoint-interval", defaultValue = "1s", paramLabel = "DURATION",
-            converter = io.commitflow.job.DurationConverter.class,
-            description = "Checkpoint interval; the exactly-once output appears at each checkpoint (default: ${DEFAULT-VALUE}).")
-    Duration checkpointInterval;
+    @picocli.CommandLine.Mixin
+    CheckpointOption checkpoint = new CheckpointOption();
 
     @Option(names = "--idle-timeout", defaultValue = "120s", paramLabel = "DURATION",
             converter = io.commitflow.job.DurationConverter.class,
@@ -82,7 +80,7 @@ public final class DemoCommand implements Callable<Integer> {
         if (commits.isEmpty()) {
             throw new UserError(path + " has no commits");
         }
-        DemoRun.Settings s = new DemoRun.Settings(location, tenant, rate, local.flink(checkpointInterval), idleTimeout,
+        DemoRun.Settings s = new DemoRun.Settings(location, tenant, rate, local.flink(checkpoint.interval), idleTimeout,
                 settings.withMirrorRoot(location.root().toString()), stay);
         return new DemoRun(s, commits, spec.commandLine().getOut()).run();
     }

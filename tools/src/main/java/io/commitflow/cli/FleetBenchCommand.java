@@ -23,11 +23,10 @@ import java.util.concurrent.Callable;
  * the suggest stage's own retrieval of the same commits from the same rows on the CPU engine.
  */
 @Command(name = "fleet", mixinStandardHelpOptions = true,
-        description = "Diffs the last --rows + --lookups first-parent commits of a repository, learns the first "
-                + "--rows into a fleet memory (as the job's fleet stage does for a tenant) and into a repository "
-                + "memory on the CPU engine (as the suggest stage does), then looks the last --lookups commits up "
-                + "in both. Prints one JSON line: microseconds per learned commit and per lookup, and the fleet "
-                + "lookup's ratio to the suggest stage's retrieval.",
+        description = "Learns the first --rows of a repository's last --rows + --lookups first-parent commits into a "
+                + "fleet memory (as the fleet stage does for a tenant) and into a repository memory on the CPU engine "
+                + "(as the suggest stage does), and looks the last --lookups up in both. Prints one JSON line: "
+                + "microseconds per learned commit and per lookup, and the fleet lookup's ratio to the other.",
         footer = {"", "Example: ./commitflow bench fleet --repo ~/src/jgit --rows 2000 --lookups 200"})
 public final class FleetBenchCommand implements Callable<Integer> {
     @Mixin

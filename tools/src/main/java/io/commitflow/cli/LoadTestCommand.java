@@ -77,9 +77,8 @@ public final class LoadTestCommand implements Callable<Integer> {
                     + "(default: ${DEFAULT-VALUE}).")
     Duration drainTimeout;
 
-    @Option(names = "--checkpoint-interval", defaultValue = "1s", converter = io.commitflow.job.DurationConverter.class,
-            paramLabel = "DURATION", description = "The job's checkpoint interval (default: ${DEFAULT-VALUE}).")
-    Duration checkpointInterval;
+    @Mixin
+    CheckpointOption checkpoint = new CheckpointOption();
 
     @Option(names = "--warmup", defaultValue = "60s", converter = io.commitflow.job.DurationConverter.class,
             paramLabel = "DURATION", description = "Before the profile, this long at its first rate, reported as a step of "
@@ -93,10 +92,8 @@ public final class LoadTestCommand implements Callable<Integer> {
                     + "(default: ${DEFAULT-VALUE}).")
     int backlog;
 
-    @Option(names = "--delivery", defaultValue = "exactly-once", paramLabel = "exactly-once|at-least-once",
-            description = "The job's output delivery: exactly-once (suggestions become visible when the checkpoint "
-                    + "that commits them completes) or at-least-once (visible at once; a consumer upserts by repo and "
-                    + "sha to drop the duplicates a failover can bring) (default: ${DEFAULT-VALUE}).")
+    /** The job's output delivery, with the job's own description and default ({@code commitflow.kafka.delivery}). */
+    @Option(names = "--delivery", paramLabel = "exactly-once|at-least-once", descriptionKey = "commitflow.kafka.delivery")
     String delivery;
 
     @Option(names = "--new-repos", defaultValue = "0", paramLabel = "N",
@@ -158,7 +155,7 @@ public final class LoadTestCommand implements Callable<Integer> {
                 // the catch-up counts from the submission: startJob returns once every task runs, by when a small
                 // backlog may be answered already
                 measurement.jobStarted();
-                job = stack.startJob(pipelineSettings.withMirrorRoot(mirrors.toString()), local.flink(checkpointInterval));
+                job = stack.startJob(pipelineSettings.withMirrorRoot(mirrors.toString()), local.flink(checkpoint.interval));
                 awaitBacklog(stack, measurement);
                 DraftLoad.Figures draftFigures = null;
                 if (drafts > 0) {
@@ -210,6 +207,9 @@ public final class LoadTestCommand implements Callable<Integer> {
         }
         if (newRepos < 0 || referenceRuns < 0) {
             throw new UserError("--new-repos and --reference-runs must not be negative");
+        }
+        if (delivery == null) { // a command line built without the job's defaults
+            delivery = io.commitflow.job.JobConfig.KAFKA_DELIVERY.defaultValue();
         }
         guarantee = switch (delivery) {
             case "exactly-once" -> DeliveryGuarantee.EXACTLY_ONCE;

@@ -8,7 +8,6 @@ import io.commitflow.event.RawRecord;
 import io.commitflow.job.BootstrapOption;
 import io.commitflow.job.DurationConverter;
 import io.commitflow.job.KafkaPropertiesOption;
-import io.commitflow.job.KafkaSettings;
 import io.commitflow.mirror.MirrorMetrics;
 import io.commitflow.mirror.MirrorSources;
 import io.commitflow.mirror.MirrorSync;
@@ -65,9 +64,8 @@ public final class MirrorCommand implements Callable<Integer> {
     @Mixin
     BootstrapOption bootstrapOption = new BootstrapOption();
 
-    @Option(names = "--events-topic", defaultValue = KafkaSettings.EVENTS_TOPIC, paramLabel = "TOPIC",
-            description = "The job's events topic (default: ${DEFAULT-VALUE}).")
-    String topic;
+    @Mixin
+    EventsTopicOption topic = new EventsTopicOption();
 
     @Option(names = "--group-id", defaultValue = "commitflow-mirror", paramLabel = "ID",
             description = "Consumer group; one per mirror root (default: ${DEFAULT-VALUE}).")
@@ -160,7 +158,7 @@ public final class MirrorCommand implements Callable<Integer> {
                 out.flush();
             }
         })) {
-            out.printf("commitflow mirror: %s → %s (sources %s)%s%n", topic, mirrorRoot, src,
+            out.printf("commitflow mirror: %s → %s (sources %s)%s%n", topic.name(), mirrorRoot, src,
                     http == null ? "" : ", metrics http://localhost:" + metricsPort + "/metrics");
             out.flush();
             consume(sync);
@@ -193,7 +191,7 @@ public final class MirrorCommand implements Callable<Integer> {
         EventParser parser = new EventParser(EventParser.DEFAULT_MAX_EVENT_BYTES);
         try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             consumer = c;
-            c.subscribe(List.of(topic));
+            c.subscribe(List.of(topic.name()));
             while (!stop.get()) {
                 ConsumerRecords<byte[], byte[]> records = c.poll(Duration.ofMillis(500));
                 List<CompletableFuture<MirrorSync.Outcome>> pending = new ArrayList<>();

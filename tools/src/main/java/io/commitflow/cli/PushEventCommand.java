@@ -6,7 +6,6 @@ import io.commitflow.event.RawRecord;
 import io.commitflow.event.WireFormat;
 import io.commitflow.job.BootstrapOption;
 import io.commitflow.job.KafkaPropertiesOption;
-import io.commitflow.job.KafkaSettings;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -39,9 +38,8 @@ public final class PushEventCommand implements Callable<Integer> {
     @Mixin
     BootstrapOption bootstrapOption = new BootstrapOption();
 
-    @Option(names = "--topic", defaultValue = KafkaSettings.EVENTS_TOPIC, paramLabel = "TOPIC",
-            description = "Topic (default: ${DEFAULT-VALUE}).")
-    String topic;
+    @Mixin
+    EventsTopicOption topic = new EventsTopicOption();
 
     @Option(names = "--tenant", defaultValue = "default", paramLabel = "NAME", description = "Tenant (default: ${DEFAULT-VALUE}).")
     String tenant;
@@ -78,7 +76,7 @@ public final class PushEventCommand implements Callable<Integer> {
         KafkaReach.require(bootstrap, properties, KafkaReach.DEFAULT_WAIT);
         try (KafkaProducer<byte[], byte[]> producer = eventProducer(bootstrap, "commitflow-push-event", properties)) {
             ProducerTrace trace = ProducerTrace.of(System.getenv());
-            ProducerRecord<byte[], byte[]> record = eventRecord(topic, repo, now, value, trace);
+            ProducerRecord<byte[], byte[]> record = eventRecord(topic.name(), repo, now, value, trace);
             var meta = producer.send(record).get(45, TimeUnit.SECONDS);
             spec.commandLine().getOut().printf("sent %s %s..%s of %s to %s-%d@%d, trace %s%n", ref, before, after, repo,
                     meta.topic(), meta.partition(), meta.offset(), trace.traceId());

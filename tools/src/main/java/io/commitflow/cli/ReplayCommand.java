@@ -3,7 +3,6 @@ package io.commitflow.cli;
 import io.commitflow.git.History;
 import io.commitflow.job.BootstrapOption;
 import io.commitflow.job.KafkaPropertiesOption;
-import io.commitflow.job.KafkaSettings;
 import io.commitflow.replay.Events;
 import io.commitflow.replay.RateProfile;
 import io.commitflow.replay.Replayer;
@@ -40,9 +39,8 @@ public final class ReplayCommand implements Callable<Integer> {
     @Mixin
     BootstrapOption bootstrapOption = new BootstrapOption();
 
-    @Option(names = "--topic", defaultValue = KafkaSettings.EVENTS_TOPIC, paramLabel = "TOPIC",
-            description = "Topic to publish to (default: ${DEFAULT-VALUE}).")
-    String topic;
+    @Mixin
+    EventsTopicOption topic = new EventsTopicOption();
 
     @Option(names = "--rate", defaultValue = "100", paramLabel = "PROFILE",
             description = "Rate profile: N, constant:N/T, ramp:A..B/T or steps:A,B,C/T (default: ${DEFAULT-VALUE}).")
@@ -100,10 +98,10 @@ public final class ReplayCommand implements Callable<Integer> {
         });
         Runtime.getRuntime().addShutdownHook(hook);
         java.io.PrintWriter out = spec.commandLine().getOut();
-        Replayer.Target target = new Replayer.Target(topic, tenant, repoName);
+        Replayer.Target target = new Replayer.Target(topic.name(), tenant, repoName);
         List<Replayer.Event> events = as.events(commits, target, shape.perPush);
         out.printf("replaying %d commits of %s as %d %s events of %s to %s at %s%n", commits.size(), repo, events.size(),
-                shape.mode, repoName, topic, rate.equals("0") ? "full speed" : profile);
+                shape.mode, repoName, topic.name(), rate.equals("0") ? "full speed" : profile);
         if (profile.events() < events.size()) {
             out.printf("  the profile offers %.0f events over %.0f s: the rest of the history is not sent%n",
                     profile.events(), profile.seconds());
