@@ -67,8 +67,8 @@ public final class RetrievalGenerator implements java.io.Serializable {
     /**
      * Every draft the exemplar rule could write for this request, one per exemplar that passes its checks, in the
      * ranker's order (the first is {@link #generate}'s own when an exemplar wrote it); empty when a rule before it
-     * writes the subject (a revert, a change-log entry, a test's title, a typo). {@code commitflow eval --hindsight}
-     * scores them against the real subject: how far a perfect ranker of the same exemplars would get.
+     * writes the subject (a revert, a change-log entry, a test's title, a typo): the alternatives a caller may offer
+     * beside the draft, or judge against a subject it knows.
      */
     public List<Draft> exemplarDrafts(DiffedCommit diff, DiffFeatures features, RepoKnowledge memory, float[] query,
                                       RepoKnowledge fleet) {
