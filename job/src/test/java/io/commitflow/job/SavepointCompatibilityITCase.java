@@ -41,7 +41,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * <p>The savepoint's history is the deterministic one of {@link GitHistory#create} (JGit's TestRepository fixes the
  * clock), so the commits are made again here with the same ids; {@code commits.txt} beside the savepoint lists them
  * and is checked first. To keep a savepoint of a new release beside the old ones:
- * {@code ./mvnw -pl jobs verify -Dit.test=SavepointCompatibilityITCase -Dcommitflow.savepoint.write=VERSION}.
+ * {@code ./mvnw -pl job verify -Dit.test=SavepointCompatibilityITCase -Dcommitflow.savepoint.write=VERSION}.
  */
 class SavepointCompatibilityITCase {
     /** Savepoints of released versions that this version must restore, one folder each. */

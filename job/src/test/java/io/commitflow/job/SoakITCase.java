@@ -57,7 +57,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * memory is full within the first quarter of the soak; from then on the state must stop growing. At the end it reconciles:
  * every commit described once, every hostile event dead-lettered once, no redelivery described again.
  *
- * <pre>{@code ./mvnw -B verify -pl jobs -am -Dit.test=SoakITCase -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
+ * <pre>{@code ./mvnw -B verify -pl job -am -Dit.test=SoakITCase -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
  *     -Dfailsafe.failIfNoSpecifiedTests=false -Dcommitflow.soak=true [-Dcommitflow.soak.minutes=10]}</pre>
  *
  * The samples are written to {@code job/target/soak-samples.tsv}.
