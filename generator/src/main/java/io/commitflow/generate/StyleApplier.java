@@ -108,6 +108,12 @@ public final class StyleApplier {
             // the scope is voted by the neighbours of that type: a chore's empty scope says nothing of a fix's
             String voted = type;
             scope = voteWhere(nn, subjects, x -> x.type().equals(voted), Subject::scope, s.scope());
+            if (scope.isEmpty()) {
+                // an empty vote does not take the exemplar's own scope away: in a history that scopes some subjects
+                // and not others (or scoped fewer of them once), its bare neighbours say only that a scope is not
+                // always written, and "fix(headers): …" had become "fix: …" where the real subject had a scope
+                scope = s.scope();
+            }
             // the neighbours may date from before the project settled on a spelling: "custom-elements" became
             // "custom-element": write the spelling the history settled on
             scope = conventions.spelling(scope);

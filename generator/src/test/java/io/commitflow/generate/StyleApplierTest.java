@@ -161,6 +161,23 @@ class StyleApplierTest {
     }
 
     @Test
+    void anEmptyVoteLeavesTheExemplarsOwnScope() {
+        Conventions conventions = conventionsOf(List.of("Pack"), "fix(core): retry packs", "fix: close packs");
+        // the bare fixes outweigh the exemplar (0.50 to 0.36): they say a scope is not always written, not that
+        // this subject has none
+        List<RepoKnowledge.Neighbor> nn = List.of(neighbour("fix(headers): clear packs", 0.6f),
+                neighbour("fix: close packs", 0.5f), neighbour("fix: tidy packs", 0.5f));
+        assertThat(styled("fix(headers): clear walks", nn, conventions, List.of("Walk")))
+                .isEqualTo("fix(headers): clear walks");
+        assertThat(styled("fix: clear walks", nn, conventions, List.of("Walk"))).as("a bare exemplar stays bare")
+                .isEqualTo("fix: clear walks");
+        List<RepoKnowledge.Neighbor> scoped = List.of(neighbour("fix(headers): clear packs", 0.5f),
+                neighbour("fix(core): close packs", 0.6f), neighbour("fix(core): tidy packs", 0.5f));
+        assertThat(styled("fix(headers): clear walks", scoped, conventions, List.of("Walk")))
+                .as("a scope the neighbours vote for still wins").isEqualTo("fix(core): clear walks");
+    }
+
+    @Test
     void aNearNeighboursFormOutweighsSeveralFarOnes() {
         Conventions conventions = conventionsOf(List.of("Pack"), "fix(core): retry packs", "fix(dom): close packs");
         // by similarity, dom would win (1.0 to 0.9); squared, the near one does (0.81 to 0.50): in a young
