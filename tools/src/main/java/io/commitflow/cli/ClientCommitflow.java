@@ -26,8 +26,6 @@ public final class ClientCommitflow implements Runnable {
     public static void main(String[] args) {
         CommandLine cli = new CommandLine(new ClientCommitflow());
         cli.setResourceBundle(io.commitflow.job.JobConfigDefaults.help());
-        // the job options' own defaults (the events topic): a Git server or a laptop has no config.yaml to read
-        cli.setDefaultValueProvider(new io.commitflow.job.JobConfigDefaults(org.apache.flink.configuration.Configuration::new));
         System.exit(Commitflow.handleErrors(cli).execute(args));
     }
 }

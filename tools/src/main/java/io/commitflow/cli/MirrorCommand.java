@@ -119,6 +119,7 @@ public final class MirrorCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         String bootstrap = bootstrapOption.required(spec);
+        String eventsTopic = topic.name(); // a name it cannot use is refused before Kafka is asked
         Map<String, String> properties = kafkaProperties.properties();
         MirrorSources src;
         try {
@@ -158,7 +159,7 @@ public final class MirrorCommand implements Callable<Integer> {
                 out.flush();
             }
         })) {
-            out.printf("commitflow mirror: %s → %s (sources %s)%s%n", topic.name(), mirrorRoot, src,
+            out.printf("commitflow mirror: %s → %s (sources %s)%s%n", eventsTopic, mirrorRoot, src,
                     http == null ? "" : ", metrics http://localhost:" + metricsPort + "/metrics");
             out.flush();
             consume(sync);

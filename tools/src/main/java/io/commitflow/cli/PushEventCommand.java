@@ -65,6 +65,7 @@ public final class PushEventCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         String bootstrap = bootstrapOption.required(spec);
+        String eventsTopic = topic.name(); // a name it cannot use is refused before Kafka is asked
         Map<String, String> properties = kafkaProperties.properties();
         long now = System.currentTimeMillis();
         byte[] value = WireFormat.push(tenant, repo, ref, before, after, pusher, now);
@@ -76,7 +77,7 @@ public final class PushEventCommand implements Callable<Integer> {
         KafkaReach.require(bootstrap, properties, KafkaReach.DEFAULT_WAIT);
         try (KafkaProducer<byte[], byte[]> producer = eventProducer(bootstrap, "commitflow-push-event", properties)) {
             ProducerTrace trace = ProducerTrace.of(System.getenv());
-            ProducerRecord<byte[], byte[]> record = eventRecord(topic.name(), repo, now, value, trace);
+            ProducerRecord<byte[], byte[]> record = eventRecord(eventsTopic, repo, now, value, trace);
             var meta = producer.send(record).get(45, TimeUnit.SECONDS);
             spec.commandLine().getOut().printf("sent %s %s..%s of %s to %s-%d@%d, trace %s%n", ref, before, after, repo,
                     meta.topic(), meta.partition(), meta.offset(), trace.traceId());

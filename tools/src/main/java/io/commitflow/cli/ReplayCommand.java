@@ -65,6 +65,7 @@ public final class ReplayCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         String bootstrap = bootstrapOption.required(spec);
+        String eventsTopic = topic.name(); // a name it cannot use is refused before Kafka is asked
         Map<String, String> properties = kafkaProperties.properties();
         Path repo = repository.path;
         RateProfile profile;
@@ -98,10 +99,10 @@ public final class ReplayCommand implements Callable<Integer> {
         });
         Runtime.getRuntime().addShutdownHook(hook);
         java.io.PrintWriter out = spec.commandLine().getOut();
-        Replayer.Target target = new Replayer.Target(topic.name(), tenant, repoName);
+        Replayer.Target target = new Replayer.Target(eventsTopic, tenant, repoName);
         List<Replayer.Event> events = as.events(commits, target, shape.perPush);
         out.printf("replaying %d commits of %s as %d %s events of %s to %s at %s%n", commits.size(), repo, events.size(),
-                shape.mode, repoName, topic.name(), rate.equals("0") ? "full speed" : profile);
+                shape.mode, repoName, eventsTopic, rate.equals("0") ? "full speed" : profile);
         if (profile.events() < events.size()) {
             out.printf("  the profile offers %.0f events over %.0f s: the rest of the history is not sent%n",
                     profile.events(), profile.seconds());

@@ -50,6 +50,19 @@ class CliErrorsTest {
     }
 
     @Test
+    void anEventsTopicPerTenantIsRefusedBeforeKafkaIsAsked() {
+        // only the job and the gateway fill in {tenant}: these commands write or read one topic
+        for (String command : new String[] {"replay --repo .", "push-event --repo r --ref refs/heads/main --before "
+                + "0".repeat(40) + " --after " + "1".repeat(40), "mirror --mirror-root " + dir + " --mirror-source a=x"}) {
+            java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of(command.split(" ")));
+            args.addAll(java.util.List.of("--bootstrap", "localhost:1", "--events-topic", "commitflow.events.{tenant}"));
+            // the topic's line, not the one that Kafka at localhost:1 cannot be reached
+            assertOneClearLine(run(args.toArray(String[]::new)), "names one topic per tenant: give this command the "
+                    + "tenant's own topic (commitflow.events.acme for the tenant acme)");
+        }
+    }
+
+    @Test
     void theGatewaysOptionsAreCheckedBeforeKafkaIsAsked() throws Exception {
         String kafka = "localhost:1";
         Path keys = Files.writeString(dir.resolve("keys"), "a:a-key-long-enough-000\n");
