@@ -162,7 +162,7 @@ public final class MirrorCommand implements Callable<Integer> {
             out.printf("commitflow mirror: %s → %s (sources %s)%s%n", eventsTopic, mirrorRoot, src,
                     http == null ? "" : ", metrics http://localhost:" + metricsPort + "/metrics");
             out.flush();
-            consume(sync);
+            consume(sync, eventsTopic);
             out.println("stopped");
             return 0;
         } finally {
@@ -178,7 +178,7 @@ public final class MirrorCommand implements Callable<Integer> {
         }
     }
 
-    private void consume(MirrorSync sync) {
+    private void consume(MirrorSync sync, String eventsTopic) {
         Map<String, Object> p = new HashMap<>(kafkaProperties.properties());
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapOption.servers()); // checked in call()
         p.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
@@ -192,7 +192,7 @@ public final class MirrorCommand implements Callable<Integer> {
         EventParser parser = new EventParser(EventParser.DEFAULT_MAX_EVENT_BYTES);
         try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             consumer = c;
-            c.subscribe(List.of(topic.name()));
+            c.subscribe(List.of(eventsTopic));
             while (!stop.get()) {
                 ConsumerRecords<byte[], byte[]> records = c.poll(Duration.ofMillis(500));
                 List<CompletableFuture<MirrorSync.Outcome>> pending = new ArrayList<>();
