@@ -251,6 +251,25 @@ class StyleApplierTest {
     }
 
     @Test
+    void anExemplarsWordPrefixInAHistoryWithoutAreasIsOneVoteAmongTheNeighboursForms() {
+        Conventions conventions = conventionsOf(List.of("Log"), "KAFKA-100: Trim the log", "KAFKA-200: Roll segments",
+                "MINOR: Fix a typo", "KAFKA-300: Fix the flaky test");
+        assertThat(conventions.usesArea()).as("one subject in four names a word prefix").isFalse();
+        List<RepoKnowledge.Neighbor> tickets = List.of(neighbour("KAFKA-200: Roll segments", 0.9f),
+                neighbour("MINOR: Fix a typo", 0.5f));
+        assertThat(styled("MINOR: Fix the javadoc of Log", tickets, conventions, List.of("Log")))
+                .as("the neighbours write tickets").isEqualTo("KAFKA-XXXXX: Fix the javadoc of Log");
+        List<RepoKnowledge.Neighbor> minor = List.of(neighbour("MINOR: Fix a typo", 0.9f),
+                neighbour("KAFKA-200: Roll segments", 0.5f));
+        assertThat(styled("MINOR: Fix the javadoc of Log", minor, conventions, List.of("Log")))
+                .as("the neighbours write MINOR").isEqualTo("MINOR: Fix the javadoc of Log");
+        List<RepoKnowledge.Neighbor> plain = List.of(neighbour("Move the log", 0.9f),
+                neighbour("KAFKA-200: Roll segments", 0.5f));
+        assertThat(styled("MINOR: Fix the javadoc of Log", plain, conventions, List.of("Log")))
+                .as("the neighbours vote for none").isEqualTo("Fix the javadoc of Log");
+    }
+
+    @Test
     void keepsTheTicketFormWithAPlaceholderNeverAnOldNumber() {
         Conventions conventions = conventionsOf(List.of("Scheduler"), "[FLINK-100][runtime] Plan slots lazily",
                 "[FLINK-200] Take it");
