@@ -219,7 +219,7 @@ public final class RetrievalGenerator implements java.io.Serializable {
      */
     static final List<SubjectRule> RULES = List.of(new RevertRule(), new ReleaseRule(), new MovesRule(),
             new ChangelogEntryRule(),
-            new TestTitleRule(), new TypoRule(), new ExemplarRule(), new TemplateRule());
+            new TestTitleRule(), new TypoRule(), new RecurringFormRule(), new ExemplarRule(), new TemplateRule());
 
     /**
      * A draft from neighbours found already (by {@link RepoKnowledge#neighbors}, alone or in a batch), seeing only

@@ -1,0 +1,98 @@
+package io.commitflow.generate;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A subject that an author writes the same way every time they change the same files, but for a commit id: the form a
+ * tool writes, as a deploy action's {@code Deploying to master from @ owner/project@<id> 🚀} for each commit whose
+ * site it regenerates. When at least {@value #MIN_REPEATS} of the nearest neighbours are this author's, changed
+ * exactly this diff's files, and wrote one such form, and no other form of theirs is as common, the form is written
+ * with the id left for the author ({@value #ID_PLACEHOLDER}): the id names a commit the diff does not contain.
+ *
+ * <p>The form's words are the history's, not this diff's: the project's name in it is what every instance wrote, so
+ * it is kept, though the diff may not say it (the real subjects name it just as well). A form with any number other
+ * than the id is left to the other rules: a number that changes from one instance to the next (a version, a count)
+ * would be an old one here.
+ */
+final class RecurringFormRule implements SubjectRule {
+    /** How many of the author's neighbours must have written the form. */
+    static final int MIN_REPEATS = 3;
+    /** Stands for a commit id the author knows and the diff does not: git's shortest usual abbreviation's length. */
+    static final String ID_PLACEHOLDER = "XXXXXXX";
+    /** A commit id: 7 to 40 hex digits, at least one of them a digit (a word such as "deadbeef" is none). */
+    private static final Pattern ID = Pattern.compile("\\b(?=[0-9a-f]*[0-9])[0-9a-f]{7,40}\\b");
+    private static final char MARK = '\u0000';
+
+    @Override
+    public Written write(Composition c) {
+        String form = form(c.neighbours, c.diff.commit().author(), c.files);
+        if (form == null) {
+            return null;
+        }
+        String subject = form.replace(String.valueOf(MARK), ID_PLACEHOLDER);
+        if (subject.length() > SubjectLength.MAX) {
+            return null;
+        }
+        List<String> exemplars = new ArrayList<>();
+        for (RepoKnowledge.Neighbor n : c.neighbours) {
+            if (exemplars.size() < 3 && form.equals(masked(n.commit().subject()))) {
+                exemplars.add(n.commit().sha());
+            }
+        }
+        float score = c.neighbours.get(0).score();
+        return new Written(null, exemplars, new Draft(subject, c.template.body(), c.template.type(), "",
+                RetrievalGenerator.BACKEND, score, List.copyOf(exemplars)));
+    }
+
+    /**
+     * The recurring form, its ids marked, that {@code author}'s neighbours among {@code nn} wrote for a diff of exactly
+     * {@code files} (names without extension, as {@link RepoKnowledge#fileNames} gives them); null when there is none.
+     */
+    static String form(List<RepoKnowledge.Neighbor> nn, String author, List<String> files) {
+        if (author == null || author.isEmpty() || files.isEmpty() || nn.isEmpty()) {
+            return null;
+        }
+        Set<String> ours = new HashSet<>(files.subList(0, Math.min(files.size(), 8)));
+        Map<String, Integer> forms = new HashMap<>();
+        for (RepoKnowledge.Neighbor n : nn) {
+            IndexedCommit x = n.commit();
+            if (author.equals(x.author()) && !x.merge() && new HashSet<>(x.files()).equals(ours)) {
+                forms.merge(masked(x.subject()), 1, Integer::sum);
+            }
+        }
+        String best = null;
+        int bestCount = 0;
+        boolean tie = false;
+        for (var e : forms.entrySet()) {
+            if (e.getValue() > bestCount) {
+                best = e.getKey();
+                bestCount = e.getValue();
+                tie = false;
+            } else if (e.getValue() == bestCount) {
+                tie = true;
+            }
+        }
+        if (best == null || tie || bestCount < MIN_REPEATS || best.indexOf(MARK) < 0) {
+            return null;
+        }
+        for (int i = 0; i < best.length(); i++) {
+            if (Character.isDigit(best.charAt(i))) {
+                return null; // another number: it changes from one instance to the next
+            }
+        }
+        return best;
+    }
+
+    /** {@code subject} with each commit id in it replaced by a mark. */
+    static String masked(String subject) {
+        Matcher m = ID.matcher(subject);
+        return m.find() ? m.replaceAll(String.valueOf(MARK)) : subject;
+    }
+}
