@@ -24,6 +24,13 @@ import java.util.function.Predicate;
 public final class StyleApplier {
     /** Stands for the ticket number in a suggested {@code [FLINK-XXXXX]}: the author knows it, the history does not. */
     public static final String TICKET_PLACEHOLDER = "XXXXX";
+    /**
+     * Where an area is always written, the share of the neighbours' weight that must be bare for a bare exemplar to
+     * stay bare: four fifths, the few forms such a history writes without an area (releases, version bumps), not a
+     * neighbourhood where bare and prefixed subjects mix (at a half, ripgrep's "_rg: improve zsh completion function"
+     * lost its area).
+     */
+    static final double BARE_FORM = 0.8;
 
     private StyleApplier() {}
 
@@ -81,6 +88,7 @@ public final class StyleApplier {
                           List<String> files, List<String> codeFiles, String fallbackType, String habit,
                           String pathArea) {
         boolean areaAlways = conventions.areaAlways() && !conventions.usesConventional();
+        boolean bare = false;
         if (isGitMerge(s)) {
             // git writes a merge's subject, and a history that titles its commits "RevWalk: …" still merges as
             // "Merge branch 'x'": the main file's area had made it "GitPatchWriter: Merge branch 'gen-split'"
@@ -133,6 +141,13 @@ public final class StyleApplier {
                 area = mainCodeFile(codeFiles);
             } else if (!areaAlways) {
                 area = vote(nn, subjects, Subject::area, s.area());
+            } else if (bare = s.area().isEmpty() && s.type().isEmpty() && s.tags().isEmpty()
+                    && bareShare(nn, subjects) >= BARE_FORM) {
+                // nearly every subject has an area, but not this form: a bare exemplar whose neighbours nearly all
+                // wrote bare subjects too is one of the few the history writes without one, its releases and version
+                // bumps ("Now working on version 1.49.1" had become "version: now working on version 1.49.1"); it
+                // keeps its own case, which the history's areas do not set
+                area = "";
             } else if (pathArea != null) {
                 // nearly every subject has an area: the one the history gives these paths, else a changed file's
                 // name that a neighbour wrote as its area, else the vote, else the exemplar's own; one of them is
@@ -227,7 +242,7 @@ public final class StyleApplier {
             }
         }
         if (!d.isEmpty() && conventions.hasHistory()) {
-            if (!NAMED_AREA.matcher(d).lookingAt()) {
+            if (!NAMED_AREA.matcher(d).lookingAt() && !bare) {
                 // an area of its own is a name, written as the history wrote it: "commitflow mirror: clone on first
                 // sight" had become "Commitflow mirror: …"
                 d = recase(d, conventions.capitalizes());
@@ -387,6 +402,23 @@ public final class StyleApplier {
      * several far ones, which matters most in a young repository, whose neighbours are all of its few commits
      * (weighted linearly, the vote went to the most frequent scope, near or far); {@code fallback} when none votes.
      */
+    /**
+     * The share of the neighbours' weight (similarity squared, as {@link #vote} weighs them) whose subjects have neither
+     * an area nor a type; 0 without neighbours.
+     */
+    static double bareShare(List<RepoKnowledge.Neighbor> nn, List<Subject> subjects) {
+        double bare = 0;
+        double all = 0;
+        for (int i = 0; i < nn.size(); i++) {
+            double similarity = Math.max(0, nn.get(i).score());
+            all += similarity * similarity;
+            if (subjects.get(i).area().isEmpty() && subjects.get(i).type().isEmpty()) {
+                bare += similarity * similarity;
+            }
+        }
+        return all == 0 ? 0 : bare / all;
+    }
+
     private static String vote(List<RepoKnowledge.Neighbor> nn, List<Subject> subjects, Function<Subject, String> field,
                                String fallback) {
         Map<String, Double> votes = new HashMap<>();

@@ -54,6 +54,32 @@ class AreaAlwaysTest {
     }
 
     @Test
+    void aFormItsNeighboursWroteBareStaysBareWithItsOwnCase() {
+        try (Rules r = new Rules()) {
+            learnHistory(r, 40, 1.0);
+            Conventions c = r.memory.model().style.conventions();
+            assertThat(c.areaAlways()).isTrue();
+            List<RepoKnowledge.Neighbor> versions = List.of(neighbour("Now working on version 1.4.1", 0.9f),
+                    neighbour("Now working on version 1.3.2", 0.8f), neighbour("rt: avoid a lost task in poll", 0.5f));
+            Subject bump = StyleApplier.styled(Subject.parse("Now working on version 1.4.2"), versions,
+                    RepoKnowledge.subjects(versions), c, List.of("version"), List.of("version"), "", null, "rt");
+            assertThat(bump.render()).as("one of the few forms the history writes without an area")
+                    .isEqualTo("Now working on version 1.4.2");
+            List<RepoKnowledge.Neighbor> areas = List.of(neighbour("rt: avoid a lost task in poll", 0.9f),
+                    neighbour("Now working on version 1.4.1", 0.5f));
+            Subject fix = StyleApplier.styled(Subject.parse("Fix the version check"), areas,
+                    RepoKnowledge.subjects(areas), c, List.of("version"), List.of("version"), "", null, "rt");
+            assertThat(fix.render()).as("the neighbours write areas: the paths' area, in its case")
+                    .isEqualTo("rt: fix the version check");
+        }
+    }
+
+    private static RepoKnowledge.Neighbor neighbour(String subject, float score) {
+        return new RepoKnowledge.Neighbor(new IndexedCommit(0, "a".repeat(40), subject, List.of("version"), new int[0],
+                new float[0], new int[0], 0, 0, 0, null, false, ""), score);
+    }
+
+    @Test
     void aHistoryThatTookToAreasWritesThemAlwaysFromItsRecentSubjects() {
         RepoStyle style = new RepoStyle();
         List<String> folders = List.of("crates", "globset");
