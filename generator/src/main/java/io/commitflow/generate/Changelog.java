@@ -91,6 +91,40 @@ public final class Changelog {
         return found;
     }
 
+    /** A version's number in a heading: two or more numbers joined by dots ({@code 1.52}, {@code 1.52.1}). */
+    private static final Pattern VERSIONED = Pattern.compile("\\d+\\.\\d+");
+
+    /**
+     * The heading the patch adds at the top of a change log's new section: the first line it adds to a change log,
+     * when that line names a version and is no entry ({@code 2026.03.06, Version 1.52.1 (Stable)}; {@code ## 2.1.0}
+     * without its markup); null otherwise.
+     */
+    public static String heading(String patch) {
+        if (patch == null || patch.isEmpty() || !touchesLog(patch)) {
+            return null;
+        }
+        boolean inLog = false;
+        for (String line : patch.split("\n")) {
+            if (line.startsWith("+++ ")) {
+                inLog = isLog(line.substring(4));
+                continue;
+            }
+            if (!inLog || !line.startsWith("+")) {
+                continue;
+            }
+            String text = line.substring(1).strip();
+            if (text.isEmpty()) {
+                continue;
+            }
+            if (BULLET.matcher(text).matches() || text.startsWith("<")) {
+                return null; // an entry (or markup) first: the section's heading is not what this diff adds
+            }
+            text = text.replaceFirst("^#+\\s*", "");
+            return VERSIONED.matcher(text).find() ? text : null;
+        }
+        return null;
+    }
+
     /** What an entry says, its tags aside: an entry re-tagged or given an issue still says it. */
     private static String said(String text) {
         return normal(Subject.parse(text).description());
