@@ -6,6 +6,7 @@ import io.commitflow.git.FileChange;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -255,18 +256,15 @@ class StyleApplierTest {
         Conventions conventions = conventionsOf(List.of("Log"), "KAFKA-100: Trim the log", "KAFKA-200: Roll segments",
                 "MINOR: Fix a typo", "KAFKA-300: Fix the flaky test");
         assertThat(conventions.usesArea()).as("one subject in four names a word prefix").isFalse();
-        List<RepoKnowledge.Neighbor> tickets = List.of(neighbour("KAFKA-200: Roll segments", 0.9f),
-                neighbour("MINOR: Fix a typo", 0.5f));
-        assertThat(styled("MINOR: Fix the javadoc of Log", tickets, conventions, List.of("Log")))
-                .as("the neighbours write tickets").isEqualTo("KAFKA-XXXXX: Fix the javadoc of Log");
-        List<RepoKnowledge.Neighbor> minor = List.of(neighbour("MINOR: Fix a typo", 0.9f),
-                neighbour("KAFKA-200: Roll segments", 0.5f));
-        assertThat(styled("MINOR: Fix the javadoc of Log", minor, conventions, List.of("Log")))
-                .as("the neighbours write MINOR").isEqualTo("MINOR: Fix the javadoc of Log");
-        List<RepoKnowledge.Neighbor> plain = List.of(neighbour("Move the log", 0.9f),
-                neighbour("KAFKA-200: Roll segments", 0.5f));
-        assertThat(styled("MINOR: Fix the javadoc of Log", plain, conventions, List.of("Log")))
-                .as("the neighbours vote for none").isEqualTo("Fix the javadoc of Log");
+        // the nearer neighbour's form wins: a ticket, MINOR, or none
+        Map<String, String> byNearest = Map.of("KAFKA-200: Roll segments", "KAFKA-XXXXX: Fix the javadoc of Log",
+                "MINOR: Fix a typo", "MINOR: Fix the javadoc of Log", "Move the log", "Fix the javadoc of Log");
+        byNearest.forEach((nearest, expected) -> {
+            String other = nearest.startsWith("KAFKA") ? "MINOR: Fix a typo" : "KAFKA-200: Roll segments";
+            List<RepoKnowledge.Neighbor> nn = List.of(neighbour(nearest, 0.9f), neighbour(other, 0.5f));
+            assertThat(styled("MINOR: Fix the javadoc of Log", nn, conventions, List.of("Log")))
+                    .as("nearest: %s", nearest).isEqualTo(expected);
+        });
     }
 
     @Test
