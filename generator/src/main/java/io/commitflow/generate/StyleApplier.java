@@ -443,14 +443,31 @@ public final class StyleApplier {
      * {@code s} without its area where the area names what {@code patch} does not contain and the rest is supported:
      * the area is voted by the neighbours, not written by the exemplar, so it costs the exemplar nothing to lose it (a
      * voted area in a short history turned every exemplar down, and "Prepare 7.7.0-SNAPSHOT builds" became "Update 89
-     * files in MANIFEST.MF").
+     * files in MANIFEST.MF"). An area that is a path loses only the part the patch lacks ({@code ci/win32} → {@code
+     * ci}).
      */
     static Subject withoutUnsupportedArea(Subject s, String patch) {
         if (s.area().isEmpty() || Faithfulness.faithful(s.render(), patch)) {
             return s;
         }
-        Subject bare = new Subject(s.tags(), s.ticket(), s.plainTicket(), s.type(), s.scope(), s.breaking(), "",
+        Subject bare = withArea(s, "");
+        if (!Faithfulness.faithful(bare.render(), patch)) {
+            return s;
+        }
+        // an area that is a path keeps as much of it as the diff supports, its folder at least: "ci/win32: …" for a
+        // workflow change on macOS is "ci: …", not bare where nearly every subject names its area (mpv, ripgrep's
+        // "ignore/walk:")
+        for (int cut = s.area().lastIndexOf('/'); cut > 0; cut = s.area().lastIndexOf('/', cut - 1)) {
+            Subject shorter = withArea(s, s.area().substring(0, cut));
+            if (Faithfulness.faithful(shorter.render(), patch)) {
+                return shorter;
+            }
+        }
+        return bare;
+    }
+
+    private static Subject withArea(Subject s, String area) {
+        return new Subject(s.tags(), s.ticket(), s.plainTicket(), s.type(), s.scope(), s.breaking(), area,
                 s.description(), s.pullRequest());
-        return Faithfulness.faithful(bare.render(), patch) ? bare : s;
     }
 }

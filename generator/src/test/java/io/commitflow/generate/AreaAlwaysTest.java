@@ -74,6 +74,19 @@ class AreaAlwaysTest {
         }
     }
 
+    @Test
+    void anAreaThatIsAPathKeepsTheFolderTheDiffSupports() {
+        String workflow = "diff --git a/.github/workflows/build.yml b/.github/workflows/build.yml\n"
+                + "--- a/.github/workflows/build.yml\n+++ b/.github/workflows/build.yml\n@@ -1,2 +1,2 @@\n"
+                + "-      run: brew install ffmpeg\n+      run: brew install --quiet ffmpeg\n";
+        assertThat(StyleApplier.withoutUnsupportedArea(Subject.parse("ci/win32: silence reinstall warnings"), workflow)
+                .render()).as("win32 is nowhere in the diff; its folder is a word").isEqualTo("ci: silence reinstall warnings");
+        assertThat(StyleApplier.withoutUnsupportedArea(Subject.parse("vf_d3d11vpp: silence reinstall warnings"), workflow)
+                .render()).as("no folder to keep").isEqualTo("silence reinstall warnings");
+        assertThat(StyleApplier.withoutUnsupportedArea(Subject.parse("ci/build: silence reinstall warnings"), workflow)
+                .render()).as("supported whole").isEqualTo("ci/build: silence reinstall warnings");
+    }
+
     private static RepoKnowledge.Neighbor neighbour(String subject, float score) {
         return new RepoKnowledge.Neighbor(new IndexedCommit(0, "a".repeat(40), subject, List.of("version"), new int[0],
                 new float[0], new int[0], 0, 0, 0, null, false, ""), score);
