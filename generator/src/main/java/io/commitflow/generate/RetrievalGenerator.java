@@ -217,9 +217,9 @@ public final class RetrievalGenerator implements java.io.Serializable {
      * The subject rules, in the order they are tried: the first that writes a subject wins. {@link MovesRule} writes
      * none: it makes the history's own moves the exemplars of a diff that only moves lines.
      */
-    static final List<SubjectRule> RULES = List.of(new RevertRule(), new ReleaseRule(), new HeadingRule(), new MovesRule(),
-            new ChangelogEntryRule(),
-            new TestTitleRule(), new TypoRule(), new RecurringFormRule(), new ExemplarRule(), new TemplateRule());
+    static final List<SubjectRule> RULES = List.of(new RevertRule(), new ReleaseRule(), new HeadingRule(),
+            new MovesRule(), new ChangelogEntryRule(), new TestTitleRule(), new TypoRule(), new RecurringFormRule(),
+            new ExemplarRule(), new TemplateRule());
 
     /**
      * A draft from neighbours found already (by {@link RepoKnowledge#neighbors}, alone or in a batch), seeing only

@@ -141,13 +141,13 @@ public final class StyleApplier {
                 area = mainCodeFile(codeFiles);
             } else if (!areaAlways) {
                 area = vote(nn, subjects, Subject::area, s.area());
-            } else if (bare = s.area().isEmpty() && s.type().isEmpty() && s.tags().isEmpty()
+            } else if (s.area().isEmpty() && s.type().isEmpty() && s.tags().isEmpty()
                     && bareShare(nn, subjects) >= BARE_FORM) {
                 // nearly every subject has an area, but not this form: a bare exemplar whose neighbours nearly all
                 // wrote bare subjects too is one of the few the history writes without one, its releases and version
                 // bumps ("Now working on version 1.49.1" had become "version: now working on version 1.49.1"); it
                 // keeps its own case, which the history's areas do not set
-                area = "";
+                bare = true;
             } else if (pathArea != null) {
                 // nearly every subject has an area: the one the history gives these paths, else a changed file's
                 // name that a neighbour wrote as its area, else the vote, else the exemplar's own; one of them is
@@ -398,11 +398,6 @@ public final class StyleApplier {
     }
 
     /**
-     * The value the neighbours vote for, each weighted by its similarity squared: a near neighbour's form outweighs
-     * several far ones, which matters most in a young repository, whose neighbours are all of its few commits
-     * (weighted linearly, the vote went to the most frequent scope, near or far); {@code fallback} when none votes.
-     */
-    /**
      * The share of the neighbours' weight (similarity squared, as {@link #vote} weighs them) whose subjects have neither
      * an area nor a type; 0 without neighbours.
      */
@@ -419,6 +414,11 @@ public final class StyleApplier {
         return all == 0 ? 0 : bare / all;
     }
 
+    /**
+     * The value the neighbours vote for, each weighted by its similarity squared: a near neighbour's form outweighs
+     * several far ones, which matters most in a young repository, whose neighbours are all of its few commits
+     * (weighted linearly, the vote went to the most frequent scope, near or far); {@code fallback} when none votes.
+     */
     private static String vote(List<RepoKnowledge.Neighbor> nn, List<Subject> subjects, Function<Subject, String> field,
                                String fallback) {
         Map<String, Double> votes = new HashMap<>();
