@@ -52,20 +52,9 @@ public final class Changelog {
 
     /** The one entry the patch adds, its sentence and its issue in one reading; null when it adds none or several. */
     public static Entry added(String patch) {
-        if (patch == null || patch.isEmpty() || !touchesLog(patch)) {
-            return null;
-        }
         java.util.List<Entry> added = new java.util.ArrayList<>();
         java.util.Set<String> removed = new java.util.HashSet<>();
-        boolean inLog = false;
-        for (String line : patch.split("\n")) {
-            if (line.startsWith("+++ ")) {
-                inLog = isLog(line.substring(4));
-                continue;
-            }
-            if (!inLog || line.startsWith("---") || !(line.startsWith("+") || line.startsWith("-"))) {
-                continue;
-            }
+        for (String line : logLines(patch)) {
             String text = text(line.substring(1));
             if (text != null) {
                 if (line.charAt(0) == '+') {
@@ -100,16 +89,8 @@ public final class Changelog {
      * without its markup); null otherwise.
      */
     public static String heading(String patch) {
-        if (patch == null || patch.isEmpty() || !touchesLog(patch)) {
-            return null;
-        }
-        boolean inLog = false;
-        for (String line : patch.split("\n")) {
-            if (line.startsWith("+++ ")) {
-                inLog = isLog(line.substring(4));
-                continue;
-            }
-            if (!inLog || !line.startsWith("+")) {
+        for (String line : logLines(patch)) {
+            if (line.charAt(0) != '+') {
                 continue;
             }
             String text = line.substring(1).strip();
@@ -128,6 +109,26 @@ public final class Changelog {
     /** What an entry says, its tags aside: an entry re-tagged or given an issue still says it. */
     private static String said(String text) {
         return normal(Subject.parse(text).description());
+    }
+
+    /**
+     * The lines the patch adds to or removes from change logs, each with its {@code +} or {@code -}, in patch order;
+     * empty when it touches none.
+     */
+    private static java.util.List<String> logLines(String patch) {
+        if (patch == null || patch.isEmpty() || !touchesLog(patch)) {
+            return java.util.List.of();
+        }
+        java.util.List<String> lines = new java.util.ArrayList<>();
+        boolean inLog = false;
+        for (String line : patch.split("\n")) {
+            if (line.startsWith("+++ ")) {
+                inLog = isLog(line.substring(4));
+            } else if (inLog && !line.startsWith("---") && (line.startsWith("+") || line.startsWith("-"))) {
+                lines.add(line);
+            }
+        }
+        return lines;
     }
 
     /** Whether a file header of the patch names a change log: a scan of the headers only, no split. */

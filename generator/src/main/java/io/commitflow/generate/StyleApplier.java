@@ -450,7 +450,7 @@ public final class StyleApplier {
         if (s.area().isEmpty() || Faithfulness.faithful(s.render(), patch)) {
             return s;
         }
-        Subject bare = withArea(s, "");
+        Subject bare = s.withArea("");
         if (!Faithfulness.faithful(bare.render(), patch)) {
             return s;
         }
@@ -458,16 +458,11 @@ public final class StyleApplier {
         // workflow change on macOS is "ci: …", not bare where nearly every subject names its area (mpv, ripgrep's
         // "ignore/walk:")
         for (int cut = s.area().lastIndexOf('/'); cut > 0; cut = s.area().lastIndexOf('/', cut - 1)) {
-            Subject shorter = withArea(s, s.area().substring(0, cut));
+            Subject shorter = s.withArea(s.area().substring(0, cut));
             if (Faithfulness.faithful(shorter.render(), patch)) {
                 return shorter;
             }
         }
         return bare;
-    }
-
-    private static Subject withArea(Subject s, String area) {
-        return new Subject(s.tags(), s.ticket(), s.plainTicket(), s.type(), s.scope(), s.breaking(), area,
-                s.description(), s.pullRequest());
     }
 }

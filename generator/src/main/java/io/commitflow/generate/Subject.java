@@ -137,6 +137,11 @@ public record Subject(List<String> tags, String ticket, boolean plainTicket, Str
         return new Subject(tags, ticket, plainTicket, type, scope, breaking, area, description, pullRequest);
     }
 
+    /** This subject with {@code area} as its {@code area: } prefix (empty: none). */
+    public Subject withArea(String area) {
+        return new Subject(tags, ticket, plainTicket, type, scope, breaking, area, description, pullRequest);
+    }
+
     public Subject withDescription(String d) {
         return new Subject(tags, ticket, plainTicket, type, scope, breaking, area, d, pullRequest);
     }
