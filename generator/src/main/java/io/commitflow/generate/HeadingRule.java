@@ -30,16 +30,18 @@ final class HeadingRule implements SubjectRule {
         String shape = shape(heading);
         List<String> exemplars = new ArrayList<>();
         int alike = 0;
-        for (RepoKnowledge.Neighbor n : c.neighbours) {
-            if (shape.equals(shape(Faithfulness.withoutSquashSuffix(n.commit().subject())))) {
+        boolean nearestAlike = false;
+        for (int i = 0; i < c.neighbours.size(); i++) {
+            IndexedCommit n = c.neighbours.get(i).commit();
+            if (shape.equals(shape(Faithfulness.withoutSquashSuffix(n.subject())))) {
+                nearestAlike |= i == 0;
                 alike++;
                 if (exemplars.size() < 3) {
-                    exemplars.add(n.commit().sha());
+                    exemplars.add(n.sha());
                 }
             }
         }
-        if (alike < MIN_ALIKE
-                || !shape.equals(shape(Faithfulness.withoutSquashSuffix(c.neighbours.get(0).commit().subject())))) {
+        if (alike < MIN_ALIKE || !nearestAlike) {
             return null;
         }
         return new Written(null, exemplars, new Draft(heading, c.template.body(), c.template.type(), "",
