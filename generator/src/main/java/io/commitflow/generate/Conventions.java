@@ -153,6 +153,30 @@ public record Conventions(boolean hasHistory, boolean usesConventional, boolean 
     static final String FILE_AREA = "{file}";
     /** A folder's area that is the main changed file's whole name ({@code CURLOPT_SHARE.md: …}). */
     static final String NAME_AREA = "{name}";
+    /**
+     * What starts a key of {@link #folderAreas} that is a file's path, not a folder's name (a folder's name has no
+     * slash): the area the history gave that file where it was the main one and the area named it.
+     */
+    static final String FILE_KEY = "/";
+
+    /**
+     * Whether {@code area} names the file at {@code path}: its path's last part is the file's name without its
+     * extension, its whole name, or the name's first words ({@code wayland} for {@code wayland_common.c}, {@code
+     * options/m_property} for {@code options/m_property.c}, {@code osc.lua}). Case counts: {@code cargo: …} for
+     * {@code Cargo.toml} says what kind of change it was (a history's {@code deps: …} as well), not whose file.
+     */
+    static boolean namesFile(String area, String path) {
+        String stem = Faithfulness.stem(path.substring(path.lastIndexOf('/') + 1));
+        String last = area.substring(area.lastIndexOf('/') + 1);
+        if (stem.isEmpty() || last.isEmpty()) {
+            return false;
+        }
+        if (last.equals(stem) || last.startsWith(stem + ".")) {
+            return true;
+        }
+        return stem.length() > last.length() && stem.startsWith(last)
+                && (stem.charAt(last.length()) == '_' || stem.charAt(last.length()) == '-');
+    }
 
     /**
      * The area a subject gave its folders, as {@link RepoStyle} learns it: {@link #FILE_AREA} or {@link #NAME_AREA}
@@ -171,10 +195,15 @@ public record Conventions(boolean hasHistory, boolean usesConventional, boolean 
     }
 
     /**
-     * The area the history gives the main changed file at {@code path} ({@link #areaOfFolders} of its folders, its
-     * own name written for a folder whose files are their own areas); null when none.
+     * The area the history gives the main changed file at {@code path}: the one it gave that file where the area names
+     * it ({@link #namesFile}), else {@link #areaOfFolders} of its folders, the file's own name written for a folder
+     * whose files are their own areas; null when none.
      */
     public String areaOfPath(String path) {
+        String own = areaOfFolders(List.of(FILE_KEY + path));
+        if (own != null) {
+            return own;
+        }
         String[] parts = path.split("/");
         String a = areaOfFolders(List.of(parts).subList(0, parts.length - 1));
         if (a == null) {

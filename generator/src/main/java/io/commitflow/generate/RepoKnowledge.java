@@ -313,7 +313,8 @@ public final class RepoKnowledge {
         model.features.learn(features.terms());
         // a bot's type for a diff of one kind ("ci(deps)" for a workflow bump) is no habit of the repository's people
         PathKind kind = Authors.isBot(d.commit().author()) ? null : PathKind.of(d);
-        model.style.learn(Subject.parse(subject), files, kind, folders(d));
+        FileChange main = StyleApplier.mainFile(d);
+        model.style.learn(Subject.parse(subject), files, kind, folders(d), main == null ? null : main.path());
         Changelog.Entry entry = Changelog.added(d.patch());
         if (entry != null) {
             model.style.learnChangelog(entry.text(), entry.issue(), subject);

@@ -84,7 +84,8 @@ public final class RepoStyle {
 
     /**
      * Folder and area ({@code folder + '\u0000' + area}) → how many subjects with that area changed a file in that
-     * folder: how the history maps paths to areas. Counted only while nearly every subject has an area
+     * folder: how the history maps paths to areas. A key that starts with {@link Conventions#FILE_KEY} is a file's
+     * whole path, the area one that names that file (its most-changed). Counted only while nearly every subject has an area
      * ({@value #AREA_ALWAYS}, {@link Conventions#areaAlways}), at most {@value #MAX_FOLDER_AREAS} pairs; null in a
      * model restored from before.
      */
@@ -171,6 +172,15 @@ public final class RepoStyle {
      * {@code folders} (every folder name of the changed paths).
      */
     public void learn(Subject s, List<String> fileNames, PathKind kind, java.util.Collection<String> folders) {
+        learn(s, fileNames, kind, folders, null);
+    }
+
+    /**
+     * {@link #learn(Subject, List, PathKind, java.util.Collection)}, and the area a subject gave {@code mainPath} (its
+     * most-changed file, {@link StyleApplier#mainFile}) where the area names that file.
+     */
+    public void learn(Subject s, List<String> fileNames, PathKind kind, java.util.Collection<String> folders,
+                      String mainPath) {
         total++;
         if (total % FOLDER_AREAS_HALVED_EVERY == 0 && folderAreas != null) {
             folderAreas.replaceAll((k, v) -> v / 2);
@@ -223,6 +233,11 @@ public final class RepoStyle {
             }
             if (prefixedShare() >= AREA_ALWAYS) {
                 learnFolderArea(Conventions.asFolderArea(s.area(), fileNames), folders);
+                if (mainPath != null && Conventions.namesFile(s.area(), mainPath)) {
+                    // mpv writes "wayland: …" for video/out/wayland_common.c, whose folder's other files are their
+                    // own areas: the file's own area is kept beside its folder's
+                    learnFolderArea(s.area(), List.of(Conventions.FILE_KEY + mainPath));
+                }
             }
         }
         if (!s.tags().isEmpty()) {

@@ -149,6 +149,38 @@ class AreaAlwaysTest {
     }
 
     @Test
+    void aFileTheHistoryGaveAnAreaOfItsOwnKeepsIt() {
+        RepoStyle style = new RepoStyle();
+        String[] outputs = {"vo_gpu", "vo_drm", "vo_sixel", "vo_tct"};
+        for (int i = 0; i < 40; i++) {
+            String vo = outputs[i % outputs.length];
+            style.learn(Subject.parse(vo + ": fix a leak " + i), List.of(vo), null, List.of("video", "out"),
+                    "video/out/" + vo + ".c");
+            if (i % 4 == 0) {
+                style.learn(Subject.parse("wayland: handle a lost seat " + i), List.of("wayland_common"), null,
+                        List.of("video", "out"), "video/out/wayland_common.c");
+            }
+            style.learn(Subject.parse("options/m_property: check the type " + i), List.of("m_property"), null,
+                    List.of("options"), "options/m_property.c");
+            style.learn(Subject.parse("vendor: bump a crate " + i), List.of("Cargo"), null, List.of(), "Cargo.toml");
+        }
+        Conventions c = style.conventions();
+        assertThat(c.areaAlways()).isTrue();
+        assertThat(c.areaOfPath("video/out/wayland_common.c")).as("the file's own area").isEqualTo("wayland");
+        assertThat(c.areaOfPath("video/out/vo_kitty.c")).as("its folder's other files are their own areas")
+                .isEqualTo("vo_kitty");
+        assertThat(c.areaOfPath("options/m_property.c")).isEqualTo("options/m_property");
+        assertThat(c.areaOfPath("Cargo.toml")).as("vendor names no file: what the change was for, not whose file").isNull();
+
+        assertThat(Conventions.namesFile("wayland", "video/out/wayland_common.c")).isTrue();
+        assertThat(Conventions.namesFile("osc.lua", "player/lua/osc.lua")).isTrue();
+        assertThat(Conventions.namesFile("player/command", "player/command.c")).isTrue();
+        assertThat(Conventions.namesFile("way", "video/out/wayland_common.c")).as("not at a word's end").isFalse();
+        assertThat(Conventions.namesFile("cargo", "Cargo.toml")).as("case counts").isFalse();
+        assertThat(Conventions.namesFile("wayland", "video/out/")).isFalse();
+    }
+
+    @Test
     void aChangedFileANeighbourWroteAsItsAreaIsTheArea() {
         List<Subject> subjects = List.of(Subject.parse("ftp: fix a leak"), Subject.parse("mime: encode names"));
         assertThat(StyleApplier.namedByNeighbours(List.of("mime", "test1560"), subjects)).isEqualTo("mime");
