@@ -14,7 +14,10 @@ import java.util.regex.Pattern;
  * tool writes, as a deploy action's {@code Deploying to master from @ owner/project@<id> 🚀} for each commit whose
  * site it regenerates. When at least {@value #MIN_REPEATS} of the nearest neighbours are this author's, changed
  * exactly this diff's files, and wrote one such form, and no other form of theirs is as common, the form is written
- * with the id left for the author ({@value #ID_PLACEHOLDER}): the id names a commit the diff does not contain.
+ * with the id left for the author ({@value #ID_PLACEHOLDER}): the id names a commit the diff does not contain. A form
+ * without an id (a maintainer's {@code deps: update example dependencies}, a release script's {@code Prepare next
+ * development version.}) is written whole, in its author's case and punctuation, where the nearest neighbour wrote
+ * it: the other rules had restyled it ({@code build: Update example dependencies}).
  *
  * <p>The form's words are the history's, not this diff's: the project's name in it is what every instance wrote, so
  * it is kept, though the diff may not say it (the real subjects name it just as well). A form with any number other
@@ -37,8 +40,8 @@ final class RecurringFormRule implements SubjectRule {
             return null;
         }
         String subject = form.replace(String.valueOf(MARK), ID_PLACEHOLDER);
-        if (subject.length() > SubjectLength.MAX) {
-            return null;
+        if (subject.length() > SubjectLength.MAX || subject.length() < SubjectLength.MIN) {
+            return null; // "Fix lexer", said again and again, says too little to be written whole
         }
         List<String> exemplars = new ArrayList<>();
         for (RepoKnowledge.Neighbor n : c.neighbours) {
@@ -79,7 +82,12 @@ final class RecurringFormRule implements SubjectRule {
                 tie = true;
             }
         }
-        if (best == null || tie || bestCount < MIN_REPEATS || best.indexOf(MARK) < 0) {
+        if (best == null || tie || bestCount < MIN_REPEATS) {
+            return null;
+        }
+        if (best.indexOf(MARK) < 0 && !best.equals(nn.get(0).commit().subject())) {
+            // the same words each time: written whole only as the nearest neighbour wrote them, not a form the author
+            // has since left (ripgrep's "update brew tap" ahead of the "pkg/brew: update tap" it became)
             return null;
         }
         for (int i = 0; i < best.length(); i++) {

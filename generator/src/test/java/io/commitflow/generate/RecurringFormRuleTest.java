@@ -63,15 +63,21 @@ class RecurringFormRuleTest {
     }
 
     @Test
-    void aFormWithAnotherNumberOrWithoutAnIdIsLeftToTheOtherRules() {
+    void aFormWithAnotherNumberOrOneTheNearestLeftIsLeftToTheOtherRules() {
         List<RepoKnowledge.Neighbor> counted = List.of(
                 neighbour("Deploy 12 pages from 1a2b3c4d", "bot"), neighbour("Deploy 13 pages from 5e6f7a8b", "bot"),
                 neighbour("Deploy 14 pages from 9c0d1e2f", "bot"));
         assertThat(RecurringFormRule.form(counted, "bot", List.of("README"))).as("the page count changes").isNull();
-        List<RepoKnowledge.Neighbor> plain = List.of(neighbour("Update sponsors", "bot"),
-                neighbour("Update sponsors", "bot"), neighbour("Update sponsors", "bot"));
-        assertThat(RecurringFormRule.form(plain, "bot", List.of("README"))).as("no id: the exemplars say it")
-                .isNull();
+        List<RepoKnowledge.Neighbor> plain = List.of(neighbour("deps: update example dependencies", "bot"),
+                neighbour("deps: update example dependencies", "bot"),
+                neighbour("deps: update example dependencies", "bot"));
+        assertThat(RecurringFormRule.form(plain, "bot", List.of("README"))).as("no id: the same words each time")
+                .isEqualTo("deps: update example dependencies");
+        List<RepoKnowledge.Neighbor> left = List.of(neighbour("pkg/brew: update tap", "bot"),
+                neighbour("update brew tap", "bot"), neighbour("update brew tap", "bot"),
+                neighbour("update brew tap", "bot"));
+        assertThat(RecurringFormRule.form(left, "bot", List.of("README")))
+                .as("a form the nearest neighbour no longer writes").isNull();
         List<RepoKnowledge.Neighbor> ids = List.of(neighbour("Deploy from 1a2b3c4d", "bot"),
                 neighbour("Deploy from 5e6f7a8b", "bot"), neighbour("Deploy from 9c0d1e2f", "bot"),
                 neighbour("Deploy from deadbeef", "bot"));
