@@ -1,24 +1,32 @@
 package io.commitflow.generate;
 
+import io.commitflow.git.DiffedCommit;
+
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * Where the history writes the change log's entry as the subject ({@link Conventions#subjectIsChangelogEntry}) and
  * this diff adds one entry, the entry is the subject, in the repository's form; and where the history writes the
- * entry's issue as the subject's ticket ({@code [LANG-1819] Fix …}), this diff's own issue is the ticket.
+ * entry's issue as the subject's ticket ({@code [LANG-1819] Fix …}), this diff's own issue is the ticket. Where the
+ * history's subjects say what its entries say in other words, and the entries scored better against them than the
+ * neighbours the ranker chose ({@link Conventions#entryBeatsNeighbours}), an entry that says what the diff does
+ * ({@link #entry}) is the subject too.
  */
 final class ChangelogEntryRule implements SubjectRule {
     @Override
     public Written write(Composition c) {
-        if (!c.conventions.subjectIsChangelogEntry() || c.merge) {
+        boolean mirrored = c.conventions.subjectIsChangelogEntry();
+        if (!mirrored && !c.conventions.entryBeatsNeighbours() || c.merge) {
             return null;
         }
         Changelog.Entry added = Changelog.added(c.patch());
-        if (added == null || added.text() == null) {
+        if (added == null || added.text() == null || !mirrored && entry(c.diff) == null) {
             return null;
         }
-        Subject s = c.styled(Subject.parse(added.text()));
+        // the entry's own tags are a change log's form ("[jest-runtime] …"), not the subjects', unless they write tags
+        String text = mirrored || c.conventions.writesTags() ? added.text() : Changelog.withoutTags(added.text());
+        Subject s = c.styled(Subject.parse(text));
         String issue = added.issue();
         if (c.conventions.entryIssueIsTicket() && s.ticket().isEmpty() && issue != null) {
             // this diff's own number, never an old one
@@ -29,5 +37,26 @@ final class ChangelogEntryRule implements SubjectRule {
                     s.description(), s.pullRequest());
         }
         return new Written(s, c.nearestExemplars());
+    }
+
+    /**
+     * The one entry {@code d} adds to a change log, where it says what the diff does: not where the diff changes
+     * nothing but change logs (a subject says what was done to the log: "Add changelog entry for #1206"), nor where it
+     * opens a version's section (a release moves the entries under their version: "release: create-vite@9.1.0"), nor
+     * an entry of fewer than three words (ripgrep's link text "BUG #2177"); null otherwise.
+     */
+    static String entry(DiffedCommit d) {
+        Changelog.Entry added = Changelog.added(d.patch());
+        if (added == null || added.text() == null || Changelog.heading(d.patch()) != null
+                || d.files().stream().allMatch(f -> Changelog.isLog(f.path()))) {
+            return null;
+        }
+        int words = 0;
+        for (String w : added.text().split("\\s+")) {
+            if (w.length() > 1 && w.chars().anyMatch(Character::isLowerCase)) {
+                words++;
+            }
+        }
+        return words >= 3 ? added.text() : null;
     }
 }

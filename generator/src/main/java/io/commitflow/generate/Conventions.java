@@ -48,18 +48,33 @@ import java.util.List;
  *                           SubjectLength#SHORT_FLOOR} where at least {@value RepoStyle#SHORT_SHARE} of the history's
  *                           own subjects are shorter than that ({@code Release 1.0.30}, {@code Fix typo}, {@code
  *                           Javadoc}): {@link SubjectLength#fit} pads a shorter one with the place it changed
+ * @param entryBeatsNeighbours of the lessons of commits that added one change-log entry beside other changes
+ *                           ({@link ChangelogEntryRule#entry}), at least {@value RepoStyle#TITLE_LESSONS}, the entry
+ *                           scored better against the real description than the neighbour the ranker chose, and
+ *                           {@value RepoStyle#TITLE_FLOOR} B-Norm or more on average ({@link RepoStyle#learnEntry})
  */
 public record Conventions(boolean hasHistory, boolean usesConventional, boolean scopeIsUsuallyFile, boolean usesArea,
                           boolean areaIsUsuallyFile, boolean mostlyTagged, boolean writesTags, boolean writesTickets,
                           boolean capitalizes, boolean endsWithPeriod, boolean subjectIsChangelogEntry,
                           String kindTypes, String scopes, String folderScopes, boolean subjectIsTestTitle,
                           boolean entryIssueIsTicket, String releaseForm, boolean areaAlways, String folderAreas,
-                          int subjectFloor) {
+                          int subjectFloor, boolean entryBeatsNeighbours) {
 
     public Conventions {
         if (subjectFloor <= 0) {
             subjectFloor = SubjectLength.MIN; // a request restored from a version before the floor was kept
         }
+    }
+
+    /** Conventions without {@code entryBeatsNeighbours}, as a request of a version before it was kept reads. */
+    public Conventions(boolean hasHistory, boolean usesConventional, boolean scopeIsUsuallyFile, boolean usesArea,
+                       boolean areaIsUsuallyFile, boolean mostlyTagged, boolean writesTags, boolean writesTickets,
+                       boolean capitalizes, boolean endsWithPeriod, boolean subjectIsChangelogEntry, String kindTypes,
+                       String scopes, String folderScopes, boolean subjectIsTestTitle, boolean entryIssueIsTicket,
+                       String releaseForm, boolean areaAlways, String folderAreas, int subjectFloor) {
+        this(hasHistory, usesConventional, scopeIsUsuallyFile, usesArea, areaIsUsuallyFile, mostlyTagged, writesTags,
+                writesTickets, capitalizes, endsWithPeriod, subjectIsChangelogEntry, kindTypes, scopes, folderScopes,
+                subjectIsTestTitle, entryIssueIsTicket, releaseForm, areaAlways, folderAreas, subjectFloor, false);
     }
 
     /** Conventions without {@code subjectFloor}, as a request of a version before it was kept reads. */
@@ -136,14 +151,15 @@ public record Conventions(boolean hasHistory, boolean usesConventional, boolean 
         return conventional == usesConventional ? this : new Conventions(hasHistory, conventional, scopeIsUsuallyFile,
                 usesArea, areaIsUsuallyFile, mostlyTagged, writesTags, writesTickets, capitalizes, endsWithPeriod,
                 subjectIsChangelogEntry, kindTypes, scopes, folderScopes, subjectIsTestTitle, entryIssueIsTicket,
-                releaseForm, areaAlways, folderAreas, subjectFloor);
+                releaseForm, areaAlways, folderAreas, subjectFloor, entryBeatsNeighbours);
     }
 
     /** These conventions with {@code floor} as the fewest characters of a subject. */
     public Conventions withSubjectFloor(int floor) {
         return new Conventions(hasHistory, usesConventional, scopeIsUsuallyFile, usesArea, areaIsUsuallyFile,
                 mostlyTagged, writesTags, writesTickets, capitalizes, endsWithPeriod, subjectIsChangelogEntry, kindTypes,
-                scopes, folderScopes, subjectIsTestTitle, entryIssueIsTicket, releaseForm, areaAlways, folderAreas, floor);
+                scopes, folderScopes, subjectIsTestTitle, entryIssueIsTicket, releaseForm, areaAlways, folderAreas, floor,
+                entryBeatsNeighbours);
     }
 
     /**

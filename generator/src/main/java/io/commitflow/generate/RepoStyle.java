@@ -67,6 +67,16 @@ public final class RepoStyle {
     public int testTitles;
     public double titleScores;
     public double pickScores;
+    /**
+     * Lessons of commits that added one change-log entry beside other changes ({@link ChangelogEntryRule#entry}), and
+     * what the entry and the ranker's chosen neighbour scored against the real description (B-Norm, summed): a history
+     * whose subjects say what its entries say in other words (bat's "Respect paging mode for list languages" for the
+     * entry "Fix --list-languages respecting --paging=never") is written from the entry where it scores better than
+     * the neighbours do, as {@link #testTitles}.
+     */
+    public int entryLessons;
+    public double entryScores;
+    public double entryPickScores;
     /** Lessons with a test title it takes before the titles' score decides ({@link Conventions#subjectIsTestTitle}). */
     static final int TITLE_LESSONS = 10;
     /**
@@ -280,6 +290,13 @@ public final class RepoStyle {
         pickScores += pick;
     }
 
+    /** Counts a lesson of a commit that added one change-log entry: the entry's score and the ranker's pick's. */
+    public void learnEntry(double entry, double pick) {
+        entryLessons++;
+        entryScores += entry;
+        entryPickScores += pick;
+    }
+
     /**
      * Counts whether a commit that added one change-log entry ({@link Changelog#added}) said the same in its subject,
      * and, when the entry names an issue ({@link Changelog.Entry#issue}, null: none), whether the subject's ticket is
@@ -362,7 +379,8 @@ public final class RepoStyle {
                 testTitles >= TITLE_LESSONS && titleScores > pickScores && titleScores >= TITLE_FLOOR * testTitles,
                 changelogIssues >= 3 && 2 * changelogIssuesTitled > changelogIssues, releaseForm(),
                 total >= AREA_ALWAYS_AFTER && prefixedShare() >= AREA_ALWAYS, folderAreasOf(),
-                shortSubjects >= SHORT_SHARE * total && shortSubjects > 0 ? SubjectLength.SHORT_FLOOR : SubjectLength.MIN);
+                shortSubjects >= SHORT_SHARE * total && shortSubjects > 0 ? SubjectLength.SHORT_FLOOR : SubjectLength.MIN,
+                entryLessons >= TITLE_LESSONS && entryScores > entryPickScores && entryScores >= TITLE_FLOOR * entryLessons);
     }
 
     /**

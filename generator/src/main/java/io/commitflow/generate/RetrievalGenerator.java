@@ -164,9 +164,9 @@ public final class RetrievalGenerator implements java.io.Serializable {
      * commit that adds one test case, how its title scored and how the neighbour the current ranker picks scored
      * (NaN and 0 otherwise), which {@link RepoStyle#learnTestTitle} weighs.
      */
-    public record Lesson(double[][] terms, double[] score, double title, double pick) {
+    public record Lesson(double[][] terms, double[] score, double title, double pick, double entry) {
         public Lesson(double[][] terms, double[] score) {
-            this(terms, score, Double.NaN, 0);
+            this(terms, score, Double.NaN, 0, Double.NaN);
         }
     }
 
@@ -191,12 +191,17 @@ public final class RetrievalGenerator implements java.io.Serializable {
         double[][] f = ExemplarRanker.features(nn, subjects, features.signature(), features.versionShape(),
                 diff.commit().author(), window.to(), real, score);
         String title = TestTitle.of(diff.patch());
-        if (title == null) {
+        String entry = ChangelogEntryRule.entry(diff);
+        if (title == null && entry == null) {
             return new Lesson(f, score);
         }
-        double titled = new PairwiseBleu(List.of(MessageTokens.of(title), MessageTokens.of(real))).sentence(0, 1);
         double picked = score[ExemplarRanker.best(f, RankerChoice.GRID.get(ranker(memory.model())).terms())];
-        return new Lesson(f, score, titled, picked);
+        return new Lesson(f, score, title == null ? Double.NaN : sentence(title, real), picked,
+                entry == null ? Double.NaN : sentence(Subject.parse(entry).description(), real));
+    }
+
+    private static double sentence(String candidate, String real) {
+        return new PairwiseBleu(List.of(MessageTokens.of(candidate), MessageTokens.of(real))).sentence(0, 1);
     }
 
     /** Credits {@code model}'s ranking weights with a {@link #lesson} (null: nothing). */
@@ -209,6 +214,9 @@ public final class RetrievalGenerator implements java.io.Serializable {
         }
         if (!Double.isNaN(lesson.title())) {
             model.style.learnTestTitle(lesson.title(), lesson.pick());
+        }
+        if (!Double.isNaN(lesson.entry())) {
+            model.style.learnEntry(lesson.entry(), lesson.pick());
         }
         model.ranker.observe(lesson.terms(), lesson.score());
     }

@@ -1,7 +1,10 @@
 package io.commitflow.generate;
 
 import io.commitflow.git.DiffedCommit;
+import io.commitflow.git.FileChange;
 import org.junit.jupiter.api.Test;
+
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -28,6 +31,42 @@ class ChangelogEntryRuleTest {
 
             learnEntries(r, 3, 7, true);
             assertThat(new ChangelogEntryRule().write(r.composition(d)).subject().ticket()).isEqualTo("LANG-99");
+        }
+    }
+
+    @Test
+    void anEntryThatScoredBetterThanTheNeighboursIsTheSubjectWhereItSaysWhatTheDiffDoes() {
+        try (Rules r = new Rules()) {
+            r.learn(TestDiffs.change("r", "1".repeat(40), "Widget", "run", "Widget: Retry runs\n", null));
+            DiffedCommit d = TestDiffs.withEntry(TestDiffs.change("r", "e".repeat(40), "Pair", "swap", null, null),
+                    "[pairs] Add Pair.swap() for the other order.", null);
+            assertThat(new ChangelogEntryRule().write(r.composition(d))).as("no lesson yet").isNull();
+
+            RepoStyle style = r.memory.model().style;
+            for (int i = 0; i < RepoStyle.TITLE_LESSONS - 1; i++) {
+                style.learnEntry(0.4, 0.2);
+            }
+            assertThat(style.conventions().entryBeatsNeighbours()).as("nine lessons").isFalse();
+            style.learnEntry(0.4, 0.2);
+            assertThat(style.conventions().entryBeatsNeighbours()).isTrue();
+            assertThat(style.conventions().subjectIsChangelogEntry()).as("the subjects never said the entries").isFalse();
+
+            SubjectRule.Written w = new ChangelogEntryRule().write(r.composition(d));
+            assertThat(w.subject().description()).startsWith("Add Pair.swap() for the other order");
+            assertThat(w.subject().tags()).as("a change log's tag, in a history that writes none").isEmpty();
+
+            DiffedCommit logOnly = DiffedCommit.of(d.commit(), List.of(new FileChange("MODIFY", "src/changes/changes.xml",
+                    "src/changes/changes.xml", false, 1, 0, 0, "100644", "100644")), 1, d.patch(), "", "mirror", null);
+            assertThat(new ChangelogEntryRule().write(r.composition(logOnly))).as("a change to the log alone").isNull();
+            DiffedCommit link = TestDiffs.withEntry(TestDiffs.change("r", "f".repeat(40), "Pair", "swap", null, null),
+                    "BUG #2177", null);
+            assertThat(ChangelogEntryRule.entry(link)).as("a link's text, no sentence").isNull();
+            assertThat(ChangelogEntryRule.entry(d)).isEqualTo("[pairs] Add Pair.swap() for the other order");
+
+            for (int i = 0; i < 30; i++) {
+                style.learnEntry(0.1, 0.2);
+            }
+            assertThat(style.conventions().entryBeatsNeighbours()).as("the neighbours scored better since").isFalse();
         }
     }
 

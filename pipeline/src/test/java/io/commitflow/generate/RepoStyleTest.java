@@ -41,6 +41,8 @@ class RepoStyleTest {
                 "folderScopes",
                 // and the test titles' lessons: restored at 0, so titles wait for ten new lessons
                 "testTitles", "titleScores", "pickScores",
+                // and the change-log entries' lessons: restored at 0, so entries wait for ten new lessons
+                "entryLessons", "entryScores", "entryPickScores",
                 // and the change-log entries' issues: restored at 0, so the entry's issue waits for three new ones
                 "changelogIssues", "changelogIssuesTitled",
                 // and the release forms: restored at 0 and null (read as empty), so a form waits for two releases
