@@ -25,6 +25,8 @@ public final class Changelog {
     private static final Pattern NUMBERLESS_TICKET = Pattern.compile("\\[[A-Z][A-Z0-9_]*-]\\s*");
     /** Bracket tags that open an entry, as they open a subject: {@code [javadoc] }, {@code [LANG-1819][test] }. */
     private static final Pattern LEADING_TAGS = Pattern.compile("^(?:\\[[^\\]\\s][^\\]]{0,40}]\\s*)+");
+    /** A pointer to the issues at the end: ", see #2036 (@someone)", ". See #1597, #1737". */
+    private static final Pattern SEE = Pattern.compile("(?i)[,.;]?\\s+see\\s+#\\d+.*$");
     /** Trailing references and credits: " (#12)", " #12", " by @someone in …", " (thanks @x)". */
     private static final Pattern TRAILER = Pattern.compile(
             "(?:\\s*\\((?:#\\d+(?:,\\s*#\\d+)*|thanks[^)]*)\\)|\\s+#\\d+|\\s+by @\\S+.*|\\s+\\(@\\S+\\))+\\s*$");
@@ -163,6 +165,7 @@ public final class Changelog {
         t = TAG.matcher(t).replaceAll("");
         t = t.replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", "\"").replace("&apos;", "'")
                 .replace("&amp;", "&").replace("`", "").trim();
+        t = SEE.matcher(t).replaceFirst("");
         t = withoutPeriod(TRAILER.matcher(withoutPeriod(t)).replaceFirst("").trim());
         // a ticket tag left without its number ("[LANG-] Javadoc ArrayUtils.removeAll() …") says no ticket
         t = NUMBERLESS_TICKET.matcher(t).replaceAll("").trim();

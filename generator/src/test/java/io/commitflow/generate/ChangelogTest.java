@@ -27,6 +27,13 @@ class ChangelogTest {
                 .isEqualTo("Fix the progress meter when pushing");
         assertThat(Changelog.entry(patch("docs/NEWS", "* Speed up packing of large repositories by @someone in #12")))
                 .isEqualTo("Speed up packing of large repositories");
+        assertThat(Changelog.entry(patch("CHANGELOG.md", "- Associate `.ron` files with rust syntax, see #2036 (@someone)")))
+                .as("a pointer to its issue").isEqualTo("Associate .ron files with rust syntax");
+        assertThat(Changelog.entry(patch("CHANGELOG.md",
+                "- Add support for $LESSOPEN and $LESSCLOSE. See #1597, #1739 and #2444 (@someone)")))
+                .isEqualTo("Add support for $LESSOPEN and $LESSCLOSE");
+        assertThat(Changelog.entry(patch("CHANGELOG.md", "- Let users see #-comments in the sample config")))
+                .as("see, not as a pointer").isEqualTo("Let users see #-comments in the sample config");
     }
 
     @Test
