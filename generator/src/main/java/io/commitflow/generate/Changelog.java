@@ -133,12 +133,12 @@ public final class Changelog {
         return lines;
     }
 
-    /** Whether a file header of the patch names a change log: a scan of the headers only, no split. */
     /** {@code text} without the bracket tags that open it ({@code [jest-runtime] }). */
     static String withoutTags(String text) {
         return LEADING_TAGS.matcher(text).replaceFirst("");
     }
 
+    /** Whether a file header of the patch names a change log: a scan of the headers only, no split. */
     static boolean touchesLog(String patch) {
         return DiffTokens.anyFile(patch, Changelog::isLog);
     }

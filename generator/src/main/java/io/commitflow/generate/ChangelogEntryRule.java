@@ -21,7 +21,7 @@ final class ChangelogEntryRule implements SubjectRule {
             return null;
         }
         Changelog.Entry added = Changelog.added(c.patch());
-        if (added == null || added.text() == null || !mirrored && entry(c.diff) == null) {
+        if (added == null || added.text() == null || !mirrored && !saysWhatItDoes(added, c.diff)) {
             return null;
         }
         // the entry's own tags are a change log's form ("[jest-runtime] …"), not the subjects', unless they write tags
@@ -47,9 +47,13 @@ final class ChangelogEntryRule implements SubjectRule {
      */
     static String entry(DiffedCommit d) {
         Changelog.Entry added = Changelog.added(d.patch());
-        if (added == null || added.text() == null || Changelog.heading(d.patch()) != null
-                || d.files().stream().allMatch(f -> Changelog.isLog(f.path()))) {
-            return null;
+        return added != null && added.text() != null && saysWhatItDoes(added, d) ? added.text() : null;
+    }
+
+    /** Whether {@code added}, the entry {@code d} adds (its text known), says what {@code d} does ({@link #entry}). */
+    private static boolean saysWhatItDoes(Changelog.Entry added, DiffedCommit d) {
+        if (Changelog.heading(d.patch()) != null || d.files().stream().allMatch(f -> Changelog.isLog(f.path()))) {
+            return false;
         }
         int words = 0;
         for (String w : added.text().split("\\s+")) {
@@ -57,6 +61,6 @@ final class ChangelogEntryRule implements SubjectRule {
                 words++;
             }
         }
-        return words >= 3 ? added.text() : null;
+        return words >= 3;
     }
 }

@@ -216,12 +216,13 @@ public record Conventions(boolean hasHistory, boolean usesConventional, boolean 
      * whose files are their own areas; null when none.
      */
     public String areaOfPath(String path) {
-        String own = areaOfFolders(List.of(FILE_KEY + path));
+        java.util.Map<String, String> byFolder = byFolder();
+        String own = byFolder.get(FILE_KEY + path);
         if (own != null) {
             return own;
         }
         String[] parts = path.split("/");
-        String a = areaOfFolders(List.of(parts).subList(0, parts.length - 1));
+        String a = deepest(byFolder, List.of(parts).subList(0, parts.length - 1));
         if (a == null) {
             return null;
         }
@@ -239,8 +240,13 @@ public record Conventions(boolean hasHistory, boolean usesConventional, boolean 
      * null when none has.
      */
     public String areaOfFolders(List<String> folders) {
+        return deepest(byFolder(), folders);
+    }
+
+    /** {@link #folderAreas} read: each key (a folder's name, or {@link #FILE_KEY} and a file's path) and its area. */
+    private java.util.Map<String, String> byFolder() {
         if (folderAreas == null || folderAreas.isEmpty()) {
-            return null;
+            return java.util.Map.of();
         }
         java.util.Map<String, String> byFolder = new java.util.HashMap<>();
         for (String pair : folderAreas.split(",")) {
@@ -249,6 +255,10 @@ public record Conventions(boolean hasHistory, boolean usesConventional, boolean 
                 byFolder.put(pair.substring(0, eq), pair.substring(eq + 1));
             }
         }
+        return byFolder;
+    }
+
+    private static String deepest(java.util.Map<String, String> byFolder, List<String> folders) {
         for (int i = folders.size() - 1; i >= 0; i--) {
             String a = byFolder.get(folders.get(i));
             if (a != null) {

@@ -95,8 +95,8 @@ public final class RepoStyle {
     /**
      * Folder and area ({@code folder + '\u0000' + area}) → how many subjects with that area changed a file in that
      * folder: how the history maps paths to areas. A key that starts with {@link Conventions#FILE_KEY} is a file's
-     * whole path, the area one that names that file (its most-changed). Counted only while nearly every subject has an area
-     * ({@value #AREA_ALWAYS}, {@link Conventions#areaAlways}), at most {@value #MAX_FOLDER_AREAS} pairs; null in a
+     * whole path, the area one that names that file (its most-changed). Counted only while nearly every subject has an
+     * area ({@value #AREA_ALWAYS}, {@link Conventions#areaAlways}), at most {@value #MAX_FOLDER_AREAS} pairs; null in a
      * model restored from before.
      */
     public Map<String, Integer> folderAreas = new HashMap<>();
@@ -376,11 +376,20 @@ public final class RepoStyle {
                 share(tagged) >= 0.5, share(tagged) >= 0.3, share(ticketed) >= 0.3,
                 capitalized * 2 >= Math.max(1, total), period * 2 > total,
                 changelogEntries >= 3 && 2 * changelogMirrors > changelogEntries, habits(), scopesByCount(), scopesOfFolders(),
-                testTitles >= TITLE_LESSONS && titleScores > pickScores && titleScores >= TITLE_FLOOR * testTitles,
+                beatsPicks(testTitles, titleScores, pickScores),
                 changelogIssues >= 3 && 2 * changelogIssuesTitled > changelogIssues, releaseForm(),
                 total >= AREA_ALWAYS_AFTER && prefixedShare() >= AREA_ALWAYS, folderAreasOf(),
                 shortSubjects >= SHORT_SHARE * total && shortSubjects > 0 ? SubjectLength.SHORT_FLOOR : SubjectLength.MIN,
-                entryLessons >= TITLE_LESSONS && entryScores > entryPickScores && entryScores >= TITLE_FLOOR * entryLessons);
+                beatsPicks(entryLessons, entryScores, entryPickScores));
+    }
+
+    /**
+     * Whether a candidate that {@code lessons} lessons scored ({@code scores}, summed) against the ranker's picks
+     * ({@code picks}) is to be written: {@value #TITLE_LESSONS} lessons at least, more than the picks, and {@value
+     * #TITLE_FLOOR} B-Norm or more on average.
+     */
+    private static boolean beatsPicks(int lessons, double scores, double picks) {
+        return lessons >= TITLE_LESSONS && scores > picks && scores >= TITLE_FLOOR * lessons;
     }
 
     /**
