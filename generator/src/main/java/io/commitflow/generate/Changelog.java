@@ -16,12 +16,34 @@ public final class Changelog {
     private static final Set<String> NAMES = Set.of("changes.xml", "changelog", "changelog.md", "changelog.txt",
             "changes", "changes.md", "changes.txt", "news", "news.md", "history.md", "release-notes.md",
             "release-notes.txt", "release_notes.md", "releasenotes.md");
+    /**
+     * Folders of change-log fragments, one file per change, gathered into the log at a release: RuboCop's and
+     * towncrier's {@code changelog/}, {@code changelog.d/}, {@code newsfragments/}, {@code changes/}, changesets'
+     * {@code .changeset/}, GitLab's {@code changelogs/unreleased/}.
+     */
+    private static final Set<String> FRAGMENT_DIRS = Set.of("changelog", "changelog.d", ".changeset", "newsfragments",
+            "changes", "news", ".changelog", "changelogs/unreleased", "changes/unreleased", "unreleased");
+    /** A fragment's file: prose (Markdown, reStructuredText, text) or towncrier's type as its extension. */
+    private static final Pattern FRAGMENT_FILE = Pattern.compile(
+            "(?i)[^.][^/]*\\.(?:md|markdown|rst|txt|(?:bugfix|fix|feature|removal|deprecation|breaking|doc|docs|misc"
+                    + "|trivial|added|changed|fixed|security|perf|internal)(?:\\.(?:md|rst|txt))?)");
     private static final Pattern ACTION = Pattern.compile("<action\\b[^>]*>(.*?)</action>");
     private static final Pattern BULLET = Pattern.compile("^\\s*[-*]\\s+(.+)$");
     private static final Pattern LINK = Pattern.compile("\\[([^\\]]*)]\\([^)]*\\)");
+    /** A bracket tag in code quotes, {@code `[jest-config]`}: a tag, as the subjects write it. */
+    private static final Pattern QUOTED_TAG = Pattern.compile("`(\\[[^\\]`]+])`");
+    /** A reference-style link, {@code [@someone][]}: its text. */
+    private static final Pattern REF_LINK = Pattern.compile("\\[([^\\]]*)]\\[[^\\]]*]");
+    /** The issues an entry opens with, its links already text: {@code #15590: }, {@code #1, #2: }. */
+    private static final Pattern LEADING_ISSUES = Pattern.compile("^#\\d+(?:,\\s*#\\d+)*:\\s*");
     private static final Pattern TAG = Pattern.compile("<[^>]+>");
     /** The issue an {@code <action>} names: a ticket id, {@code LANG-1819}. */
     private static final Pattern ISSUE = Pattern.compile("<action\\b[^>]*\\bissue=\"([A-Z][A-Z0-9_]*-\\d+)\"");
+    /**
+     * The issue a Markdown entry opens with, linked to the tracker's issues (RuboCop's {@code * [#15073](…/issues/15073):
+     * …}): {@code #15073}. A pull request's link is no issue.
+     */
+    private static final Pattern LINKED_ISSUE = Pattern.compile("^[+-]\\s*[-*]\\s+\\[(#\\d+)]\\([^)\\s]*/issues/\\d+\\)");
     private static final Pattern NUMBERLESS_TICKET = Pattern.compile("\\[[A-Z][A-Z0-9_]*-]\\s*");
     /** Bracket tags that open an entry, as they open a subject: {@code [javadoc] }, {@code [LANG-1819][test] }. */
     private static final Pattern LEADING_TAGS = Pattern.compile("^(?:\\[[^\\]\\s][^\\]]{0,40}]\\s*)+");
@@ -47,8 +69,8 @@ public final class Changelog {
 
     /**
      * The one entry a patch adds: its sentence ({@link #entry}) and the issue it names in its own markup ({@code <action
-     * issue="LANG-1819" …>}: Apache Commons' {@code changes.xml}), as written, null when it names none: the diff's own
-     * number, not an old one.
+     * issue="LANG-1819" …>}: Apache Commons' {@code changes.xml}; a leading link to the tracker's issue, {@code #15073}),
+     * as written, null when it names none: the diff's own number, not an old one.
      */
     public record Entry(String text, String issue) {}
 
@@ -61,7 +83,8 @@ public final class Changelog {
             if (text != null) {
                 if (line.charAt(0) == '+') {
                     Matcher issue = ISSUE.matcher(line);
-                    added.add(new Entry(text, issue.find() ? issue.group(1) : null));
+                    Matcher linked = LINKED_ISSUE.matcher(line);
+                    added.add(new Entry(text, issue.find() ? issue.group(1) : linked.find() ? linked.group(1) : null));
                 } else {
                     removed.add(said(text));
                 }
@@ -80,6 +103,60 @@ public final class Changelog {
             found = text;
         }
         return found;
+    }
+
+    /** An issue's number in a tag: {@code #15073} in {@code Fix #15073}. */
+    private static final Pattern TAGGED_ISSUE = Pattern.compile("#\\d+\\b");
+
+    /**
+     * Whether {@code s} names {@code issue} (an {@link Entry#issue}): as its ticket ({@code [LANG-1828] …}), or a
+     * {@code #n} in one of its tags ({@code [Fix #15073] …}).
+     */
+    static boolean namesIssue(Subject s, String issue) {
+        if (issue.equalsIgnoreCase(s.ticket())) {
+            return true;
+        }
+        if (issue.startsWith("#")) {
+            for (String tag : s.tags()) {
+                Matcher m = TAGGED_ISSUE.matcher(tag);
+                while (m.find()) {
+                    if (m.group().equals(issue)) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
+    }
+
+    /** Whether a tag names an issue by its number ({@code Fix #15073}). */
+    static boolean tagsAnIssue(String tag) {
+        return TAGGED_ISSUE.matcher(tag).find();
+    }
+
+    /**
+     * The tag the neighbours give their own issues, with {@code issue} (a {@code #n}) in its place: {@code Fix #15073}
+     * where most of those that tag an issue write {@code [Fix #n]}; the nearest one's form on a tie; null where none
+     * of them tags an issue.
+     */
+    static String issueTag(String issue, java.util.List<Subject> neighbours) {
+        java.util.Map<String, Integer> forms = new java.util.LinkedHashMap<>();
+        for (Subject n : neighbours) {
+            for (String tag : n.tags()) {
+                Matcher m = TAGGED_ISSUE.matcher(tag);
+                if (m.find()) {
+                    forms.merge(tag.substring(0, m.start()) + "\u0000" + tag.substring(m.end()), 1, Integer::sum);
+                    break;
+                }
+            }
+        }
+        String best = null;
+        for (java.util.Map.Entry<String, Integer> f : forms.entrySet()) {
+            if (best == null || f.getValue() > forms.get(best)) {
+                best = f.getKey();
+            }
+        }
+        return best == null ? null : best.replace("\u0000", issue);
     }
 
     /** A version's number in a heading: two or more numbers joined by dots ({@code 1.52}, {@code 1.52.1}). */
@@ -123,14 +200,36 @@ public final class Changelog {
         }
         java.util.List<String> lines = new java.util.ArrayList<>();
         boolean inLog = false;
+        boolean created = false;
+        boolean inFragment = false;
+        boolean frontMatter = false;
         for (String line : patch.split("\n")) {
             if (line.startsWith("+++ ")) {
-                inLog = isLog(line.substring(4));
+                String path = line.substring(4);
+                inFragment = created && isFragment(path);
+                inLog = !inFragment && NAMES.contains(fileName(path));
+                frontMatter = false;
+            } else if (line.startsWith("--- ")) {
+                created = line.equals("--- /dev/null");
+            } else if (inFragment && line.startsWith("+")) {
+                // a new fragment: its first line of prose is its entry, after a changeset's front matter
+                String text = line.substring(1).strip();
+                if (text.equals("---")) {
+                    frontMatter = !frontMatter;
+                } else if (!frontMatter && !text.isEmpty() && !text.startsWith("#")) {
+                    lines.add(BULLET.matcher(text).matches() ? "+" + text : "+- " + text);
+                    inFragment = false;
+                }
             } else if (inLog && !line.startsWith("---") && (line.startsWith("+") || line.startsWith("-"))) {
                 lines.add(line);
             }
         }
         return lines;
+    }
+
+    /** {@code text} without its code quotes: {@code Associate .ron files} for {@code Associate `.ron` files}. */
+    static String withoutCodeQuotes(String text) {
+        return text.replace("`", "");
     }
 
     /** {@code text} without the bracket tags that open it ({@code [jest-runtime] }). */
@@ -145,8 +244,27 @@ public final class Changelog {
 
     /** Whether a file header's path ({@code b/src/changes/changes.xml}) is a change log's. */
     static boolean isLog(String path) {
+        return NAMES.contains(fileName(path)) || isFragment(path);
+    }
+
+    /**
+     * Whether a path ({@code changelog/fix_false_positives_for_style_date_time.md}, or a file header's {@code b/…}) is
+     * a change-log fragment's: a prose file directly in a fragments' folder at the repository's root.
+     */
+    static boolean isFragment(String path) {
         String p = path.trim();
-        return NAMES.contains(p.substring(p.lastIndexOf('/') + 1).toLowerCase(Locale.ROOT));
+        if (p.startsWith("b/") || p.startsWith("a/")) {
+            p = p.substring(2);
+        }
+        int slash = p.lastIndexOf('/');
+        return slash > 0 && FRAGMENT_DIRS.contains(p.substring(0, slash).toLowerCase(Locale.ROOT))
+                && FRAGMENT_FILE.matcher(p.substring(slash + 1)).matches()
+                && !p.substring(slash + 1).toLowerCase(Locale.ROOT).startsWith("readme");
+    }
+
+    private static String fileName(String path) {
+        String p = path.trim();
+        return p.substring(p.lastIndexOf('/') + 1).toLowerCase(Locale.ROOT);
     }
 
     private static String text(String line) {
@@ -162,9 +280,12 @@ public final class Changelog {
             t = b.group(1);
         }
         t = LINK.matcher(t).replaceAll("$1");
+        t = REF_LINK.matcher(t).replaceAll("$1");
+        t = LEADING_ISSUES.matcher(t).replaceFirst("");
         t = TAG.matcher(t).replaceAll("");
         t = t.replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", "\"").replace("&apos;", "'")
-                .replace("&amp;", "&").replace("`", "").trim();
+                .replace("&amp;", "&").trim();
+        t = QUOTED_TAG.matcher(t).replaceAll("$1");
         t = SEE.matcher(t).replaceFirst("");
         t = withoutPeriod(TRAILER.matcher(withoutPeriod(t)).replaceFirst("").trim());
         // a ticket tag left without its number ("[LANG-] Javadoc ArrayUtils.removeAll() …") says no ticket
@@ -187,7 +308,7 @@ public final class Changelog {
 
     private static String normal(String s) {
         String t = withoutPeriod(TRAILER.matcher(withoutPeriod(s.trim())).replaceFirst("").trim());
-        return t.toLowerCase(Locale.ROOT).replaceAll("\\s+", " ");
+        return t.toLowerCase(Locale.ROOT).replace("`", "").replaceAll("\\s+", " ");
     }
 
     private static String withoutPeriod(String s) {

@@ -26,9 +26,24 @@ final class ChangelogEntryRule implements SubjectRule {
         }
         // the entry's own tags are a change log's form ("[jest-runtime] …"), not the subjects', unless they write tags
         String text = mirrored || c.conventions.writesTags() ? added.text() : Changelog.withoutTags(added.text());
+        text = quotesCode(c.neighbours) ? text : Changelog.withoutCodeQuotes(text);
         Subject s = c.styled(Subject.parse(text));
         String issue = added.issue();
-        if (c.conventions.entryIssueIsTicket() && s.ticket().isEmpty() && issue != null) {
+        if (c.conventions.entryIssueIsTicket() && issue != null && issue.startsWith("#")) {
+            // a tracker's number: in the tag the neighbours give theirs ("[Fix #15073]")
+            String tag = Changelog.issueTag(issue, RepoKnowledge.subjects(c.neighbours));
+            if (tag != null) {
+                List<String> tags = new ArrayList<>();
+                tags.add(tag);
+                for (String t : s.tags()) {
+                    if (!Changelog.tagsAnIssue(t)) {
+                        tags.add(t); // a neighbour's issue is not this diff's
+                    }
+                }
+                s = new Subject(List.copyOf(tags), s.ticket(), s.plainTicket(), s.type(), s.scope(), s.breaking(),
+                        s.area(), s.description(), s.pullRequest());
+            }
+        } else if (c.conventions.entryIssueIsTicket() && s.ticket().isEmpty() && issue != null) {
             // this diff's own number, never an old one
             List<String> tags = new ArrayList<>();
             tags.add(issue);
@@ -37,6 +52,23 @@ final class ChangelogEntryRule implements SubjectRule {
                     s.description(), s.pullRequest());
         }
         return new Written(s, c.nearestExemplars());
+    }
+
+    /** How many of the neighbours' subjects must quote code for the entry to keep its quotes. */
+    static final int QUOTING_NEIGHBOURS = 3;
+
+    /**
+     * Whether three or more of the neighbours' subjects quote code ({@code Fix false positives for `Style/DateTime`}): an entry's code
+     * quotes are kept only then, since most histories' subjects leave out the quotes their change logs write.
+     */
+    static boolean quotesCode(List<RepoKnowledge.Neighbor> neighbours) {
+        int quoting = 0;
+        for (RepoKnowledge.Neighbor n : neighbours) {
+            if (n.commit().subject().indexOf('`') >= 0 && ++quoting >= QUOTING_NEIGHBOURS) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

@@ -56,7 +56,7 @@ public final class RepoStyle {
     public int changelogMirrors;
     /**
      * Commits that added one change-log entry naming an issue ({@link Changelog.Entry#issue}), and of those, the ones whose
-     * subject names that issue as its ticket.
+     * subject names that issue as its ticket or in its tag ({@code [Fix #15073]}).
      */
     public int changelogIssues;
     public int changelogIssuesTitled;
@@ -310,7 +310,7 @@ public final class RepoStyle {
             }
             if (issue != null) {
                 changelogIssues++;
-                if (issue.equalsIgnoreCase(Subject.parse(subject).ticket())) {
+                if (Changelog.namesIssue(Subject.parse(subject), issue)) {
                     changelogIssuesTitled++;
                 }
             }

@@ -70,6 +70,44 @@ class ChangelogEntryRuleTest {
         }
     }
 
+    /** {@code d} with a new change-log fragment whose entry opens with a link to issue {@code issue}. */
+    private static DiffedCommit withFragment(DiffedCommit d, int issue, String entry) {
+        String path = "changelog/fix_" + issue + ".md";
+        String log = "diff --git a/" + path + " b/" + path + "\nnew file mode 100644\n--- /dev/null\n+++ b/" + path
+                + "\n@@ -0,0 +1 @@\n+* [#" + issue + "](https://github.com/o/r/issues/" + issue + "): " + entry
+                + " ([@someone][])\n";
+        return DiffedCommit.of(d.commit(), d.files(), 1, d.patch() + log, "", "mirror", null);
+    }
+
+    @Test
+    void aFragmentsIssueTakesTheTagTheHistoryGivesItsIssues() {
+        try (Rules r = new Rules()) {
+            for (int i = 0; i < 4; i++) {
+                String entry = "Fix false positives for `Style/Range" + i + "`.";
+                r.learn(withFragment(TestDiffs.change("r", String.format("%040d", i), "Range" + i, "fit",
+                        "[Fix #" + (10 + i) + "] Fix false positives for `Style/Range" + i + "`\n", null), 10 + i, entry));
+            }
+            assertThat(r.memory.model().style.conventions().subjectIsChangelogEntry()).isTrue();
+            assertThat(r.memory.model().style.conventions().entryIssueIsTicket()).isTrue();
+            DiffedCommit d = withFragment(TestDiffs.change("r", "e".repeat(40), "Pair", "swap", null, null), 99,
+                    "Fix false positives for `Style/Pair`.");
+            assertThat(new ChangelogEntryRule().write(r.composition(d)).subject().render())
+                    .as("the neighbours' tag with this diff's issue, and their code quotes")
+                    .isEqualTo("[Fix #99] Fix false positives for `Style/Pair`");
+        }
+    }
+
+    @Test
+    void anEntrysCodeQuotesStayOnlyWhereTheNeighboursQuoteCode() {
+        try (Rules r = new Rules()) {
+            learnEntries(r, 0, 3, false);
+            DiffedCommit d = TestDiffs.withEntry(TestDiffs.change("r", "e".repeat(40), "Pair", "swap", null, null),
+                    "Add `Pair.swap()` for the other order.", null);
+            assertThat(new ChangelogEntryRule().write(r.composition(d)).subject().description())
+                    .startsWith("Add Pair.swap() for the other order");
+        }
+    }
+
     @Test
     void noEntryOrAHistoryThatDoesNotSayItsEntriesIsNotThisRules() {
         try (Rules r = new Rules()) {

@@ -2,6 +2,8 @@ package io.commitflow.generate;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 class ChangelogTest {
@@ -28,12 +30,75 @@ class ChangelogTest {
         assertThat(Changelog.entry(patch("docs/NEWS", "* Speed up packing of large repositories by @someone in #12")))
                 .isEqualTo("Speed up packing of large repositories");
         assertThat(Changelog.entry(patch("CHANGELOG.md", "- Associate `.ron` files with rust syntax, see #2036 (@someone)")))
-                .as("a pointer to its issue").isEqualTo("Associate .ron files with rust syntax");
+                .as("a pointer to its issue; code quotes kept").isEqualTo("Associate `.ron` files with rust syntax");
+        assertThat(Changelog.entry(patch("CHANGELOG.md", "- `[jest-config]` Allow `.mts` configs")))
+                .as("a tag in code quotes is a tag").isEqualTo("[jest-config] Allow `.mts` configs");
         assertThat(Changelog.entry(patch("CHANGELOG.md",
                 "- Add support for $LESSOPEN and $LESSCLOSE. See #1597, #1739 and #2444 (@someone)")))
                 .isEqualTo("Add support for $LESSOPEN and $LESSCLOSE");
         assertThat(Changelog.entry(patch("CHANGELOG.md", "- Let users see #-comments in the sample config")))
                 .as("see, not as a pointer").isEqualTo("Let users see #-comments in the sample config");
+    }
+
+    /** A patch that creates {@code path} with {@code lines}. */
+    private static String created(String path, String... lines) {
+        StringBuilder p = new StringBuilder("diff --git a/" + path + " b/" + path + "\nnew file mode 100644\n--- /dev/null\n"
+                + "+++ b/" + path + "\n@@ -0,0 +1," + lines.length + " @@\n");
+        for (String l : lines) {
+            p.append('+').append(l).append('\n');
+        }
+        return p.toString();
+    }
+
+    @Test
+    void readsTheEntryOfANewChangeLogFragment() {
+        String code = patch("lib/rubocop/cop/style/date_time.rb", "  def on_send(node)");
+        assertThat(Changelog.entry(created("changelog/fix_false_positives_for_style_date_time_20260821.md",
+                "* [#15590](https://github.com/rubocop/rubocop/issues/15590): Fix false positives for `Style/DateTime`."
+                        + " ([@someone][])") + code))
+                .as("an issue link before it, a reference-style credit after it")
+                .isEqualTo("Fix false positives for `Style/DateTime`");
+        assertThat(Changelog.entry(created(".changeset/brave-dogs-sing.md", "---", "'svelte': patch", "---", "",
+                "fix: keep the store's value when it is set twice") + code))
+                .as("a changeset, its front matter aside").isEqualTo("fix: keep the store's value when it is set twice");
+        assertThat(Changelog.entry(created("newsfragments/1234.bugfix", "Fix decoding of empty bodies.") + code))
+                .as("towncrier's type as the extension").isEqualTo("Fix decoding of empty bodies");
+        assertThat(Changelog.entry(created("changelog/fix_a.md", "* Fix the first thing in the parser")
+                + created("changelog/fix_b.md", "* Fix the second thing in the parser") + code))
+                .as("two fragments: which one is the subject would be a guess").isNull();
+        assertThat(Changelog.entry(patch("changelog/fix_a.md", "* Fix the first thing in the parser") + code))
+                .as("a fragment edited, not created").isNull();
+        assertThat(Changelog.entry(created("docs/changes/fix_a.md", "* Fix the first thing in the parser") + code))
+                .as("a folder named so below the root").isNull();
+        assertThat(Changelog.entry(created("changelog/Changelog.java", "* Fix the first thing in the parser")))
+                .as("code in a package named so").isNull();
+        assertThat(Changelog.isFragment("changelog/new_add_new_lint_cop_20260821.md")).isTrue();
+        assertThat(Changelog.isFragment("b/changes/1234.feature.rst")).isTrue();
+        assertThat(Changelog.isFragment(".changeset/README.md")).isFalse();
+        assertThat(Changelog.isFragment(".changeset/config.json")).isFalse();
+    }
+
+    @Test
+    void aLinkedIssueIsTheEntrysIssueAndATagNamesIt() {
+        String code = patch("lib/a.rb", "  def a");
+        assertThat(Changelog.added(created("changelog/fix_a.md",
+                "* [#15073](https://github.com/o/r/issues/15073): Fix the first thing in the parser.") + code).issue())
+                .isEqualTo("#15073");
+        assertThat(Changelog.added(created("changelog/fix_a.md",
+                "* [#15590](https://github.com/o/r/pull/15590): Fix the first thing in the parser.") + code).issue())
+                .as("a pull request is no issue").isNull();
+        assertThat(Changelog.namesIssue(Subject.parse("[Fix #15073] Fix the parser"), "#15073")).isTrue();
+        assertThat(Changelog.namesIssue(Subject.parse("[Fix #150731] Fix the parser"), "#15073")).isFalse();
+        assertThat(Changelog.namesIssue(Subject.parse("[LANG-1] Fix the parser"), "LANG-1")).isTrue();
+        assertThat(Changelog.issueTag("#7", List.of(Subject.parse("Fix a"), Subject.parse("[Fix #3] Fix b"),
+                Subject.parse("[Closes #4] Fix c"), Subject.parse("[Fix #5] Fix d")))).isEqualTo("Fix #7");
+        assertThat(Changelog.issueTag("#7", List.of(Subject.parse("[docs] Fix a")))).isNull();
+    }
+
+    @Test
+    void aSubjectSaysItsEntryWithOrWithoutCodeQuotes() {
+        assertThat(Changelog.mirrors("Fix false positives for Style/DateTime", "Fix false positives for `Style/DateTime`"))
+                .isTrue();
     }
 
     @Test
