@@ -180,8 +180,8 @@ final class Composition {
 
     /** {@code s} in the repository's form, as its own neighbours vote it. */
     Subject styled(Subject s) {
-        return StyleApplier.styled(s, voters, voterSubjects, styleConventions, files, codeFiles, template.type(), habit,
-                pathArea);
+        return OwnTicket.fill(StyleApplier.styled(s, voters, voterSubjects, styleConventions, files, codeFiles,
+                template.type(), habit, pathArea), patch(), styleConventions);
     }
 
     /** The exemplars a draft written from {@code pick} names: it first, then the most similar other candidates. */

@@ -52,18 +52,41 @@ import java.util.List;
  *                           ({@link ChangelogEntryRule#entry}), at least {@value RepoStyle#TITLE_LESSONS}, the entry
  *                           scored better against the real description than the neighbour the ranker chose, and
  *                           {@value RepoStyle#TITLE_FLOOR} B-Norm or more on average ({@link RepoStyle#learnEntry})
+ * @param ownTicketIsSubjects of at least {@value RepoStyle#OWN_TICKETS} commits whose diff names its own ticket
+ *                           ({@link OwnTicket#in}), at least four in five carry it in their subject: a diff's own
+ *                           ticket fills the ticket's open number ({@link OwnTicket#fill})
+ * @param ownTitleIsSubjects of at least {@value RepoStyle#OWN_TICKETS} commits that carry their diff's own ticket
+ *                           and whose diff gives its title ({@link OwnTicket#title}), more than half say that title:
+ *                           the title is the subject ({@link OwnTitleRule})
  */
 public record Conventions(boolean hasHistory, boolean usesConventional, boolean scopeIsUsuallyFile, boolean usesArea,
                           boolean areaIsUsuallyFile, boolean mostlyTagged, boolean writesTags, boolean writesTickets,
                           boolean capitalizes, boolean endsWithPeriod, boolean subjectIsChangelogEntry,
                           String kindTypes, String scopes, String folderScopes, boolean subjectIsTestTitle,
                           boolean entryIssueIsTicket, String releaseForm, boolean areaAlways, String folderAreas,
-                          int subjectFloor, boolean entryBeatsNeighbours) {
+                          int subjectFloor, boolean entryBeatsNeighbours, boolean ownTicketIsSubjects,
+                          boolean ownTitleIsSubjects) {
 
     public Conventions {
         if (subjectFloor <= 0) {
             subjectFloor = SubjectLength.MIN; // a request restored from a version before the floor was kept
         }
+    }
+
+    /**
+     * Conventions without {@code ownTicketIsSubjects} and {@code ownTitleIsSubjects}, as a request of a version before
+     * they were kept reads.
+     */
+    public Conventions(boolean hasHistory, boolean usesConventional, boolean scopeIsUsuallyFile, boolean usesArea,
+                       boolean areaIsUsuallyFile, boolean mostlyTagged, boolean writesTags, boolean writesTickets,
+                       boolean capitalizes, boolean endsWithPeriod, boolean subjectIsChangelogEntry, String kindTypes,
+                       String scopes, String folderScopes, boolean subjectIsTestTitle, boolean entryIssueIsTicket,
+                       String releaseForm, boolean areaAlways, String folderAreas, int subjectFloor,
+                       boolean entryBeatsNeighbours) {
+        this(hasHistory, usesConventional, scopeIsUsuallyFile, usesArea, areaIsUsuallyFile, mostlyTagged, writesTags,
+                writesTickets, capitalizes, endsWithPeriod, subjectIsChangelogEntry, kindTypes, scopes, folderScopes,
+                subjectIsTestTitle, entryIssueIsTicket, releaseForm, areaAlways, folderAreas, subjectFloor,
+                entryBeatsNeighbours, false, false);
     }
 
     /** Conventions without {@code entryBeatsNeighbours}, as a request of a version before it was kept reads. */
@@ -151,7 +174,8 @@ public record Conventions(boolean hasHistory, boolean usesConventional, boolean 
         return conventional == usesConventional ? this : new Conventions(hasHistory, conventional, scopeIsUsuallyFile,
                 usesArea, areaIsUsuallyFile, mostlyTagged, writesTags, writesTickets, capitalizes, endsWithPeriod,
                 subjectIsChangelogEntry, kindTypes, scopes, folderScopes, subjectIsTestTitle, entryIssueIsTicket,
-                releaseForm, areaAlways, folderAreas, subjectFloor, entryBeatsNeighbours);
+                releaseForm, areaAlways, folderAreas, subjectFloor, entryBeatsNeighbours, ownTicketIsSubjects,
+                ownTitleIsSubjects);
     }
 
     /** These conventions with {@code floor} as the fewest characters of a subject. */
@@ -159,7 +183,8 @@ public record Conventions(boolean hasHistory, boolean usesConventional, boolean 
         return new Conventions(hasHistory, usesConventional, scopeIsUsuallyFile, usesArea, areaIsUsuallyFile,
                 mostlyTagged, writesTags, writesTickets, capitalizes, endsWithPeriod, subjectIsChangelogEntry, kindTypes,
                 scopes, folderScopes, subjectIsTestTitle, entryIssueIsTicket, releaseForm, areaAlways, folderAreas, floor,
-                entryBeatsNeighbours);
+                entryBeatsNeighbours, ownTicketIsSubjects,
+                ownTitleIsSubjects);
     }
 
     /**

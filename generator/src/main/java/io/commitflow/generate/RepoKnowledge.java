@@ -320,6 +320,7 @@ public final class RepoKnowledge {
             model.style.learnChangelog(entry.text(), entry.issue(), subject);
         }
         model.style.learnRelease(d.patch(), subject);
+        model.style.learnOwnTicket(Subject.parse(subject), d.patch());
         List<Long> evicted = new ArrayList<>();
         while (rows.size() > maxRows + retainExtra) {
             long oldest = rows.firstKey();

@@ -77,6 +77,25 @@ public final class RepoStyle {
     public int entryLessons;
     public double entryScores;
     public double entryPickScores;
+    /**
+     * Commits whose subject has a ticket and whose diff names one ticket of that project as its own ({@link
+     * OwnTicket#in}), and of those, the ones whose subject's ticket is that one.
+     */
+    public int ownTickets;
+    public int ownTicketsTitled;
+    /**
+     * Of the commits whose subject carries the diff's own ticket, those whose diff gives that ticket's title ({@link
+     * OwnTicket#title}), and of those, the ones whose subject says that title.
+     */
+    public int ownTitles;
+    public int ownTitlesSaid;
+    /**
+     * Of at least this many commits whose diff names its own ticket, the share whose subject carries it, for a diff's
+     * own ticket to be its subject's ({@link Conventions#ownTicketIsSubjects}): where a test cites the issue it tests,
+     * as Apache Calcite's do, nearly all; where diffs cite older issues (Kafka, Maven), about half.
+     */
+    static final int OWN_TICKETS = 10;
+    static final double OWN_TICKET_SHARE = 0.8;
     /** Lessons with a test title it takes before the titles' score decides ({@link Conventions#subjectIsTestTitle}). */
     static final int TITLE_LESSONS = 10;
     /**
@@ -302,6 +321,32 @@ public final class RepoStyle {
      * and, when the entry names an issue ({@link Changelog.Entry#issue}, null: none), whether the subject's ticket is
      * that issue.
      */
+    /**
+     * Counts whether a commit whose subject has a ticket ({@code [CALCITE-7592] …}) and whose diff names one ticket of
+     * that project as its own ({@link OwnTicket#in}) carries that one.
+     */
+    public void learnOwnTicket(Subject subject, String patch) {
+        String ticket = subject.ticket();
+        int dash = ticket.indexOf('-');
+        if (dash <= 0) {
+            return;
+        }
+        String own = OwnTicket.in(patch, ticket.substring(0, dash + 1));
+        if (own != null) {
+            ownTickets++;
+            if (own.equals(ticket)) {
+                ownTicketsTitled++;
+                String title = OwnTicket.title(patch, own);
+                if (title != null) {
+                    ownTitles++;
+                    if (Changelog.mirrors(title, subject.description())) {
+                        ownTitlesSaid++;
+                    }
+                }
+            }
+        }
+    }
+
     public void learnChangelog(String entry, String issue, String subject) {
         if (entry != null) {
             changelogEntries++;
@@ -380,7 +425,9 @@ public final class RepoStyle {
                 changelogIssues >= 3 && 2 * changelogIssuesTitled > changelogIssues, releaseForm(),
                 total >= AREA_ALWAYS_AFTER && prefixedShare() >= AREA_ALWAYS, folderAreasOf(),
                 shortSubjects >= SHORT_SHARE * total && shortSubjects > 0 ? SubjectLength.SHORT_FLOOR : SubjectLength.MIN,
-                beatsPicks(entryLessons, entryScores, entryPickScores));
+                beatsPicks(entryLessons, entryScores, entryPickScores),
+                ownTickets >= OWN_TICKETS && ownTicketsTitled >= OWN_TICKET_SHARE * ownTickets,
+                ownTitles >= OWN_TICKETS && 2 * ownTitlesSaid > ownTitles);
     }
 
     /**

@@ -227,7 +227,7 @@ public final class RetrievalGenerator implements java.io.Serializable {
      * none: it makes the history's own moves the exemplars of a diff that only moves lines.
      */
     static final List<SubjectRule> RULES = List.of(new RevertRule(), new ReleaseRule(), new HeadingRule(),
-            new MovesRule(), new ChangelogEntryRule(), new TestTitleRule(), new TypoRule(), new RecurringFormRule(),
+            new MovesRule(), new ChangelogEntryRule(), new OwnTitleRule(), new TestTitleRule(), new TypoRule(), new RecurringFormRule(),
             new ExemplarRule(), new TemplateRule());
 
     /**

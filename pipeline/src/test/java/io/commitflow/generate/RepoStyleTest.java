@@ -54,7 +54,9 @@ class RepoStyleTest {
                 // and the recent subjects' weights: restored at 0, so the whole history answers till they weigh in
                 "recentTotal", "recentConventional", "recentArea", "recentBareTypes",
                 // and the short subjects: restored at 0, so suggestions are padded to 20 until short ones are counted
-                "shortSubjects");
+                "shortSubjects",
+                // and the diffs' own tickets: restored at 0, so a diff's ticket waits for ten new ones
+                "ownTickets", "ownTicketsTitled", "ownTitles", "ownTitlesSaid");
         assertThat(TypeInformation.of(RepoModel.class)).isInstanceOf(PojoTypeInfo.class);
     }
 
