@@ -489,13 +489,17 @@ public final class SubjectLength {
                 places.add(path.substring(0, path.lastIndexOf('/')));
             }
         }
+        // a sentence's period stays at its end: "Fix in regress.yml.", not "Fix. in regress.yml"
+        boolean period = d.endsWith(".") && !d.endsWith("..");
+        String said = period ? d.substring(0, d.length() - 1) : d;
+        String end = period ? "." : "";
         for (String where : places) {
-            Subject longer = s.withDescription(d + " in " + where);
+            Subject longer = s.withDescription(said + " in " + where + end);
             if (!mentions(d, where) && longer.render().length() >= floor && longer.render().length() <= MAX) {
                 return longer;
             }
         }
-        Subject longer = s.withDescription(d + " in this repository");
+        Subject longer = s.withDescription(said + " in this repository" + end);
         return longer.render().length() > MAX ? shorten(longer) : longer;
     }
 }

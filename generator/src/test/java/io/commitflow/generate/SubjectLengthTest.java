@@ -77,6 +77,14 @@ class SubjectLengthTest {
     }
 
     @Test
+    void aSentencesPeriodStaysAtItsEnd() {
+        DiffedCommit d = diff(modify(".github/workflows/regress.yml", 1, 1));
+        assertThat(SubjectLength.fit("Fix.", d)).isEqualTo("Fix in .github/workflows/regress.yml.");
+        assertThat(SubjectLength.fit("More...", d)).as("an ellipsis is no sentence's period")
+                .isEqualTo("More... in regress.yml");
+    }
+
+    @Test
     void saysInThisRepositoryWhenNoNameFits() {
         String longName = "x/" + "VeryLongClassName".repeat(6) + ".java";
         DiffedCommit d = diff(modify(longName, 1, 1));
