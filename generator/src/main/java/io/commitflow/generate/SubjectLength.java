@@ -156,6 +156,9 @@ public final class SubjectLength {
     /** What a cut subject must not end on: spaces, commas, colons, an opening parenthesis, dashes, slashes. */
     private static final java.util.regex.Pattern TRAILING = java.util.regex.Pattern.compile("[\\s,;:(\\-–—/]+$");
 
+    /** A sentence's end inside a description: a period, then a space and a capital. */
+    private static final java.util.regex.Pattern SENTENCE_END = java.util.regex.Pattern.compile("\\.\\s+(?=[A-Z])");
+
     /**
      * Where a long subject can end as a whole phrase: before a clause ({@code … if a name is too long}, {@code …
      * before resolve}: without the time clauses "fix(runtime-core): handle switching away from kept-alive component
@@ -183,6 +186,13 @@ public final class SubjectLength {
     static String cut(String text, int max) {
         if (text.length() <= max) {
             return text;
+        }
+        java.util.regex.Matcher sentence = SENTENCE_END.matcher(text);
+        if (sentence.find() && sentence.start() <= max && sentence.start() >= MIN
+                && words(text.substring(0, sentence.start())) >= 2) {
+            // a subject is one sentence: a change-log entry's first ("Implemented BlackDClient", of "Implemented
+            // BlackDClient. This simple python client allows …"), not the second cut off
+            return text.substring(0, sentence.start());
         }
         java.util.regex.Matcher clause = CLAUSE.matcher(text);
         int end = -1;

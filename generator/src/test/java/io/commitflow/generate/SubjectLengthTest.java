@@ -77,6 +77,14 @@ class SubjectLengthTest {
     }
 
     @Test
+    void aLongDescriptionIsCutAtItsFirstSentencesEnd() {
+        assertThat(SubjectLength.cut("Implemented BlackDClient. This simple python client allows running formatting "
+                + "through the server", 72)).isEqualTo("Implemented BlackDClient");
+        assertThat(SubjectLength.cut("Fix it. Then more words follow here until the limit of the subject is passed "
+                + "by far", 72)).as("a first sentence too short to stand alone").isNotEqualTo("Fix it").startsWith("Fix it. Then more words");
+    }
+
+    @Test
     void aSentencesPeriodStaysAtItsEnd() {
         DiffedCommit d = diff(modify(".github/workflows/regress.yml", 1, 1));
         assertThat(SubjectLength.fit("Fix.", d)).isEqualTo("Fix in .github/workflows/regress.yml.");
