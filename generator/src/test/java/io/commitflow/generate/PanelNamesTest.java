@@ -26,7 +26,10 @@ class PanelNamesTest {
             "vitejs", "vite", "calcite", "sindresorhus", "ky", "pallets", "flask",
             // not "kafka": the broker commitflow runs on, which its own messages name (apache/kafka is on the panel)
             "curl", "psf", "requests", "npm", "node-semver", "semver", "spf13", "cobra", "jestjs", "jest",
-            "BurntSushi", "ripgrep", "expressjs", "express", "axios", "click", "gin-gonic", "gin", "square", "okhttp");
+            "BurntSushi", "ripgrep", "expressjs", "express", "axios", "click", "gin-gonic", "gin", "square", "okhttp",
+            "libuv", "vitest-dev", "vitest", "maven", "encode", "httpx", "junegunn", "fzf", "rubocop", "redis", "sharkdp",
+            "bat", "spring-projects", "spring-boot", "mpv-player", "mpv", "python", "mypy", "fastify", "commons-io",
+            "clap-rs", "clap", "tmux", "black", "sveltejs", "svelte", "jqlang", "jq");
     private static final Pattern BLOCK_COMMENT = Pattern.compile("/\\*.*?\\*/", Pattern.DOTALL);
     private static final Pattern LINE_COMMENT = Pattern.compile("//[^\\n]*");
     private static final Pattern LITERAL = Pattern.compile("\"((?:[^\"\\\\\\n]|\\\\.)*)\"");
