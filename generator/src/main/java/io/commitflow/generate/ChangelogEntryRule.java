@@ -7,11 +7,13 @@ import java.util.List;
 
 /**
  * Where the history writes the change log's entry as the subject ({@link Conventions#subjectIsChangelogEntry}) and
- * this diff adds one entry, the entry is the subject, in the repository's form; and where the history writes the
- * entry's issue as the subject's ticket ({@code [LANG-1819] Fix …}), this diff's own issue is the ticket. Where the
- * history's subjects say what its entries say in other words, and the entries scored better against them than the
- * neighbours the ranker chose ({@link Conventions#entryBeatsNeighbours}), an entry that says what the diff does
- * ({@link #entry}) is the subject too.
+ * this diff adds one entry ({@link Changelog#added}: to a log file, or a new fragment file), the entry is the subject,
+ * in the repository's form, its code quotes kept where the neighbours quote code ({@link #quotesCode}); and where the
+ * history writes the entry's issue into the subject, this diff's own issue goes there: as the ticket ({@code
+ * [LANG-1819] Fix …}), or, for a tracker's {@code #n}, in the tag the neighbours give theirs ({@code [Fix #15073] …}).
+ * Where the history's subjects say what its entries say in other words, and the entries scored better against them
+ * than the neighbours the ranker chose ({@link Conventions#entryBeatsNeighbours}), an entry that says what the diff
+ * does ({@link #entry}) is the subject too.
  */
 final class ChangelogEntryRule implements SubjectRule {
     @Override
@@ -58,8 +60,9 @@ final class ChangelogEntryRule implements SubjectRule {
     static final int QUOTING_NEIGHBOURS = 3;
 
     /**
-     * Whether three or more of the neighbours' subjects quote code ({@code Fix false positives for `Style/DateTime`}): an entry's code
-     * quotes are kept only then, since most histories' subjects leave out the quotes their change logs write.
+     * Whether three or more of the neighbours' subjects quote code ({@code Fix false positives for `Style/DateTime`}):
+     * an entry's code quotes are kept only then, since most histories' subjects leave out the quotes their change logs
+     * write.
      */
     static boolean quotesCode(List<RepoKnowledge.Neighbor> neighbours) {
         int quoting = 0;

@@ -227,8 +227,8 @@ public final class RetrievalGenerator implements java.io.Serializable {
      * none: it makes the history's own moves the exemplars of a diff that only moves lines.
      */
     static final List<SubjectRule> RULES = List.of(new RevertRule(), new ReleaseRule(), new HeadingRule(),
-            new MovesRule(), new ChangelogEntryRule(), new OwnTitleRule(), new TestTitleRule(), new TypoRule(), new RecurringFormRule(),
-            new ExemplarRule(), new TemplateRule());
+            new MovesRule(), new ChangelogEntryRule(), new OwnTitleRule(), new TestTitleRule(), new TypoRule(),
+            new RecurringFormRule(), new ExemplarRule(), new TemplateRule());
 
     /**
      * A draft from neighbours found already (by {@link RepoKnowledge#neighbors}, alone or in a batch), seeing only
