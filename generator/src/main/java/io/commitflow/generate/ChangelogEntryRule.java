@@ -8,7 +8,7 @@ import java.util.List;
 /**
  * Where the history writes the change log's entry as the subject ({@link Conventions#subjectIsChangelogEntry}) and
  * this diff adds one entry ({@link Changelog#added}: to a log file, or a new fragment file), the entry is the subject,
- * in the repository's form, its code quotes kept where the neighbours quote code ({@link #quotesCode}); and where the
+ * in the repository's form, its code quotes kept where the neighbours quote code ({@link #quotedAsNeighbours}); and where the
  * history writes the entry's issue into the subject, this diff's own issue goes there: as the ticket ({@code
  * [LANG-1819] Fix …}), or, for a tracker's {@code #n}, in the tag the neighbours give theirs ({@code [Fix #15073] …}).
  * Where the history's subjects say what its entries say in other words, and the entries scored better against them
@@ -28,7 +28,7 @@ final class ChangelogEntryRule implements SubjectRule {
         }
         // the entry's own tags are a change log's form ("[jest-runtime] …"), not the subjects', unless they write tags
         String text = mirrored || c.conventions.writesTags() ? added.text() : Changelog.withoutTags(added.text());
-        text = quotesCode(c.neighbours) ? text : Changelog.withoutCodeQuotes(text);
+        text = quotedAsNeighbours(text, c.neighbours);
         Subject s = c.styled(Subject.parse(text));
         String issue = added.issue();
         if (c.conventions.entryIssueIsTicket() && issue != null && issue.startsWith("#")) {
@@ -42,16 +42,14 @@ final class ChangelogEntryRule implements SubjectRule {
                         tags.add(t); // a neighbour's issue is not this diff's
                     }
                 }
-                s = new Subject(List.copyOf(tags), s.ticket(), s.plainTicket(), s.type(), s.scope(), s.breaking(),
-                        s.area(), s.description(), s.pullRequest());
+                s = s.withTags(tags, s.ticket(), s.plainTicket());
             }
         } else if (c.conventions.entryIssueIsTicket() && s.ticket().isEmpty() && issue != null) {
             // this diff's own number, never an old one
             List<String> tags = new ArrayList<>();
             tags.add(issue);
             tags.addAll(s.tags());
-            s = new Subject(List.copyOf(tags), issue, false, s.type(), s.scope(), s.breaking(), s.area(),
-                    s.description(), s.pullRequest());
+            s = s.withTags(tags, issue, false);
         }
         return new Written(s, c.nearestExemplars());
     }
@@ -60,11 +58,15 @@ final class ChangelogEntryRule implements SubjectRule {
     static final int QUOTING_NEIGHBOURS = 3;
 
     /**
-     * Whether three or more of the neighbours' subjects quote code ({@code Fix false positives for `Style/DateTime`}):
-     * an entry's code quotes are kept only then, since most histories' subjects leave out the quotes their change logs
-     * write.
+     * {@code entry} with its code quotes where three or more of the neighbours' subjects quote code ({@code Fix false
+     * positives for `Style/DateTime`}), without them otherwise: most histories' subjects leave out the quotes their
+     * change logs write.
      */
-    static boolean quotesCode(List<RepoKnowledge.Neighbor> neighbours) {
+    static String quotedAsNeighbours(String entry, List<RepoKnowledge.Neighbor> neighbours) {
+        return quotesCode(neighbours) ? entry : Changelog.withoutCodeQuotes(entry);
+    }
+
+    private static boolean quotesCode(List<RepoKnowledge.Neighbor> neighbours) {
         int quoting = 0;
         for (RepoKnowledge.Neighbor n : neighbours) {
             if (n.commit().subject().indexOf('`') >= 0 && ++quoting >= QUOTING_NEIGHBOURS) {

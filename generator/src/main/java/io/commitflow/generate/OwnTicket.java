@@ -150,7 +150,7 @@ final class OwnTicket {
         if (!conventions.ownTicketIsSubjects() || !open.endsWith(StyleApplier.TICKET_PLACEHOLDER)) {
             return s;
         }
-        String own = in(patch, open.substring(0, open.length() - StyleApplier.TICKET_PLACEHOLDER.length()));
+        String own = in(patch, StyleApplier.ticketKey(open));
         if (own == null) {
             return s;
         }
@@ -158,7 +158,6 @@ final class OwnTicket {
         for (String t : s.tags()) {
             tags.add(t.equals(open) ? own : t);
         }
-        return new Subject(List.copyOf(tags), own, s.plainTicket(), s.type(), s.scope(), s.breaking(), s.area(),
-                s.description(), s.pullRequest());
+        return s.withTags(tags, own, s.plainTicket());
     }
 }

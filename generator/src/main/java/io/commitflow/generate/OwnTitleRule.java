@@ -27,9 +27,8 @@ final class OwnTitleRule implements SubjectRule {
     /** The project key of the nearest neighbour's ticket ({@code CALCITE-}); null when none has a ticket. */
     private static String key(List<Subject> subjects) {
         for (Subject s : subjects) {
-            int dash = s.ticket().indexOf('-');
-            if (dash > 0) {
-                return s.ticket().substring(0, dash + 1);
+            if (!s.ticket().isEmpty()) {
+                return StyleApplier.ticketKey(s.ticket());
             }
         }
         return null;

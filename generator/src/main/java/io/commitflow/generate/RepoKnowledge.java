@@ -314,13 +314,14 @@ public final class RepoKnowledge {
         // a bot's type for a diff of one kind ("ci(deps)" for a workflow bump) is no habit of the repository's people
         PathKind kind = Authors.isBot(d.commit().author()) ? null : PathKind.of(d);
         FileChange main = StyleApplier.mainFile(d);
-        model.style.learn(Subject.parse(subject), files, kind, folders(d), main == null ? null : main.path());
+        Subject parsed = Subject.parse(subject);
+        model.style.learn(parsed, files, kind, folders(d), main == null ? null : main.path());
         Changelog.Entry entry = Changelog.added(d.patch());
         if (entry != null) {
             model.style.learnChangelog(entry.text(), entry.issue(), subject);
         }
         model.style.learnRelease(d.patch(), subject);
-        model.style.learnOwnTicket(Subject.parse(subject), d.patch());
+        model.style.learnOwnTicket(parsed, d.patch());
         List<Long> evicted = new ArrayList<>();
         while (rows.size() > maxRows + retainExtra) {
             long oldest = rows.firstKey();

@@ -317,21 +317,15 @@ public final class RepoStyle {
     }
 
     /**
-     * Counts whether a commit that added one change-log entry ({@link Changelog#added}) said the same in its subject,
-     * and, when the entry names an issue ({@link Changelog.Entry#issue}, null: none), whether the subject's ticket is
-     * that issue.
-     */
-    /**
      * Counts whether a commit whose subject has a ticket ({@code [CALCITE-7592] …}) and whose diff names one ticket of
      * that project as its own ({@link OwnTicket#in}) carries that one.
      */
     public void learnOwnTicket(Subject subject, String patch) {
         String ticket = subject.ticket();
-        int dash = ticket.indexOf('-');
-        if (dash <= 0) {
+        if (ticket.isEmpty()) {
             return;
         }
-        String own = OwnTicket.in(patch, ticket.substring(0, dash + 1));
+        String own = OwnTicket.in(patch, StyleApplier.ticketKey(ticket));
         if (own != null) {
             ownTickets++;
             if (own.equals(ticket)) {
@@ -347,6 +341,11 @@ public final class RepoStyle {
         }
     }
 
+    /**
+     * Counts whether a commit that added one change-log entry ({@link Changelog#added}) said the same in its subject,
+     * and, when the entry names an issue ({@link Changelog.Entry#issue}, null: none), whether the subject's ticket is
+     * that issue.
+     */
     public void learnChangelog(String entry, String issue, String subject) {
         if (entry != null) {
             changelogEntries++;

@@ -197,8 +197,8 @@ public final class RetrievalGenerator implements java.io.Serializable {
         }
         double picked = score[ExemplarRanker.best(f, RankerChoice.GRID.get(ranker(memory.model())).terms())];
         return new Lesson(f, score, title == null ? Double.NaN : sentence(title, real), picked,
-                entry == null ? Double.NaN : sentence(Subject.parse(ChangelogEntryRule.quotesCode(nn) ? entry
-                        : Changelog.withoutCodeQuotes(entry)).description(), real));
+                entry == null ? Double.NaN
+                        : sentence(Subject.parse(ChangelogEntryRule.quotedAsNeighbours(entry, nn)).description(), real));
     }
 
     private static double sentence(String candidate, String real) {

@@ -258,7 +258,7 @@ public final class StyleApplier {
     }
 
     /** A ticket's project key with its dash, the number left out: {@code KAFKA-} of {@code KAFKA-14482}. */
-    private static String ticketKey(String ticket) {
+    static String ticketKey(String ticket) {
         return ticket.substring(0, ticket.indexOf('-') + 1);
     }
 

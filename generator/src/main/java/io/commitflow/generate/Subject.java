@@ -145,4 +145,10 @@ public record Subject(List<String> tags, String ticket, boolean plainTicket, Str
     public Subject withDescription(String d) {
         return new Subject(tags, ticket, plainTicket, type, scope, breaking, area, d, pullRequest);
     }
+
+    /** This subject with {@code tags} as its bracket tags and {@code ticket} as its ticket (written plain or not). */
+    public Subject withTags(List<String> tags, String ticket, boolean plainTicket) {
+        return new Subject(List.copyOf(tags), ticket, plainTicket, type, scope, breaking, area, description,
+                pullRequest);
+    }
 }
