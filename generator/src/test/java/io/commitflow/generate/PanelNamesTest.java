@@ -29,7 +29,8 @@ class PanelNamesTest {
             "BurntSushi", "ripgrep", "expressjs", "express", "axios", "click", "gin-gonic", "gin", "square", "okhttp",
             "libuv", "vitest-dev", "vitest", "maven", "encode", "httpx", "junegunn", "fzf", "rubocop", "redis", "sharkdp",
             "bat", "spring-projects", "spring-boot", "mpv-player", "mpv", "python", "mypy", "fastify", "commons-io",
-            "clap-rs", "clap", "tmux", "black", "sveltejs", "svelte", "jqlang", "jq");
+            "clap-rs", "clap", "tmux", "black", "sveltejs", "svelte", "jqlang", "jq", "pytest-dev", "pytest",
+            "serde-rs", "serde", "nodejs", "undici", "libgit2", "commons-text", "pnpm");
     private static final Pattern BLOCK_COMMENT = Pattern.compile("/\\*.*?\\*/", Pattern.DOTALL);
     private static final Pattern LINE_COMMENT = Pattern.compile("//[^\\n]*");
     private static final Pattern LITERAL = Pattern.compile("\"((?:[^\"\\\\\\n]|\\\\.)*)\"");
