@@ -101,6 +101,46 @@ public final class Faithfulness {
         return out;
     }
 
+    /** Verbs that act on what exists: a diff that only adds files has nothing to fix, update or remove. */
+    private static final java.util.Set<String> ON_WHAT_EXISTS = java.util.Set.of("fix", "update", "remove", "delete",
+            "drop", "restore", "rename", "move", "bump", "correct", "tweak", "improve", "change", "adjust", "refactor",
+            "simplify", "revert", "upgrade", "polish", "replace", "clean", "rework", "deflake", "reorganize");
+
+    /** Verbs that make something new: a diff that only deletes files adds nothing. */
+    private static final java.util.Set<String> MAKING = java.util.Set.of("add", "introduce", "create", "implement",
+            "support");
+
+    /**
+     * Whether a description's first verb fits what the diff does to its files: where every file is new, not a verb
+     * that acts on what exists ("Fix some regress tests." for a diff that adds a new test file, "Update changelog"
+     * for one that adds a workflow); where every file is deleted, not one that makes something ("Add script to ease
+     * migration" for a diff that deletes that script). Among the last 300 commits of forty-two histories, 2 real
+     * subjects of 197 such commits broke this. True when the diff also modifies, renames or copies a file, or when its
+     * file list was cut.
+     */
+    static boolean verbFitsFiles(String description, io.commitflow.git.DiffedCommit diff) {
+        List<io.commitflow.git.FileChange> files = diff.files();
+        if (files.isEmpty() || files.size() < diff.totalFiles() || description == null || description.isBlank()) {
+            return true;
+        }
+        boolean added = true;
+        boolean deleted = true;
+        for (io.commitflow.git.FileChange f : files) {
+            added &= f.change().equals("ADD");
+            deleted &= f.change().equals("DELETE");
+        }
+        if (!added && !deleted) {
+            return true;
+        }
+        String imperative = MoodEdit.imperative(description.strip());
+        int end = 0;
+        while (end < imperative.length() && Character.isLetter(imperative.charAt(end))) {
+            end++;
+        }
+        String verb = imperative.substring(0, end).toLowerCase(java.util.Locale.ROOT);
+        return !(added ? ON_WHAT_EXISTS : MAKING).contains(verb);
+    }
+
     /** A bump's "from A to B" where both are numbers: {@code from 84 to 85}, {@code from v1.2 to v1.3}. */
     private static final Pattern FROM_TO = Pattern.compile("\\bfrom\\s+v?(\\d[\\w.-]*?)\\s+to\\s+v?(\\d[\\w.-]*?)(?=[\\s,;)]|\\.?$)");
 

@@ -84,6 +84,52 @@ class EvaluationTest {
         }
     }
 
+    /**
+     * A terse history whose test files are fixed ("Fix some regress tests.") and, late, added: a diff that only adds a
+     * test file is closest to the fixes, yet has nothing to fix.
+     */
+    @Test
+    void aDiffThatOnlyAddsFilesIsNotSaidToFixOrUpdateThem() throws Exception {
+        Repository repo = new FileRepositoryBuilder().setGitDir(tmp.resolve("t.git").toFile()).setBare().build();
+        repo.create(true);
+        List<String> added = new ArrayList<>();
+        try (TestRepository<Repository> git = new TestRepository<>(repo)) {
+            RevCommit parent = git.commit().add("regress/input.sh", test("input", 0)).add("input.c", "int x;\n")
+                    .message("Start.").create();
+            for (int i = 1; i <= 60; i++) {
+                if (i == 55 || i == 60) {
+                    String name = "case" + i;
+                    parent = git.commit().parent(parent).add("regress/" + name + ".sh", test(name, i))
+                            .message("Add " + name + " test.").create();
+                    added.add(parent.name());
+                } else if (i % 2 == 0) {
+                    parent = git.commit().parent(parent).add("regress/input.sh", test("input", i))
+                            .message("Fix some regress tests.").create();
+                } else {
+                    parent = git.commit().parent(parent).add("input.c", "int x = " + i + ";\n")
+                            .message("Fix input parsing.").create();
+                }
+            }
+            git.update("refs/heads/master", parent);
+        }
+        try (repo) {
+            List<Evaluation.Row> rows = new ArrayList<>();
+            new Evaluation(30, 30).run(repo, rows::add, line -> { });
+            List<Evaluation.Row> adding = rows.stream().filter(r -> added.contains(r.sha())).toList();
+
+            assertThat(adding).hasSize(2);
+            assertThat(adding).allSatisfy(r -> assertThat(r.commitflow()).doesNotStartWith("Fix").doesNotStartWith("Update"));
+            // the fixes themselves are still said to be fixes
+            assertThat(rows).filteredOn(r -> r.reference().equals("Fix some regress tests."))
+                    .anySatisfy(r -> assertThat(r.commitflow()).startsWith("Fix"));
+        }
+    }
+
+    private static String test(String name, int i) {
+        return "#!/bin/sh\n# " + name + "\nPATH=/bin:/usr/bin\nTERM=screen\n$TMUX -f/dev/null new -d || exit 1\n"
+                + "$TMUX send-keys 'echo " + i + "' Enter\nsleep 1\n$TMUX kill-server 2>/dev/null\nexit 0\n";
+    }
+
     @Test
     void theRealFormIsTheRealTypeScopeAndAreaAroundTheGeneratedWords() {
         assertThat(Evaluation.withRealForm("fix(runtime-core): avoid double render", "feat(hydration): add useId (#1)"))
@@ -201,7 +247,8 @@ class EvaluationTest {
         young.create(true);
         try (TestRepository<Repository> git = new TestRepository<>(young)) {
             git.tick(500_000);
-            RevCommit parent = git.commit().add("README.md", "# young\n").message("Start the young one").create();
+            RevCommit parent = git.commit().add("README.md", "# young\n")
+                    .add(".github/workflows/ci.yml", "uses: actions/checkout@v123\n").message("Start the young one").create();
             for (int i = 0; i < 14; i++) {
                 parent = git.commit().parent(parent).add("src/Parser.java", "class Parser { int depth = " + i + "; }\n")
                         .message("Tune the parser's depth to " + i).create();

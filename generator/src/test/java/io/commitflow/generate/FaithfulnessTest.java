@@ -202,4 +202,33 @@ class FaithfulnessTest {
         assertThat(Faithfulness.bumpNamesChanged("Bump flink version to 7.7.2", patch)).isFalse();
         assertThat(Faithfulness.bumpNamesChanged("Bump cp-kafka to 7.7.2", patch)).isTrue();
     }
+
+    @Test
+    void aVerbFitsWhatTheDiffDoesToItsFiles() {
+        io.commitflow.git.DiffedCommit any = TestDiffs.change("r", "a".repeat(40), "Widget", "run", null, null);
+        java.util.function.BiFunction<String, String, io.commitflow.git.FileChange> file = (change, path) ->
+                new io.commitflow.git.FileChange(change, change.equals("ADD") ? "" : path,
+                        change.equals("DELETE") ? "" : path, false, 3, 0, 0, "100644", "100644");
+        io.commitflow.git.DiffedCommit adds = io.commitflow.git.DiffedCommit.of(any.commit(),
+                java.util.List.of(file.apply("ADD", "regress/names.sh"), file.apply("ADD", "regress/names.result")), 2,
+                any.patch(), "", "mirror", null);
+        io.commitflow.git.DiffedCommit deletes = io.commitflow.git.DiffedCommit.of(any.commit(),
+                java.util.List.of(file.apply("DELETE", "scripts/migrate.py")), 1, any.patch(), "", "mirror", null);
+        io.commitflow.git.DiffedCommit mixed = io.commitflow.git.DiffedCommit.of(any.commit(),
+                java.util.List.of(file.apply("ADD", "regress/names.sh"), file.apply("MODIFY", "Makefile.am")), 2,
+                any.patch(), "", "mirror", null);
+        io.commitflow.git.DiffedCommit cut = io.commitflow.git.DiffedCommit.of(any.commit(),
+                java.util.List.of(file.apply("ADD", "regress/names.sh")), 40, any.patch(), "", "mirror", null);
+
+        assertThat(Faithfulness.verbFitsFiles("Fix some regress tests.", adds)).isFalse();
+        assertThat(Faithfulness.verbFitsFiles("Updated the names test", adds)).as("any tense").isFalse();
+        assertThat(Faithfulness.verbFitsFiles("Add a test for names.", adds)).isTrue();
+        assertThat(Faithfulness.verbFitsFiles("Missing test for names.", adds)).as("not a verb on what exists").isTrue();
+        assertThat(Faithfulness.verbFitsFiles("Add script to ease migration", deletes)).isFalse();
+        assertThat(Faithfulness.verbFitsFiles("Remove the migration script", deletes)).isTrue();
+        assertThat(Faithfulness.verbFitsFiles("Fix some regress tests.", deletes)).isTrue();
+        assertThat(Faithfulness.verbFitsFiles("Fix some regress tests.", mixed)).as("a file modified").isTrue();
+        assertThat(Faithfulness.verbFitsFiles("Fix some regress tests.", cut)).as("38 files not listed").isTrue();
+        assertThat(Faithfulness.verbFitsFiles("Fix some regress tests.", any)).as("a modified file").isTrue();
+    }
 }
