@@ -13,7 +13,7 @@ import java.util.regex.Pattern;
  * A subject that an author writes the same way every time they change the same files, but for a commit id: the form a
  * tool writes, as a deploy action's {@code Deploying to master from @ owner/project@<id> 🚀} for each commit whose
  * site it regenerates. When at least {@value #MIN_REPEATS} of the nearest neighbours are this author's, changed
- * exactly this diff's files, and wrote one such form, and no other form of theirs is as common, the form is written
+ * this diff's files ({@link #alike}), and wrote one such form (without GitHub's {@code (#n)}), and no other form of theirs is as common, the form is written
  * with the id left for the author ({@value #ID_PLACEHOLDER}): the id names a commit the diff does not contain. A form
  * without an id (a maintainer's {@code deps: update example dependencies}, a release script's {@code Prepare next
  * development version.}) is written whole, in its author's case and punctuation, where the nearest neighbour wrote
@@ -66,7 +66,7 @@ final class RecurringFormRule implements SubjectRule {
         Map<String, Integer> forms = new HashMap<>();
         for (RepoKnowledge.Neighbor n : nn) {
             IndexedCommit x = n.commit();
-            if (author.equals(x.author()) && !x.merge() && new HashSet<>(x.files()).equals(ours)) {
+            if (author.equals(x.author()) && !x.merge() && alike(x.files(), ours)) {
                 forms.merge(masked(x.subject()), 1, Integer::sum);
             }
         }
@@ -85,7 +85,7 @@ final class RecurringFormRule implements SubjectRule {
         if (best == null || tie || bestCount < MIN_REPEATS) {
             return null;
         }
-        if (best.indexOf(MARK) < 0 && !best.equals(nn.get(0).commit().subject())) {
+        if (best.indexOf(MARK) < 0 && !best.equals(masked(nn.get(0).commit().subject()))) {
             // the same words each time: written whole only as the nearest neighbour wrote them, not a form the author
             // has since left (ripgrep's "update brew tap" ahead of the "pkg/brew: update tap" it became)
             return null;
@@ -98,9 +98,30 @@ final class RecurringFormRule implements SubjectRule {
         return best;
     }
 
-    /** {@code subject} with each commit id in it replaced by a mark. */
+    /**
+     * {@code subject} with each commit id in it replaced by a mark, and without the pull request's number that GitHub
+     * appends when it merges ({@code chore: update dependencies, Node.js, pnpm, and GitHub Actions (#14006)}): the
+     * form is what the author wrote, and a number the diff does not have is never written.
+     */
     static String masked(String subject) {
-        Matcher m = ID.matcher(subject);
-        return m.find() ? m.replaceAll(String.valueOf(MARK)) : subject;
+        String s = Faithfulness.withoutSquashSuffix(subject);
+        Matcher m = ID.matcher(s);
+        return m.find() ? m.replaceAll(String.valueOf(MARK)) : s;
+    }
+
+    /**
+     * Whether an earlier commit changed the same files as this diff: the same ones, or two or more and at least half
+     * of the two commits' files (their eight most changed). An update of the same dependencies, tools and workflows
+     * each time changes a few other files besides.
+     */
+    static boolean alike(List<String> theirs, Set<String> ours) {
+        Set<String> union = new HashSet<>(ours);
+        int common = 0;
+        for (String f : new HashSet<>(theirs)) {
+            if (!union.add(f)) {
+                common++;
+            }
+        }
+        return common == union.size() || common >= 2 && 2 * common >= union.size();
     }
 }

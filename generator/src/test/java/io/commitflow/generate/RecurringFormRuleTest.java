@@ -88,6 +88,29 @@ class RecurringFormRuleTest {
         assertThat(RecurringFormRule.form(ids, "", List.of("README"))).as("no author named").isNull();
     }
 
+    @Test
+    void aMaintainersUpdateIsOneFormWhateverItsPullRequestAndAFewFilesBesides() {
+        List<String> files = List.of("pnpm-lock", "pnpm-workspace", "release", "ci", "codecov");
+        List<RepoKnowledge.Neighbor> updates = List.of(
+                neighbour("chore: update dependencies, Node.js, and GitHub Actions (#14006)", "ada", files),
+                neighbour("chore: update dependencies, Node.js, and GitHub Actions (#13978)", "ada",
+                        List.of("pnpm-lock", "pnpm-workspace", "release", "ci", "triage")),
+                neighbour("chore: update dependencies, Node.js, and GitHub Actions (#13871)", "ada",
+                        List.of("pnpm-lock", "pnpm-workspace", "release", "benchmark")));
+        assertThat(RecurringFormRule.form(updates, "ada", files)).as("the number GitHub appends is no part of the form")
+                .isEqualTo("chore: update dependencies, Node.js, and GitHub Actions");
+        assertThat(RecurringFormRule.form(updates, "ada", List.of("pnpm-lock", "README", "index", "cli", "main")))
+                .as("one file in common of nine").isNull();
+        assertThat(RecurringFormRule.alike(List.of("README"), java.util.Set.of("README", "index")))
+                .as("one file in common is no likeness").isFalse();
+        assertThat(RecurringFormRule.alike(List.of("a", "b", "c"), java.util.Set.of("a", "b", "d"))).isTrue();
+    }
+
+    private static RepoKnowledge.Neighbor neighbour(String subject, String author, List<String> files) {
+        return new RepoKnowledge.Neighbor(new IndexedCommit(0, "a".repeat(40), subject, files, new int[0],
+                new float[0], new int[0], 0, 0, 0, null, false, author), 0.9f);
+    }
+
     private static RepoKnowledge.Neighbor neighbour(String subject, String author) {
         return new RepoKnowledge.Neighbor(new IndexedCommit(0, "a".repeat(40), subject, List.of("README"), new int[0],
                 new float[0], new int[0], 0, 0, 0, null, false, author), 0.9f);
