@@ -25,7 +25,10 @@ enum ExemplarCheck {
     FAITHFUL(false, (c, x) -> Faithfulness.faithful(x.styled().render(), c.patch())),
     /** A stated move ("Move X to Y") is one the diff makes. */
     MOVES_AS_STATED(false, (c, x) -> Faithfulness.movesAsStated(x.styled().description(), c.patch())),
-    /** Its verb fits what the diff does to its files: nothing fixed where every file is new ({@link Faithfulness#verbFitsFiles}). */
+    /**
+     * Its verb fits what the diff does to its files: nothing fixed where every file is new ({@link
+     * Faithfulness#verbFitsFiles}).
+     */
     VERB_FITS_THE_FILES(false, (c, x) -> Faithfulness.verbFitsFiles(x.styled().description(), c.diff)),
     /** No issue or pull-request number of the exemplar's. */
     NO_OLD_NUMBER(false, (c, x) -> Faithfulness.numbers(x.edited().description()).isEmpty()),

@@ -13,11 +13,12 @@ import java.util.regex.Pattern;
  * A subject that an author writes the same way every time they change the same files, but for a commit id: the form a
  * tool writes, as a deploy action's {@code Deploying to master from @ owner/project@<id> 🚀} for each commit whose
  * site it regenerates. When at least {@value #MIN_REPEATS} of the nearest neighbours are this author's, changed
- * this diff's files ({@link #alike}), and wrote one such form (without GitHub's {@code (#n)}), and no other form of theirs is as common, the form is written
- * with the id left for the author ({@value #ID_PLACEHOLDER}): the id names a commit the diff does not contain. A form
- * without an id (a maintainer's {@code deps: update example dependencies}, a release script's {@code Prepare next
- * development version.}) is written whole, in its author's case and punctuation, where the nearest neighbour wrote
- * it: the other rules had restyled it ({@code build: Update example dependencies}).
+ * this diff's files ({@link #alike}), and wrote one such form (without GitHub's {@code (#n)}), and no other form of
+ * theirs is as common, the form is written with the id left for the author ({@value #ID_PLACEHOLDER}): the id names a
+ * commit the diff does not contain. A form without an id (a maintainer's {@code deps: update example dependencies}, a
+ * release script's {@code Prepare next development version.}) is written whole, in its author's case and
+ * punctuation, where the nearest neighbour wrote it: the other rules had restyled it ({@code build: Update example
+ * dependencies}).
  *
  * <p>The form's words are the history's, not this diff's: the project's name in it is what every instance wrote, so
  * it is kept, though the diff may not say it (the real subjects name it just as well). A form with any number other

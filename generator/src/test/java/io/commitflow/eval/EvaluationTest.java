@@ -118,7 +118,8 @@ class EvaluationTest {
             List<Evaluation.Row> adding = rows.stream().filter(r -> added.contains(r.sha())).toList();
 
             assertThat(adding).hasSize(2);
-            assertThat(adding).allSatisfy(r -> assertThat(r.commitflow()).doesNotStartWith("Fix").doesNotStartWith("Update"));
+            assertThat(adding).allSatisfy(r -> assertThat(r.commitflow())
+                    .doesNotStartWith("Fix").doesNotStartWith("Update"));
             // the fixes themselves are still said to be fixes
             assertThat(rows).filteredOn(r -> r.reference().equals("Fix some regress tests."))
                     .anySatisfy(r -> assertThat(r.commitflow()).startsWith("Fix"));
@@ -248,7 +249,8 @@ class EvaluationTest {
         try (TestRepository<Repository> git = new TestRepository<>(young)) {
             git.tick(500_000);
             RevCommit parent = git.commit().add("README.md", "# young\n")
-                    .add(".github/workflows/ci.yml", "uses: actions/checkout@v123\n").message("Start the young one").create();
+                    .add(".github/workflows/ci.yml", "uses: actions/checkout@v123\n")
+                    .message("Start the young one").create();
             for (int i = 0; i < 14; i++) {
                 parent = git.commit().parent(parent).add("src/Parser.java", "class Parser { int depth = " + i + "; }\n")
                         .message("Tune the parser's depth to " + i).create();

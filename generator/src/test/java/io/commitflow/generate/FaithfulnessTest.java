@@ -223,7 +223,8 @@ class FaithfulnessTest {
         assertThat(Faithfulness.verbFitsFiles("Fix some regress tests.", adds)).isFalse();
         assertThat(Faithfulness.verbFitsFiles("Updated the names test", adds)).as("any tense").isFalse();
         assertThat(Faithfulness.verbFitsFiles("Add a test for names.", adds)).isTrue();
-        assertThat(Faithfulness.verbFitsFiles("Missing test for names.", adds)).as("not a verb on what exists").isTrue();
+        assertThat(Faithfulness.verbFitsFiles("Missing test for names.", adds)).as("not a verb on what exists")
+                .isTrue();
         assertThat(Faithfulness.verbFitsFiles("Add script to ease migration", deletes)).isFalse();
         assertThat(Faithfulness.verbFitsFiles("Remove the migration script", deletes)).isTrue();
         assertThat(Faithfulness.verbFitsFiles("Fix some regress tests.", deletes)).isTrue();

@@ -112,7 +112,6 @@ class RecurringFormRuleTest {
     }
 
     private static RepoKnowledge.Neighbor neighbour(String subject, String author) {
-        return new RepoKnowledge.Neighbor(new IndexedCommit(0, "a".repeat(40), subject, List.of("README"), new int[0],
-                new float[0], new int[0], 0, 0, 0, null, false, author), 0.9f);
+        return neighbour(subject, author, List.of("README"));
     }
 }
