@@ -34,16 +34,21 @@ public final class Changelog {
     private static final Pattern QUOTED_TAG = Pattern.compile("`(\\[[^\\]`]+])`");
     /** A reference-style link, {@code [@someone][]}: its text. */
     private static final Pattern REF_LINK = Pattern.compile("\\[([^\\]]*)]\\[[^\\]]*]");
-    /** The issues an entry opens with, its links already text: {@code #15590: }, {@code #1, #2: }. */
-    private static final Pattern LEADING_ISSUES = Pattern.compile("^#\\d+(?:,\\s*#\\d+)*:\\s*");
+    /**
+     * The issues an entry opens with, its links already text: {@code #15590: }, {@code #1, #2: }, and with the kind
+     * in capitals that some logs give them ({@code BUG #3076: }, {@code BUG #1332, BUG #3001: }).
+     */
+    private static final Pattern LEADING_ISSUES =
+            Pattern.compile("^(?:[A-Z]{2,} )?#\\d+(?:,\\s*(?:and\\s+)?(?:[A-Z]{2,} )?#\\d+)*,?:\\s*");
     private static final Pattern TAG = Pattern.compile("<[^>]+>");
     /** The issue an {@code <action>} names: a ticket id, {@code LANG-1819}. */
     private static final Pattern ISSUE = Pattern.compile("<action\\b[^>]*\\bissue=\"([A-Z][A-Z0-9_]*-\\d+)\"");
     /**
      * The issue a Markdown entry opens with, linked to the tracker's issues (RuboCop's {@code * [#15073](…/issues/15073):
-     * …}): {@code #15073}. A pull request's link is no issue.
+     * …}, ripgrep's {@code * [BUG #3076](…/issues/3076):}): {@code #15073}. A pull request's link is no issue.
      */
-    private static final Pattern LINKED_ISSUE = Pattern.compile("^[+-]\\s*[-*]\\s+\\[(#\\d+)]\\([^)\\s]*/issues/\\d+\\)");
+    private static final Pattern LINKED_ISSUE =
+            Pattern.compile("^[+-]\\s*[-*]\\s+\\[(?:[A-Z]{2,} )?(#\\d+)]\\([^)\\s]*/issues/\\d+\\)");
     private static final Pattern NUMBERLESS_TICKET = Pattern.compile("\\[[A-Z][A-Z0-9_]*-]\\s*");
     /** Bracket tags that open an entry, as they open a subject: {@code [javadoc] }, {@code [LANG-1819][test] }. */
     private static final Pattern LEADING_TAGS = Pattern.compile("^(?:\\[[^\\]\\s][^\\]]{0,40}]\\s*)+");
@@ -192,7 +197,10 @@ public final class Changelog {
 
     /**
      * The lines the patch adds to or removes from change logs, each with its {@code +} or {@code -}, in patch order;
-     * empty when it touches none.
+     * empty when it touches none. An entry wrapped over several lines is one line here: a bullet's indented
+     * continuation ({@code - Fix bug where module docstrings would be treated as normal strings if preceded by} then
+     * {@code   comments (#4764)}), the rest of an {@code <action>} left open, and a fragment's first paragraph up to
+     * its blank line; read by its first line alone, an entry ended mid-phrase.
      */
     private static java.util.List<String> logLines(String patch) {
         if (patch == null || patch.isEmpty() || !touchesLog(patch)) {
@@ -203,28 +211,79 @@ public final class Changelog {
         boolean created = false;
         boolean inFragment = false;
         boolean frontMatter = false;
+        boolean paragraph = false; // a fragment's entry, until its blank line
+        int open = -1; // the entry the next line of the same sign may continue
         for (String line : patch.split("\n")) {
             if (line.startsWith("+++ ")) {
                 String path = line.substring(4);
                 inFragment = created && isFragment(path);
                 inLog = !inFragment && NAMES.contains(fileName(path));
                 frontMatter = false;
+                paragraph = false;
+                open = -1;
             } else if (line.startsWith("--- ")) {
                 created = line.equals("--- /dev/null");
+                open = -1;
+            } else if (paragraph) {
+                String text = line.startsWith("+") ? line.substring(1).strip() : "";
+                if (text.isEmpty() || !continuesParagraph(text)) {
+                    paragraph = false;
+                    inFragment = false;
+                } else {
+                    lines.set(lines.size() - 1, lines.get(lines.size() - 1) + " " + text);
+                }
             } else if (inFragment && line.startsWith("+")) {
-                // a new fragment: its first line of prose is its entry, after a changeset's front matter
+                // a new fragment: its first paragraph of prose is its entry, after a changeset's front matter
                 String text = line.substring(1).strip();
                 if (text.equals("---")) {
                     frontMatter = !frontMatter;
                 } else if (!frontMatter && !text.isEmpty() && !text.startsWith("#")) {
                     lines.add(BULLET.matcher(text).matches() ? "+" + text : "+- " + text);
-                    inFragment = false;
+                    paragraph = true;
                 }
             } else if (inLog && !line.startsWith("---") && (line.startsWith("+") || line.startsWith("-"))) {
-                lines.add(line);
+                if (open >= 0 && continues(lines.get(open), line)) {
+                    lines.set(open, lines.get(open) + " " + line.substring(1).strip());
+                } else {
+                    lines.add(line);
+                    String body = line.substring(1);
+                    open = BULLET.matcher(body).matches() || opensAction(body) ? lines.size() - 1 : -1;
+                }
+            } else {
+                open = -1;
             }
         }
         return lines;
+    }
+
+    /**
+     * Whether {@code line} (with its sign) goes on with {@code entry}, the bullet or action before it: the same sign,
+     * and either an {@code <action>} still open or a bullet's indented line that is no bullet of its own.
+     */
+    private static boolean continues(String entry, String line) {
+        if (entry.charAt(0) != line.charAt(0)) {
+            return false;
+        }
+        String body = line.substring(1);
+        if (opensAction(entry)) {
+            return !body.isBlank();
+        }
+        return !body.isBlank() && Character.isWhitespace(body.charAt(0)) && !BULLET.matcher(body).matches()
+                && !body.strip().startsWith("<");
+    }
+
+    /** An {@code <action>} whose closing tag is on a later line. */
+    private static boolean opensAction(String text) {
+        return text.contains("<action") && !text.contains("</action>");
+    }
+
+    /**
+     * A fragment's line that goes on with its paragraph: not a list item, heading, directive, code fence or code
+     * block of its own.
+     */
+    private static boolean continuesParagraph(String text) {
+        return !BULLET.matcher(text).matches() && !text.startsWith("#") && !text.startsWith("```")
+                && !text.startsWith(".. ") && !text.startsWith("::");
     }
 
     /** {@code text} without its code quotes: {@code Associate .ron files} for {@code Associate `.ron` files}. */

@@ -4,6 +4,9 @@ import io.commitflow.git.DiffedCommit;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Where the history writes the change log's entry as the subject ({@link Conventions#subjectIsChangelogEntry}) and
@@ -28,8 +31,17 @@ final class ChangelogEntryRule implements SubjectRule {
         }
         // the entry's own tags are a change log's form ("[jest-runtime] …"), not the subjects', unless they write tags
         String text = mirrored || c.conventions.writesTags() ? added.text() : Changelog.withoutTags(added.text());
-        text = quotedAsNeighbours(text, c.neighbours);
-        Subject s = c.styled(Subject.parse(text));
+        Subject s = c.styled(Subject.parse(quotedAsNeighbours(text, c.neighbours)));
+        if (s.render().length() > SubjectLength.MAX) {
+            // shortened as a writer would before it is cut to the room its prefix leaves, while its code quotes still
+            // say which colon is code ("`resolutionMode: time-based`")
+            Subject quoted = Subject.parse(text);
+            int room = SubjectLength.MAX - (s.render().length() - s.description().length())
+                    + (int) quoted.description().chars().filter(ch -> ch == '`').count();
+            String shorter = quoted.withDescription(shortened(quoted.description(), room)).render();
+            s = c.styled(Subject.parse(quotedAsNeighbours(shorter, c.neighbours)));
+        }
+        s = withAreaInPatch(s, c.diff);
         String issue = added.issue();
         if (c.conventions.entryIssueIsTicket() && issue != null && issue.startsWith("#")) {
             // a tracker's number: in the tag the neighbours give theirs ("[Fix #15073]")
@@ -52,6 +64,139 @@ final class ChangelogEntryRule implements SubjectRule {
             s = s.withTags(tags, issue, false);
         }
         return new Written(s, c.nearestExemplars());
+    }
+
+    /**
+     * {@code entry} made shorter for a subject of {@code max} characters before any cut, in the ways a writer
+     * shortens a change log's sentence, each only while it is still too long: its first sentence; without an aside
+     * in parentheses that gives examples or says more in several words ({@code (e.g. …)}, {@code (and other instance
+     * descriptors)}; a name's gloss, {@code (`vendored-libgit2`)} or {@code (PEP 798)}, stays); what comes before
+     * a colon that no code quote holds ({@code Dependency resolution is faster: package metadata is now filtered …});
+     * and, where the sentence opens with what it is about, without the clause that says which one, up to the
+     * predicate ({@code Installing a dependency chain whose packages carry peer dependencies no longer expands …}
+     * becomes {@code Installing a dependency chain no longer expands …}). A cut of the whole sentence had left its
+     * subject without a predicate ("Installing a dependency chain whose packages carry peer").
+     */
+    static String shortened(String entry, int max) {
+        String t = entry;
+        if (t.length() <= max) {
+            return t;
+        }
+        Matcher sentence = SENTENCE_END.matcher(t);
+        if (sentence.find() && sentence.start() >= SubjectLength.MIN) {
+            t = t.substring(0, sentence.start());
+        }
+        if (t.length() <= max) {
+            return t;
+        }
+        t = ASIDE.matcher(t).replaceAll("");
+        if (t.length() <= max) {
+            return t;
+        }
+        int colon = colonOutsideQuotes(t);
+        if (colon >= SubjectLength.MIN && words(t.substring(0, colon)) >= 3) {
+            return t.substring(0, colon);
+        }
+        return withoutRelativeClause(t);
+    }
+
+    /** A sentence's end: a period, then a space and a capital. */
+    private static final Pattern SENTENCE_END = Pattern.compile("\\.\\s+(?=[A-Z])");
+
+    /**
+     * An aside in parentheses that a subject leaves out: examples ({@code (e.g. …)}, {@code (such as …)}), more of
+     * the same ({@code (and other …)}, {@code (lists, dicts, sets, etc.)}), or four words or more without a code quote.
+     */
+    private static final Pattern ASIDE = Pattern.compile(" \\((?:e\\.g\\.|i\\.e\\.|such as |see |like |as in |including "
+            + "|for example|and |or |[^()`]*\\betc\\b|[^()`]* [^()`]* [^()`]* )[^()]*\\)");
+
+    /** The predicate of a sentence that opens with what it is about: {@code … now keeps}, {@code … is no longer}. */
+    private static final Pattern PREDICATE = Pattern.compile(" (?:(?:is|are|can|will|should|has|have) )?(?:now|no longer) ");
+
+    /** Where a clause that says which one begins: a relative pronoun, a participle ({@code installed over HTTPS}). */
+    private static final Pattern WHICH_ONE = Pattern.compile(" (?:whose|that|which|who|where|[a-z]+ed|[a-z]+ing) ");
+
+    /**
+     * {@code text}, a sentence that opens with a noun phrase ({@code A git dependency …}, {@code Installing a
+     * workspace …}), without the clause between that phrase and a predicate that says "now" or "no longer"; as it is
+     * otherwise, or where a comma comes before the predicate (the clause may end there).
+     */
+    static String withoutRelativeClause(String text) {
+        String first = text.substring(0, Math.max(text.indexOf(' '), 0)).toLowerCase(Locale.ROOT);
+        boolean determiner = first.equals("a") || first.equals("an") || first.equals("the");
+        boolean opensWithNoun = determiner || first.endsWith("ing")
+                || (!first.isEmpty() && Character.isUpperCase(text.charAt(0)) && first.endsWith("s"));
+        if (!opensWithNoun || MoodEdit.opensInPresent(text) || MoodEdit.opensInPast(text)) {
+            return text; // "Fixes a bug that …": a verb opens it, its clauses are its objects'
+        }
+        Matcher predicate = PREDICATE.matcher(text);
+        if (!predicate.find()) {
+            return text;
+        }
+        Matcher which = WHICH_ONE.matcher(text.substring(0, predicate.start() + 1));
+        if (!which.find()) {
+            return text;
+        }
+        String head = text.substring(0, which.start());
+        // the phrase itself: a determiner and its noun at least ("A failed packument …" keeps its adjective)
+        if (words(head) < (determiner ? 3 : 2) || text.substring(0, predicate.start()).contains(",")) {
+            return text;
+        }
+        return head + text.substring(predicate.start());
+    }
+
+    /** Where the first colon outside code quotes and quotation marks is, followed by a space; -1 where none is. */
+    static int colonOutsideQuotes(String t) {
+        boolean tick = false;
+        boolean quote = false;
+        for (int i = 0; i + 1 < t.length(); i++) {
+            char ch = t.charAt(i);
+            if (ch == '`') {
+                tick = !tick;
+            } else if (ch == '"') {
+                quote = !quote;
+            } else if (ch == ':' && !tick && !quote && t.charAt(i + 1) == ' ') {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static int words(String text) {
+        String t = text.strip();
+        return t.isEmpty() ? 0 : t.split("\\s+").length;
+    }
+
+    /**
+     * The description this rule writes of {@code entry} where no prefix takes room: shortened ({@link #shortened}), its
+     * code quotes as the neighbours write them ({@link #quotedAsNeighbours}), and cut to 72 characters. What a lesson
+     * scores ({@link RetrievalGenerator#lesson}): an entry of three sentences is never the subject, its first clause is.
+     */
+    static String asWritten(String entry, List<RepoKnowledge.Neighbor> neighbours) {
+        String d = quotedAsNeighbours(shortened(Subject.parse(entry).description(), SubjectLength.MAX), neighbours);
+        return SubjectLength.cut(d, SubjectLength.MAX);
+    }
+
+    /**
+     * {@code s} with an area the patch lacks, one that names a path ({@code ignore/types}, voted by neighbours that
+     * changed the file types, for a diff in {@code crates/ignore}), cut back to its longest leading part that is a
+     * folder of a changed file ({@code ignore}), or without it where none is: the entry is this diff's own words, and
+     * its prefix must be too.
+     */
+    static Subject withAreaInPatch(Subject s, DiffedCommit d) {
+        String area = s.area();
+        if (area.indexOf('/') < 0 || Faithfulness.faithful(area + ":", d.patch())) {
+            return s;
+        }
+        for (int slash = area.lastIndexOf('/'); slash > 0; slash = area.lastIndexOf('/', slash - 1)) {
+            String folder = area.substring(0, slash) + "/";
+            for (io.commitflow.git.FileChange f : d.files()) {
+                if (f.path().startsWith(folder) || f.path().contains("/" + folder)) {
+                    return s.withArea(area.substring(0, slash));
+                }
+            }
+        }
+        return s.withArea("");
     }
 
     /** How many of the neighbours' subjects must quote code for the entry to keep its quotes. */

@@ -70,6 +70,56 @@ class ChangelogEntryRuleTest {
         }
     }
 
+    @Test
+    void aLongEntryIsShortenedAsAWriterWouldBeforeItIsCut() {
+        String chain = "Installing a dependency chain whose packages carry peer dependencies no longer expands"
+                + " exponentially with the depth of the chain";
+        assertThat(ChangelogEntryRule.shortened(chain, 60))
+                .as("the clause that says which chain, up to the predicate")
+                .isEqualTo("Installing a dependency chain no longer expands exponentially with the depth of the chain");
+        assertThat(SubjectLength.cut(ChangelogEntryRule.shortened(chain, 62), 62))
+                .isEqualTo("Installing a dependency chain no longer expands exponentially");
+        assertThat(SubjectLength.cut(chain, 62)).as("the cut alone leaves no predicate")
+                .isEqualTo("Installing a dependency chain whose packages carry peer");
+
+        assertThat(ChangelogEntryRule.shortened("Dependency resolution is faster: package metadata is now filtered"
+                + " once per packument instead of once per dependency edge", 55))
+                .as("what the colon opens").isEqualTo("Dependency resolution is faster");
+        assertThat(ChangelogEntryRule.shortened("Fix a crash when `# fmt: skip` is used on one-line `async def`"
+                + " statements inside a class body", 55))
+                .as("a colon in code is no colon of the sentence's")
+                .isEqualTo("Fix a crash when `# fmt: skip` is used on one-line `async def` statements inside a class body");
+        assertThat(ChangelogEntryRule.shortened("Avoid calling ``@property`` (and other instance descriptors) during"
+                + " fixture discovery", 60))
+                .as("an aside that says more").isEqualTo("Avoid calling ``@property`` during fixture discovery");
+        assertThat(ChangelogEntryRule.shortened("Add a cargo feature (`vendored-libgit2`) to build with the libgit2"
+                + " that the crate vendors", 60))
+                .as("a name's gloss stays").startsWith("Add a cargo feature (`vendored-libgit2`)");
+        assertThat(ChangelogEntryRule.shortened("Fixes a bug that caused the parser to fail, which now no longer"
+                + " happens on any input at all", 50))
+                .as("a sentence that opens with its verb keeps its clauses").startsWith("Fixes a bug that caused");
+        assertThat(ChangelogEntryRule.shortened("A failed packument request now reports the status the registry"
+                + " returned instead of a generic error", 50))
+                .as("an adjective of the phrase itself stays").startsWith("A failed packument request now reports");
+        assertThat(ChangelogEntryRule.shortened("Short enough", 50)).isEqualTo("Short enough");
+    }
+
+    @Test
+    void anAreaThePatchLacksIsCutBackToAFolderOfAChangedFile() {
+        DiffedCommit base = TestDiffs.change("r", "e".repeat(40), "Pair", "swap", null, null);
+        String patch = "diff --git a/crates/ignore/src/dir.rs b/crates/ignore/src/dir.rs\n--- a/crates/ignore/src/dir.rs\n"
+                + "+++ b/crates/ignore/src/dir.rs\n@@ -1 +1 @@\n-old\n+new\n";
+        DiffedCommit d = DiffedCommit.of(base.commit(), List.of(new FileChange("MODIFY", "crates/ignore/src/dir.rs",
+                "crates/ignore/src/dir.rs", false, 1, 1, 0, "100644", "100644")), 1, patch, "", "mirror", null);
+        Subject voted = Subject.parse("ignore/types: skip a BOM at the start of a gitignore file");
+        assertThat(ChangelogEntryRule.withAreaInPatch(voted, d).render())
+                .isEqualTo("ignore: skip a BOM at the start of a gitignore file");
+        assertThat(ChangelogEntryRule.withAreaInPatch(Subject.parse("printer/json: skip a BOM"), d).render())
+                .as("no folder of the diff's").isEqualTo("skip a BOM");
+        assertThat(ChangelogEntryRule.withAreaInPatch(Subject.parse("ignore/src: skip a BOM"), d).render())
+                .as("an area the patch has stays").isEqualTo("ignore/src: skip a BOM");
+    }
+
     /** {@code d} with a new change-log fragment whose entry opens with a link to issue {@code issue}. */
     private static DiffedCommit withFragment(DiffedCommit d, int issue, String entry) {
         String path = "changelog/fix_" + issue + ".md";

@@ -79,6 +79,38 @@ class ChangelogTest {
     }
 
     @Test
+    void anEntryWrappedOverSeveralLinesIsReadWhole() {
+        assertThat(Changelog.entry(patch("CHANGES.md",
+                "- Fix bug where module docstrings would be treated as normal strings if preceded by",
+                "  comments (#4764)", "- ")))
+                .as("a bullet's indented continuation").isEqualTo(
+                        "Fix bug where module docstrings would be treated as normal strings if preceded by comments");
+        assertThat(Changelog.entry(patch("src/changes/changes.xml",
+                "    <action type=\"fix\" dev=\"ggregory\">Fix the Javadoc of StringUtils.abbreviate",
+                "      for a negative width.</action>")))
+                .as("an action closed on a later line").isEqualTo("Fix the Javadoc of StringUtils.abbreviate for a negative width");
+        String code = patch("src/_pytest/python.py", "    pass");
+        assertThat(Changelog.entry(created("changelog/1234.bugfix.rst",
+                "Fixed a crash when using the cache class on Windows and the cache directory",
+                "was created concurrently.", "", "Second paragraph, not the entry.") + code))
+                .as("a fragment's first paragraph, to its blank line").isEqualTo(
+                        "Fixed a crash when using the cache class on Windows and the cache directory was created concurrently");
+        assertThat(Changelog.entry(patch("CHANGELOG.md", "- Fix the first thing in the parser",
+                "  - and a nested item of its own")))
+                .as("a nested bullet is an entry of its own: two, so none").isNull();
+        assertThat(Changelog.added(patch("CHANGELOG.md", "* [BUG #3076](https://github.com/o/r/issues/3076):",
+                "  Fix a bug with `-m/--max-count` and `-U/--multiline`.")))
+                .as("a link on a line of its own, the kind of issue in capitals: the issue, and the entry after it")
+                .isEqualTo(new Changelog.Entry("Fix a bug with `-m/--max-count` and `-U/--multiline`", "#3076"));
+        assertThat(Changelog.entry(patch("CHANGELOG.md", "* [BUG #1332](https://github.com/o/r/issues/1332),",
+                "  [BUG #3001](https://github.com/o/r/issues/3001):", "  Make `rg -vf file` behave sensibly.")))
+                .as("several issues, one per line").isEqualTo("Make `rg -vf file` behave sensibly");
+        assertThat(Changelog.entry(patch("CHANGELOG.md", "- Fix the first thing in the parser",
+                "### Internal")))
+                .as("an unindented line after it is no continuation").isEqualTo("Fix the first thing in the parser");
+    }
+
+    @Test
     void aLinkedIssueIsTheEntrysIssueAndATagNamesIt() {
         String code = patch("lib/a.rb", "  def a");
         assertThat(Changelog.added(created("changelog/fix_a.md",
