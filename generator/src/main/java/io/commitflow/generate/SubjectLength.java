@@ -239,8 +239,13 @@ public final class SubjectLength {
     private static final java.util.regex.Pattern NEGATED_END = java.util.regex.Pattern.compile(
             "(?i)(?:^|(?<!,)\\s)(?:not|never|no longer|\\w+n't|cannot)(?:\\s+\\S+)?$");
 
-    /** The single word a cut leaves of a last clause: "; measuring" (of "; measuring in LoadMeasurement"), ", exported". */
-    private static final java.util.regex.Pattern STUB = java.util.regex.Pattern.compile("(?:; \\S+|, [a-z]+(?:ed|ing))$");
+    /**
+     * The single word a cut leaves of a last clause: "; measuring" (of "; measuring in LoadMeasurement"), ", exported";
+     * or of a last phrase, a participle after its preposition that waits for its noun: " of failed" (of "… part of
+     * failed assertions"); not after "from", whose gerund completes a verb ("prevent … from throwing").
+     */
+    private static final java.util.regex.Pattern STUB = java.util.regex.Pattern.compile(
+            "(?:; \\S+|, [a-z]+(?:ed|ing)| (?:of|for|in|on|with|by|to|into|about) [a-z]+(?:ed|ing))$");
 
     /**
      * A cut text without the one word it kept of its last clause ({@code Load test: call() in the load test's phases;

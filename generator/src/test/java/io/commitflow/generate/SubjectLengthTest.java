@@ -186,6 +186,11 @@ class SubjectLengthTest {
                 "Load test: call() in the load test's phases");
         cutsTo(60, "Spans per stage with the OpenTelemetry SDK, exported over OTLP when configured",
                 "Spans per stage with the OpenTelemetry SDK");
+        // a participle after its preposition waits for its noun, but "from" and a gerund complete a verb
+        cutsTo(66, "fixed truncation of long collections in the message part of failed assertions, with -vv",
+                "fixed truncation of long collections in the message part");
+        assertThat(SubjectLength.withoutStub("prevent `toMatchObject`/subset matching from throwing"))
+                .isEqualTo("prevent `toMatchObject`/subset matching from throwing");
         assertThat(SubjectLength.cut("README: engine, load test and demo figures, tables and notes for the site", 50))
                 .as("a plain word after a comma may be a whole list item").isEqualTo("README: engine, load test and demo figures, tables");
         assertThat(SubjectLength.fit(Subject.parse("Fix the parser's lookahead; cleanup"), d).render())
