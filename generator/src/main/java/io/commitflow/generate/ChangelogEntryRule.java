@@ -107,11 +107,13 @@ final class ChangelogEntryRule implements SubjectRule {
      * An aside in parentheses that a subject leaves out: examples ({@code (e.g. …)}, {@code (such as …)}), more of
      * the same ({@code (and other …)}, {@code (lists, dicts, sets, etc.)}), or four words or more without a code quote.
      */
-    private static final Pattern ASIDE = Pattern.compile(" \\((?:e\\.g\\.|i\\.e\\.|such as |see |like |as in |including "
+    private static final Pattern ASIDE = Pattern.compile(
+            " \\((?:e\\.g\\.|i\\.e\\.|such as |see |like |as in |including "
             + "|for example|and |or |[^()`]*\\betc\\b|[^()`]* [^()`]* [^()`]* )[^()]*\\)");
 
     /** The predicate of a sentence that opens with what it is about: {@code … now keeps}, {@code … is no longer}. */
-    private static final Pattern PREDICATE = Pattern.compile(" (?:(?:is|are|can|will|should|has|have) )?(?:now|no longer) ");
+    private static final Pattern PREDICATE =
+            Pattern.compile(" (?:(?:is|are|can|will|should|has|have) )?(?:now|no longer) ");
 
     /** Where a clause that says which one begins: a relative pronoun, a participle ({@code installed over HTTPS}). */
     private static final Pattern WHICH_ONE = Pattern.compile(" (?:whose|that|which|who|where|[a-z]+ed|[a-z]+ing) ");
@@ -170,7 +172,8 @@ final class ChangelogEntryRule implements SubjectRule {
     /**
      * The description this rule writes of {@code entry} where no prefix takes room: shortened ({@link #shortened}), its
      * code quotes as the neighbours write them ({@link #quotedAsNeighbours}), and cut to 72 characters. What a lesson
-     * scores ({@link RetrievalGenerator#lesson}): an entry of three sentences is never the subject, its first clause is.
+     * scores ({@link RetrievalGenerator#lesson}): an entry of three sentences is never the subject, its first clause
+     * is.
      */
     static String asWritten(String entry, List<RepoKnowledge.Neighbor> neighbours) {
         String d = quotedAsNeighbours(shortened(Subject.parse(entry).description(), SubjectLength.MAX), neighbours);

@@ -82,33 +82,27 @@ class ChangelogEntryRuleTest {
         assertThat(SubjectLength.cut(chain, 62)).as("the cut alone leaves no predicate")
                 .isEqualTo("Installing a dependency chain whose packages carry peer");
 
-        assertThat(ChangelogEntryRule.shortened("Dependency resolution is faster: package metadata is now filtered"
-                + " once per packument instead of once per dependency edge", 55))
-                .as("what the colon opens").isEqualTo("Dependency resolution is faster");
-        assertThat(ChangelogEntryRule.shortened("Fix a crash when `# fmt: skip` is used on one-line `async def`"
-                + " statements inside a class body", 55))
-                .as("a colon in code is no colon of the sentence's")
-                .isEqualTo("Fix a crash when `# fmt: skip` is used on one-line `async def` statements inside a class body");
-        assertThat(ChangelogEntryRule.shortened("Avoid calling ``@property`` (and other instance descriptors) during"
-                + " fixture discovery", 60))
-                .as("an aside that says more").isEqualTo("Avoid calling ``@property`` during fixture discovery");
-        assertThat(ChangelogEntryRule.shortened("Add a cargo feature (`vendored-libgit2`) to build with the libgit2"
-                + " that the crate vendors", 60))
-                .as("a name's gloss stays").startsWith("Add a cargo feature (`vendored-libgit2`)");
-        assertThat(ChangelogEntryRule.shortened("Fixes a bug that caused the parser to fail, which now no longer"
-                + " happens on any input at all", 50))
-                .as("a sentence that opens with its verb keeps its clauses").startsWith("Fixes a bug that caused");
-        assertThat(ChangelogEntryRule.shortened("A failed packument request now reports the status the registry"
-                + " returned instead of a generic error", 50))
-                .as("an adjective of the phrase itself stays").startsWith("A failed packument request now reports");
+        shortens(55, "Dependency resolution is faster: package metadata is now filtered once per packument",
+                "Dependency resolution is faster", "what the colon opens");
+        String quotedColon = "Fix a crash when `# fmt: skip` is used on one-line `async def` statements in a class";
+        shortens(55, quotedColon, quotedColon, "a colon in code is no colon of the sentence's");
+        shortens(60, "Avoid calling ``@property`` (and other instance descriptors) during fixture discovery",
+                "Avoid calling ``@property`` during fixture discovery", "an aside that says more");
+        String gloss = "Add a cargo feature (`vendored-libgit2`) to build with the libgit2 that the crate vendors";
+        shortens(60, gloss, gloss, "a name's gloss stays");
+        String verbFirst = "Fixes a bug that caused the parser to fail, which now no longer happens on any input";
+        shortens(50, verbFirst, verbFirst, "a sentence that opens with its verb keeps its clauses");
+        String adjective = "A failed packument request now reports the status the registry returned instead";
+        shortens(50, adjective, adjective, "an adjective of the phrase itself stays");
         assertThat(ChangelogEntryRule.shortened("Short enough", 50)).isEqualTo("Short enough");
     }
 
     @Test
     void anAreaThePatchLacksIsCutBackToAFolderOfAChangedFile() {
         DiffedCommit base = TestDiffs.change("r", "e".repeat(40), "Pair", "swap", null, null);
-        String patch = "diff --git a/crates/ignore/src/dir.rs b/crates/ignore/src/dir.rs\n--- a/crates/ignore/src/dir.rs\n"
-                + "+++ b/crates/ignore/src/dir.rs\n@@ -1 +1 @@\n-old\n+new\n";
+        String path = "crates/ignore/src/dir.rs";
+        String patch = "diff --git a/" + path + " b/" + path + "\n--- a/" + path + "\n+++ b/" + path
+                + "\n@@ -1 +1 @@\n-old\n+new\n";
         DiffedCommit d = DiffedCommit.of(base.commit(), List.of(new FileChange("MODIFY", "crates/ignore/src/dir.rs",
                 "crates/ignore/src/dir.rs", false, 1, 1, 0, "100644", "100644")), 1, patch, "", "mirror", null);
         Subject voted = Subject.parse("ignore/types: skip a BOM at the start of a gitignore file");
@@ -118,6 +112,10 @@ class ChangelogEntryRuleTest {
                 .as("no folder of the diff's").isEqualTo("skip a BOM");
         assertThat(ChangelogEntryRule.withAreaInPatch(Subject.parse("ignore/src: skip a BOM"), d).render())
                 .as("an area the patch has stays").isEqualTo("ignore/src: skip a BOM");
+    }
+
+    private static void shortens(int max, String entry, String expected, String why) {
+        assertThat(ChangelogEntryRule.shortened(entry, max)).as(why).isEqualTo(expected);
     }
 
     /** {@code d} with a new change-log fragment whose entry opens with a link to issue {@code issue}. */

@@ -88,13 +88,14 @@ class ChangelogTest {
         assertThat(Changelog.entry(patch("src/changes/changes.xml",
                 "    <action type=\"fix\" dev=\"ggregory\">Fix the Javadoc of StringUtils.abbreviate",
                 "      for a negative width.</action>")))
-                .as("an action closed on a later line").isEqualTo("Fix the Javadoc of StringUtils.abbreviate for a negative width");
+                .as("an action closed on a later line")
+                .isEqualTo("Fix the Javadoc of StringUtils.abbreviate for a negative width");
         String code = patch("src/_pytest/python.py", "    pass");
         assertThat(Changelog.entry(created("changelog/1234.bugfix.rst",
                 "Fixed a crash when using the cache class on Windows and the cache directory",
                 "was created concurrently.", "", "Second paragraph, not the entry.") + code))
-                .as("a fragment's first paragraph, to its blank line").isEqualTo(
-                        "Fixed a crash when using the cache class on Windows and the cache directory was created concurrently");
+                .as("a fragment's first paragraph, to its blank line").isEqualTo("Fixed a crash when using the cache"
+                        + " class on Windows and the cache directory was created concurrently");
         assertThat(Changelog.entry(patch("CHANGELOG.md", "- Fix the first thing in the parser",
                 "  - and a nested item of its own")))
                 .as("a nested bullet is an entry of its own: two, so none").isNull();
