@@ -42,6 +42,8 @@ final class ChangelogEntryRule implements SubjectRule {
             s = c.styled(Subject.parse(quotedAsNeighbours(shorter, c.neighbours)));
         }
         s = withAreaInPatch(s, c.diff);
+        // an entry that sums up a release's bumps ("… commons-parent from 93 to 104") says this commit's step
+        s = s.withDescription(VersionEdit.editNumberPair(s.description(), c.patch()));
         String issue = added.issue();
         if (c.conventions.entryIssueIsTicket() && issue != null && issue.startsWith("#")) {
             // a tracker's number: in the tag the neighbours give theirs ("[Fix #15073]")

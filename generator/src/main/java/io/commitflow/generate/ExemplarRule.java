@@ -61,6 +61,8 @@ final class ExemplarRule implements SubjectRule {
             edited = edited.withDescription(DateEdit.editYear(edited.description(), c.patch()));
             // and a release train's year and month, the one this diff points at
             edited = edited.withDescription(DateEdit.editYearMonth(edited.description(), c.patch()));
+            // a bump's plain numbers ("from 93 to 104", "@v4 -> v5"), the ones this diff moves
+            edited = edited.withDescription(VersionEdit.editNumberPair(edited.description(), c.patch()));
             // a build id the exemplar moved to ("Update Orbit to R20220830213456") becomes the one this diff adds
             edited = edited.withDescription(CarriedNameEdit.replaceCarried(edited.description(),
                     candidate.commit().signature(), c.features.signature(), c.patch()));

@@ -143,16 +143,20 @@ public final class Faithfulness {
 
     /** A bump's "from A to B" where both are numbers: {@code from 84 to 85}, {@code from v1.2 to v1.3}. */
     private static final Pattern FROM_TO = Pattern.compile("\\bfrom\\s+v?(\\d[\\w.-]*?)\\s+to\\s+v?(\\d[\\w.-]*?)(?=[\\s,;)]|\\.?$)");
+    /** A move written with an arrow: {@code 48 -> 51}, {@code @v4 -> v5}, {@code 1.2 → 1.3}. */
+    private static final Pattern ARROW = Pattern.compile(
+            "(?<![\\w.])v?(\\d[\\w.-]*?)\\s*(?:->|\u2192)\\s*v?(\\d[\\w.-]*?)(?=[\\s,;)]|\\.?$)");
 
     /**
-     * Whether a subject's "from A to B" is this diff's move: A on a removed line and B on an added one. A bare number
+     * Whether a subject's "from A to B" or "A -> B" is this diff's move: A on a removed line and B on an added one
+     * ("[build] org.apache.commons:commons-parent 48 -> 51" is no subject for new tests). A bare number
      * is no name {@link #unsupported} would judge, so commons-lang's "Bump commons.text from 84 to 85" (the
      * parent pom's numbers, carried from an exemplar) was suggested for a move from 1.13.1 to 1.14.0. True when the
      * subject states no such pair and, for a bump's "to B" alone, B is on an added line ({@link #bumpsToAdded}).
      */
     public static boolean movesAsStated(String subject, String patch) {
         Matcher m = FROM_TO.matcher(subject == null ? "" : subject);
-        if (!m.find()) {
+        if (!m.find() && !(m = ARROW.matcher(subject == null ? "" : subject)).find()) {
             return bumpsToAdded(subject, patch);
         }
         Pattern from = Pattern.compile("(?<![\\w.])v?" + Pattern.quote(m.group(1)) + "(?![\\w]|\\.\\d)");

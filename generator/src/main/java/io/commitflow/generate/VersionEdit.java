@@ -40,6 +40,112 @@ final class VersionEdit {
         return description.substring(0, m.start()) + "from " + from + " to " + to + description.substring(m.end());
     }
 
+    /**
+     * A pair of plain numbers a bump states, no dotted version among them: {@code from 93 to 104} (a parent POM's
+     * number), {@code @v4 -> v5} (an action's major).
+     */
+    private static final Pattern NUMBER_PAIR = Pattern.compile(
+            "(?<![\\w.])(v?)(\\d+)(\\s*(?:->|\u2192)\\s*|\\s+to\\s+)(v?)(\\d+)(?![\\w.])");
+
+    /**
+     * A bump's pair of plain numbers ({@code from 93 to 104}, {@code actions/checkout@v4 -> v5}; "to" only after
+     * "from") made this diff's, where its changed lines move exactly one plain number ({@link #numberMove}): {@code
+     * from 103 to 104}, {@code @v5 -> v6}, prefixes kept. The dotted versions' pair ({@link #editVersionPair}) never
+     * took these: a number without a dot is no version to the diff's reader, so the exemplar's stale numbers stayed
+     * ("Bump org.apache.commons:commons-parent from 93 to 104" for 103 to 104). As it is otherwise.
+     */
+    static String editNumberPair(String description, String patch) {
+        Matcher m = NUMBER_PAIR.matcher(description);
+        if (!m.find() || m.group(3).strip().equals("to") && !description.substring(0, m.start()).endsWith("from ")) {
+            return description;
+        }
+        String[] move = numberMove(patch);
+        if (move == null) {
+            return description;
+        }
+        return description.substring(0, m.start()) + m.group(1) + move[0] + m.group(3) + m.group(4) + move[1]
+                + description.substring(m.end());
+    }
+
+    /**
+     * The one plain number the patch's changed lines move, old and new: each removed line paired with the added line
+     * in its place (blocks of the same size), those two lines the same but for one run of digits that no dot joins
+     * to another ({@code <version>103</version>} to {@code <version>104</version>}, {@code checkout@v5} to {@code
+     * checkout@v6}). Null where no pair moves one, or pairs move different ones.
+     */
+    static String[] numberMove(String patch) {
+        String[] found = null;
+        List<String> removed = new java.util.ArrayList<>();
+        List<String> added = new java.util.ArrayList<>();
+        String[] lines = patch.split("\n", -1);
+        for (int i = 0; i <= lines.length; i++) {
+            String l = i < lines.length ? lines[i] : "";
+            boolean minus = l.startsWith("-") && !l.startsWith("---");
+            boolean plus = l.startsWith("+") && !l.startsWith("+++");
+            if (plus) {
+                added.add(l.substring(1));
+                continue;
+            }
+            if (minus && added.isEmpty()) {
+                removed.add(l.substring(1));
+                continue;
+            }
+            // a block ends: pair its lines
+            if (removed.size() == added.size()) {
+                for (int k = 0; k < removed.size(); k++) {
+                    String[] move = oneNumberMoved(removed.get(k), added.get(k));
+                    if (move != null) {
+                        if (found != null && !java.util.Arrays.equals(found, move)) {
+                            return null;
+                        }
+                        found = move;
+                    }
+                }
+            }
+            removed.clear();
+            added.clear();
+            if (minus) {
+                removed.add(l.substring(1));
+            }
+        }
+        return found;
+    }
+
+    /** The old and new number where {@code a} and {@code b} differ in one run of digits only, no dot beside it. */
+    static String[] oneNumberMoved(String a, String b) {
+        int p = 0;
+        while (p < a.length() && p < b.length() && a.charAt(p) == b.charAt(p)) {
+            p++;
+        }
+        int s = 0;
+        while (s < a.length() - p && s < b.length() - p
+                && a.charAt(a.length() - 1 - s) == b.charAt(b.length() - 1 - s)) {
+            s++;
+        }
+        while (p > 0 && Character.isDigit(a.charAt(p - 1))) {
+            p--; // the whole run: 103 to 104 differ in their last digit
+        }
+        while (s > 0 && Character.isDigit(a.charAt(a.length() - s))) {
+            s--;
+        }
+        String oldRun = a.substring(p, a.length() - s);
+        String newRun = b.substring(p, b.length() - s);
+        if (oldRun.isEmpty() || newRun.isEmpty() || oldRun.equals(newRun) || !allDigits(oldRun) || !allDigits(newRun)
+                || p > 0 && a.charAt(p - 1) == '.' || s > 0 && a.charAt(a.length() - s) == '.') {
+            return null;
+        }
+        return new String[] {oldRun, newRun};
+    }
+
+    private static boolean allDigits(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            if (!Character.isDigit(text.charAt(i)) || text.charAt(i) > '9') {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** A name with a version in it, {@code jgit-4.35}, {@code orbit-4.39}: a versioned file's or module's. */
     static final Pattern NAME_VERSION = Pattern.compile("(?<![\\w.-])([A-Za-z][\\w.]*-\\d+(?:\\.\\d+)+)(?![\\w.]*\\w)");
 

@@ -35,6 +35,21 @@ class ChangelogEntryRuleTest {
     }
 
     @Test
+    void anEntryThatSumsUpAReleasesBumpsSaysThisCommitsStep() {
+        try (Rules r = new Rules()) {
+            learnEntries(r, 0, 3, false);
+            String pom = "diff --git a/pom.xml b/pom.xml\n--- a/pom.xml\n+++ b/pom.xml\n@@ -4,3 +4,3 @@\n"
+                    + "-    <version>103</version>\n+    <version>104</version>\n";
+            DiffedCommit bump = TestDiffs.withEntry(TestDiffs.change("r", "b".repeat(40), "Pair", "swap", null, null),
+                    "Bump org.apache.commons:commons-parent from 93 to 104.");
+            DiffedCommit d = DiffedCommit.of(bump.commit(), bump.files(), 1, pom + bump.patch(), "", "mirror", null);
+            assertThat(new ChangelogEntryRule().write(r.composition(d)).subject().description())
+                    .as("the change log's line moves from 93 to 103 to 93 to 104: the pom's step is 103 to 104")
+                    .isEqualTo("Bump org.apache.commons:commons-parent from 103 to 104");
+        }
+    }
+
+    @Test
     void anEntryThatScoredBetterThanTheNeighboursIsTheSubjectWhereItSaysWhatTheDiffDoes() {
         try (Rules r = new Rules()) {
             r.learn(TestDiffs.change("r", "1".repeat(40), "Widget", "run", "Widget: Retry runs\n", null));

@@ -183,6 +183,10 @@ class FaithfulnessTest {
         assertThat(Faithfulness.movesAsStated("Bump commons.text from 1.13 to 1.14", pom))
                 .as("a prefix of a version is not that version").isFalse();
         assertThat(Faithfulness.movesAsStated("Update commons.text to 1.14.0", pom)).as("no pair stated").isTrue();
+        assertThat(Faithfulness.movesAsStated("[build] org.apache.commons:commons-parent 1.13.1 -> 1.14.0", pom))
+                .as("a move with an arrow").isTrue();
+        assertThat(Faithfulness.movesAsStated("[build] org.apache.commons:commons-parent 48 -> 51", pom))
+                .as("an arrow's numbers on no changed line").isFalse();
         assertThat(Faithfulness.movesAsStated("Update commons.text to 1.14", pom))
                 .as("a bump's new version alone is on an added line too").isFalse();
         String sha = "--- a/WORKSPACE\n+++ b/WORKSPACE\n     artifact = \"org.apache.httpcomponents:httpcore:4.4.15\",\n"

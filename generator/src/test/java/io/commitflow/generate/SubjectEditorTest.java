@@ -449,4 +449,24 @@ class SubjectEditorTest {
             assertThat(MoodEdit.startsAsProse(fine)).as(fine).isTrue();
         }
     }
+
+    @Test
+    void aBumpsPlainNumbersAreTheOnesThisDiffMoves() {
+        String parent = "--- a/pom.xml\n+++ b/pom.xml\n@@ -4,3 +4,3 @@\n     <artifactId>commons-parent</artifactId>\n"
+                + "-    <version>103</version>\n+    <version>104</version>\n   </parent>\n";
+        assertThat(VersionEdit.editNumberPair("Bump org.apache.commons:commons-parent from 93 to 104", parent))
+                .isEqualTo("Bump org.apache.commons:commons-parent from 103 to 104");
+        String action = "--- a/.github/workflows/ci.yml\n+++ b/.github/workflows/ci.yml\n@@ -9,2 +9,2 @@\n"
+                + "-      - uses: actions/checkout@v5\n+      - uses: actions/checkout@v6\n"
+                + "@@ -30,2 +30,2 @@\n-      - uses: actions/checkout@v5\n+      - uses: actions/checkout@v6\n";
+        assertThat(VersionEdit.editNumberPair("Update actions/checkout@v4 -> v5", action))
+                .isEqualTo("Update actions/checkout@v5 -> v6");
+        assertThat(VersionEdit.editNumberPair("Wrap PR 343 to 80 columns", action))
+                .as("\"to\" without \"from\" is no bump").isEqualTo("Wrap PR 343 to 80 columns");
+        String dotted = "--- a/pom.xml\n+++ b/pom.xml\n-    <version>1.2.3</version>\n+    <version>1.2.4</version>\n";
+        assertThat(VersionEdit.numberMove(dotted)).as("a dotted version's last number is no plain number").isNull();
+        String two = parent + "--- a/README.md\n+++ b/README.md\n-Copyright 2024\n+Copyright 2025\n";
+        assertThat(VersionEdit.numberMove(two)).as("two numbers moved: which one is the bump's is a guess").isNull();
+        assertThat(VersionEdit.numberMove("--- a/x\n+++ b/x\n-a\n+b\n+c\n")).as("no number moved").isNull();
+    }
 }
