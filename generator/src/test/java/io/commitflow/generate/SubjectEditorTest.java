@@ -450,23 +450,27 @@ class SubjectEditorTest {
         }
     }
 
+    /** A patch of {@code path} whose hunk replaces the line {@code old} with {@code now}. */
+    private static String replaced(String path, String old, String now) {
+        return "--- a/" + path + "\n+++ b/" + path + "\n@@ -9,2 +9,2 @@\n-" + old + "\n+" + now + "\n";
+    }
+
     @Test
     void aBumpsPlainNumbersAreTheOnesThisDiffMoves() {
-        String parent = "--- a/pom.xml\n+++ b/pom.xml\n@@ -4,3 +4,3 @@\n     <artifactId>commons-parent</artifactId>\n"
-                + "-    <version>103</version>\n+    <version>104</version>\n   </parent>\n";
+        String parent = replaced("pom.xml", "    <version>103</version>", "    <version>104</version>");
         assertThat(VersionEdit.editNumberPair("Bump org.apache.commons:commons-parent from 93 to 104", parent))
                 .isEqualTo("Bump org.apache.commons:commons-parent from 103 to 104");
-        String action = "--- a/.github/workflows/ci.yml\n+++ b/.github/workflows/ci.yml\n@@ -9,2 +9,2 @@\n"
-                + "-      - uses: actions/checkout@v5\n+      - uses: actions/checkout@v6\n"
-                + "@@ -30,2 +30,2 @@\n-      - uses: actions/checkout@v5\n+      - uses: actions/checkout@v6\n";
+        String v5 = "  - uses: actions/checkout@v5";
+        String v6 = "  - uses: actions/checkout@v6";
+        String action = replaced(".github/workflows/ci.yml", v5, v6) + replaced(".github/workflows/lint.yml", v5, v6);
         assertThat(VersionEdit.editNumberPair("Update actions/checkout@v4 -> v5", action))
-                .isEqualTo("Update actions/checkout@v5 -> v6");
+                .as("every file moves the same number").isEqualTo("Update actions/checkout@v5 -> v6");
         assertThat(VersionEdit.editNumberPair("Wrap PR 343 to 80 columns", action))
                 .as("\"to\" without \"from\" is no bump").isEqualTo("Wrap PR 343 to 80 columns");
-        String dotted = "--- a/pom.xml\n+++ b/pom.xml\n-    <version>1.2.3</version>\n+    <version>1.2.4</version>\n";
-        assertThat(VersionEdit.numberMove(dotted)).as("a dotted version's last number is no plain number").isNull();
-        String two = parent + "--- a/README.md\n+++ b/README.md\n-Copyright 2024\n+Copyright 2025\n";
-        assertThat(VersionEdit.numberMove(two)).as("two numbers moved: which one is the bump's is a guess").isNull();
+        assertThat(VersionEdit.numberMove(replaced("pom.xml", "<version>1.2.3</version>", "<version>1.2.4</version>")))
+                .as("a dotted version's last number is no plain number").isNull();
+        assertThat(VersionEdit.numberMove(parent + replaced("README.md", "Copyright 2024", "Copyright 2025")))
+                .as("two numbers moved: which one is the bump's is a guess").isNull();
         assertThat(VersionEdit.numberMove("--- a/x\n+++ b/x\n-a\n+b\n+c\n")).as("no number moved").isNull();
     }
 }
