@@ -84,7 +84,7 @@ final class ChangelogEntryRule implements SubjectRule {
         if (t.length() <= max) {
             return t;
         }
-        Matcher sentence = SENTENCE_END.matcher(t);
+        Matcher sentence = SubjectLength.SENTENCE_END.matcher(t);
         if (sentence.find() && sentence.start() >= SubjectLength.MIN) {
             t = t.substring(0, sentence.start());
         }
@@ -96,14 +96,11 @@ final class ChangelogEntryRule implements SubjectRule {
             return t;
         }
         int colon = colonOutsideQuotes(t);
-        if (colon >= SubjectLength.MIN && words(t.substring(0, colon)) >= 3) {
+        if (colon >= SubjectLength.MIN && SubjectLength.words(t.substring(0, colon)) >= 3) {
             return t.substring(0, colon);
         }
         return withoutRelativeClause(t);
     }
-
-    /** A sentence's end: a period, then a space and a capital. */
-    private static final Pattern SENTENCE_END = Pattern.compile("\\.\\s+(?=[A-Z])");
 
     /**
      * An aside in parentheses that a subject leaves out: examples ({@code (e.g. …)}, {@code (such as …)}), more of
@@ -143,7 +140,8 @@ final class ChangelogEntryRule implements SubjectRule {
         }
         String head = text.substring(0, which.start());
         // the phrase itself: a determiner and its noun at least ("A failed packument …" keeps its adjective)
-        if (words(head) < (determiner ? 3 : 2) || text.substring(0, predicate.start()).contains(",")) {
+        if (SubjectLength.words(head) < (determiner ? 3 : 2)
+                || text.substring(0, predicate.start()).contains(",")) {
             return text;
         }
         return head + text.substring(predicate.start());
@@ -164,11 +162,6 @@ final class ChangelogEntryRule implements SubjectRule {
             }
         }
         return -1;
-    }
-
-    private static int words(String text) {
-        String t = text.strip();
-        return t.isEmpty() ? 0 : t.split("\\s+").length;
     }
 
     /**

@@ -157,7 +157,7 @@ public final class SubjectLength {
     private static final java.util.regex.Pattern TRAILING = java.util.regex.Pattern.compile("[\\s,;:(\\-–—/]+$");
 
     /** A sentence's end inside a description: a period, then a space and a capital. */
-    private static final java.util.regex.Pattern SENTENCE_END = java.util.regex.Pattern.compile("\\.\\s+(?=[A-Z])");
+    static final java.util.regex.Pattern SENTENCE_END = java.util.regex.Pattern.compile("\\.\\s+(?=[A-Z])");
 
     /**
      * Where a long subject can end as a whole phrase: before a clause ({@code … if a name is too long}, {@code …
@@ -405,7 +405,8 @@ public final class SubjectLength {
         }
     }
 
-    private static int words(String text) {
+    /** How many words {@code text} holds, split at white space. */
+    static int words(String text) {
         String t = text.strip();
         return t.isEmpty() ? 0 : t.split("\\s+").length;
     }

@@ -139,7 +139,7 @@ final class VersionEdit {
 
     private static boolean allDigits(String text) {
         for (int i = 0; i < text.length(); i++) {
-            if (!Character.isDigit(text.charAt(i)) || text.charAt(i) > '9') {
+            if (text.charAt(i) < '0' || text.charAt(i) > '9') {
                 return false;
             }
         }
