@@ -55,6 +55,8 @@ class FlinkConfTest {
             assertThat(c.toMap()).containsEntry("metrics.reporter.prom.port", "9249")
                     .containsEntry("metrics.reporter.prom.factory.class", "org.apache.flink.metrics.prometheus.PrometheusReporterFactory");
             assertThat(c.toMap().get("env.java.opts.all")).contains("--add-opens=java.base/java.util=ALL-UNNAMED");
+            assertThat(c.toMap().get("env.java.opts.taskmanager")).as("the JIT inlines less (docs/scale.md)")
+                    .contains("-XX:MaxInlineLevel=6", "-XX:FreqInlineSize=50", "-XX:InlineSmallCode=500");
         }
     }
 
