@@ -16,7 +16,7 @@
 #   summary.jsonl  one JSON line for the host, one per row (its settings, status, cause, and its report.json's steps)
 #                  and one at the end
 #   run.log        this script's progress and each row's loadtest output; the log's tail for a row that failed
-#   host.txt       uname, glibc, cores, memory, nvidia-smi, the CUDA probe, the kit's build information
+#   host.txt       uname, glibc, cores, memory, nvidia-smi, the job JVM's flags, the CUDA probe, the kit's build information
 #
 # Each row's profile is `--rate steps:R1,R2,…/STEP --warmup WARMUP`, the rates being fractions (STEPS) of a guess at
 # the row's saturation: min(parallelism × RATE_PER_SLOT, cores × RATE_PER_CORE) commits/s.
@@ -224,6 +224,8 @@ nvidia_line="nvidia-smi: not found"
   echo "load: $(cat /proc/loadavg)"
   if command -v nvidia-smi >/dev/null 2>&1; then nvidia-smi 2>&1; else echo "nvidia-smi: not found"; fi
   "$java" -version 2>&1
+  echo "job JVM flags (flink-conf/config.yaml, env.java.opts.taskmanager): $(sed -n 's/^env\.java\.opts\.taskmanager: *//p' \
+    "$kit/flink-conf/config.yaml"); JAVA_OPTS: ${JAVA_OPTS:-none}"
   echo "--- KIT-INFO"
   cat "$kit/KIT-INFO" 2>/dev/null
 } >"$out/host.txt" 2>&1
