@@ -155,8 +155,9 @@ public final class Faithfulness {
      * subject states no such pair and, for a bump's "to B" alone, B is on an added line ({@link #bumpsToAdded}).
      */
     public static boolean movesAsStated(String subject, String patch) {
-        Matcher m = FROM_TO.matcher(subject == null ? "" : subject);
-        if (!m.find() && !(m = ARROW.matcher(subject == null ? "" : subject)).find()) {
+        String text = subject == null ? "" : subject;
+        Matcher m = FROM_TO.matcher(text);
+        if (!m.find() && !(m = ARROW.matcher(text)).find()) {
             return bumpsToAdded(subject, patch);
         }
         Pattern from = Pattern.compile("(?<![\\w.])v?" + Pattern.quote(m.group(1)) + "(?![\\w]|\\.\\d)");
