@@ -41,6 +41,12 @@ final class ChangelogEntryRule implements SubjectRule {
             String shorter = quoted.withDescription(shortened(quoted.description(), room)).render();
             s = c.styled(Subject.parse(quotedAsNeighbours(shorter, c.neighbours)));
         }
+        if (!mirrored) {
+            // where the subjects are not the entries, the entry is said in the subjects' mood: "Added an
+            // `allowUnusedPatches` install option" is written "add an `allowUnusedPatches` install option" in a history
+            // whose subjects are imperative, as its author's are ({@link Composition#pastTense})
+            s = s.withDescription(inSubjectsMood(s.description(), c.pastTense));
+        }
         s = withAreaInPatch(s, c.diff);
         // an entry that sums up a release's bumps ("… commons-parent from 93 to 104") says this commit's step
         s = s.withDescription(VersionEdit.editNumberPair(s.description(), c.patch()));
@@ -166,13 +172,25 @@ final class ChangelogEntryRule implements SubjectRule {
 
     /**
      * The description this rule writes of {@code entry} where no prefix takes room: shortened ({@link #shortened}), its
-     * code quotes as the neighbours write them ({@link #quotedAsNeighbours}), and cut to 72 characters. What a lesson
+     * code quotes as the neighbours write them ({@link #quotedAsNeighbours}), in the author's mood ({@code past}: the
+     * past tense, else the imperative; {@link MoodEdit#inMood}), and cut to 72 characters. What a lesson
      * scores ({@link RetrievalGenerator#lesson}): an entry of three sentences is never the subject, its first clause
      * is.
      */
-    static String asWritten(String entry, List<RepoKnowledge.Neighbor> neighbours) {
+    static String asWritten(String entry, List<RepoKnowledge.Neighbor> neighbours, boolean past) {
         String d = quotedAsNeighbours(shortened(Subject.parse(entry).description(), SubjectLength.MAX), neighbours);
-        return SubjectLength.cut(d, SubjectLength.MAX);
+        return SubjectLength.cut(inSubjectsMood(d, past), SubjectLength.MAX);
+    }
+
+    /**
+     * An entry's description in the mood of the subjects ({@link MoodEdit#inMood}), unless it opens with what it is
+     * about: "Removing a package from a workspace no longer forces …" is a sentence whose subject is a gerund, not a
+     * verb in another mood ("remove a package from a workspace no longer forces …").
+     */
+    static String inSubjectsMood(String d, boolean past) {
+        int sp = d.indexOf(' ');
+        String first = (sp < 0 ? d : d.substring(0, sp)).toLowerCase(Locale.ROOT);
+        return first.endsWith("ing") ? d : MoodEdit.inMood(d, past);
     }
 
     /**

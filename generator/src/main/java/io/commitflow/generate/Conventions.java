@@ -325,18 +325,26 @@ public record Conventions(boolean hasHistory, boolean usesConventional, boolean 
     /**
      * The scope a path names: of {@code directories} (the folders of the diff's main file, outermost first), the one
      * the history writes most as a scope ({@code runtime-core} for {@code packages/runtime-core/src/apiWatch.ts}),
-     * spelt as it writes it; null when it writes none of them.
+     * spelt as it writes it; null when it writes none of them. A scope that names only the outermost folder gives way
+     * to the most written one of a folder inside it: {@code deps-restorer}, not {@code pnpm}, for {@code
+     * pnpm/crates/deps-restorer/src/lib.rs} where the history writes both (the project's own folder says less than
+     * its package's).
      */
     String pathScope(List<String> directories) {
-        if (scopes == null || scopes.isEmpty()) {
+        if (scopes == null || scopes.isEmpty() || directories.isEmpty()) {
             return null;
         }
+        String outer = null;
+        List<String> inner = directories.subList(1, directories.size());
         for (String scope : scopes.split(",")) {
-            if (names(scope, directories)) {
+            if (names(scope, inner)) {
                 return scope;
             }
+            if (outer == null && names(scope, directories.subList(0, 1))) {
+                outer = scope;
+            }
         }
-        return null;
+        return outer;
     }
 
     /** Whether the history writes {@code scope} as the name of a folder its diffs change ({@link #folderScopes}). */

@@ -198,7 +198,8 @@ public final class RetrievalGenerator implements java.io.Serializable {
         double picked = score[ExemplarRanker.best(f, RankerChoice.GRID.get(ranker(memory.model())).terms())];
         return new Lesson(f, score, title == null ? Double.NaN : sentence(title, real), picked,
                 entry == null ? Double.NaN
-                        : sentence(ChangelogEntryRule.asWritten(entry, nn), real));
+                        : sentence(ChangelogEntryRule.asWritten(entry, nn,
+                                Composition.writesPastTense(nn, subjects, diff.commit().author())), real));
     }
 
     private static double sentence(String candidate, String real) {

@@ -28,6 +28,10 @@ class ChangelogEntryRuleTest {
             assertThat(w.subject().description()).startsWith("Add Pair.swap() for the other order");
             assertThat(w.subject().ticket()).as("the history never wrote its entries' issues").isEmpty();
             assertThat(w.exemplars()).isNotEmpty();
+            DiffedCommit past = TestDiffs.withEntry(TestDiffs.change("r", "d".repeat(40), "Pair", "swap", null, null),
+                    "Added Pair.swap() for the other order.", "LANG-98");
+            assertThat(new ChangelogEntryRule().write(r.composition(past)).subject().description())
+                    .as("where the subjects are the entries, the entry's own words").startsWith("Added Pair.swap()");
 
             learnEntries(r, 3, 7, true);
             assertThat(new ChangelogEntryRule().write(r.composition(d)).subject().ticket()).isEqualTo("LANG-99");
@@ -69,6 +73,16 @@ class ChangelogEntryRuleTest {
             SubjectRule.Written w = new ChangelogEntryRule().write(r.composition(d));
             assertThat(w.subject().description()).startsWith("Add Pair.swap() for the other order");
             assertThat(w.subject().tags()).as("a change log's tag, in a history that writes none").isEmpty();
+            DiffedCommit past = TestDiffs.withEntry(TestDiffs.change("r", "d".repeat(40), "Pair", "swap", null, null),
+                    "Added Pair.swap() for the other order.", null);
+            assertThat(new ChangelogEntryRule().write(r.composition(past)).subject().description())
+                    .as("the entry in the subjects' mood, the imperative").startsWith("Add Pair.swap() for the other order");
+            assertThat(ChangelogEntryRule.asWritten("Fixed a leak in Pair.swap()", List.of(), false))
+                    .as("what a lesson scores is what is written").isEqualTo("Fix a leak in Pair.swap()");
+            assertThat(ChangelogEntryRule.asWritten("Fixed a leak in Pair.swap()", List.of(), true))
+                    .as("an author who writes the past tense").isEqualTo("Fixed a leak in Pair.swap()");
+            assertThat(ChangelogEntryRule.asWritten("Removing a pair no longer swaps it", List.of(), false))
+                    .as("a gerund is what the sentence is about").isEqualTo("Removing a pair no longer swaps it");
 
             DiffedCommit logOnly = DiffedCommit.of(d.commit(), List.of(new FileChange("MODIFY", "src/changes/changes.xml",
                     "src/changes/changes.xml", false, 1, 0, 0, "100644", "100644")), 1, d.patch(), "", "mirror", null);

@@ -174,6 +174,13 @@ class ConventionsTest {
         assertThat(c.pathScope(List.of("packages", "ssr", "custom-elements", "src"))).as("the most written")
                 .isEqualTo("custom-element");
         assertThat(c.pathScope(List.of("packages", "reactivity"))).isNull();
+        assertThat(c.pathScope(List.of("ssr", "types", "src"))).as("a folder inside the outermost one, written as often")
+                .isEqualTo("type");
+        assertThat(c.pathScope(List.of("custom-elements", "ssr"))).as("inside the outermost, though written less")
+                .isEqualTo("ssr");
+        assertThat(c.pathScope(List.of("ssr", "src"))).as("the outermost folder where no other is a scope").isEqualTo("ssr");
+        assertThat(c.pathScope(List.of("packages", "custom-elements", "ssr"))).as("inside it, the most written")
+                .isEqualTo("custom-element");
         assertThat(new Conventions(true, true, false, false, false, false, false, false, false, false, false, null)
                 .spelling("custom-elements")).as("a request from before spellings were kept").isEqualTo("custom-elements");
     }
