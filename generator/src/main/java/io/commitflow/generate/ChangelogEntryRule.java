@@ -188,9 +188,7 @@ final class ChangelogEntryRule implements SubjectRule {
      * verb in another mood ("remove a package from a workspace no longer forces …").
      */
     static String inSubjectsMood(String d, boolean past) {
-        int sp = d.indexOf(' ');
-        String first = (sp < 0 ? d : d.substring(0, sp)).toLowerCase(Locale.ROOT);
-        return first.endsWith("ing") ? d : MoodEdit.inMood(d, past);
+        return MoodEdit.firstWord(d).endsWith("ing") ? d : MoodEdit.inMood(d, past);
     }
 
     /**

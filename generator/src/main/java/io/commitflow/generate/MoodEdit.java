@@ -83,7 +83,8 @@ final class MoodEdit {
         return PAST.containsKey(first) || (VERBS.containsKey(first) && !PAST.containsValue(first));
     }
 
-    private static String firstWord(String d) {
+    /** The description's first word, in lower case. */
+    static String firstWord(String d) {
         int sp = d.indexOf(' ');
         return (sp < 0 ? d : d.substring(0, sp)).toLowerCase(Locale.ROOT);
     }

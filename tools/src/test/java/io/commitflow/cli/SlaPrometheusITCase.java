@@ -105,15 +105,15 @@ class SlaPrometheusITCase {
             long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
             // each gauge is registered when its first window closes, so one scrape can hold some and not yet others:
             // wait until Prometheus has all four (or the demo ends)
-            while ((series == null || tps == null || scored == null || bnorm == null)
-                    && System.nanoTime() < deadline && !demo.isDone()) {
+            while (System.nanoTime() < deadline && !demo.isDone()) {
                 series = query(http, promPort, GAUGE + "{tenant=\"acme\",backend=\"all\"}");
                 tps = query(http, promPort, "flink_taskmanager_job_task_operator_tenant_backend_slaThroughputPerSecond{tenant=\"acme\",backend=\"retrieval\"}");
                 scored = query(http, promPort, "max_over_time(" + quality + "ScoredSuggestions{tenant=\"acme\",backend=\"all\"}[10m])");
                 bnorm = query(http, promPort, "max_over_time(" + quality + "BnormPercent{tenant=\"acme\",backend=\"all\"}[10m])");
-                if (series == null || tps == null || scored == null || bnorm == null) {
-                    Thread.sleep(500);
+                if (series != null && tps != null && scored != null && bnorm != null) {
+                    break;
                 }
+                Thread.sleep(500);
             }
             // every series the Grafana dashboard reads exists, and each of its queries is valid PromQL with its
             // variables filled in as Grafana does: "All" (.*) and a value their own label_values queries list
