@@ -125,9 +125,18 @@ public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
     /** Sends one value with {@code traceparent} and, unless null, {@code tracestate} headers. */
     public RecordMetadata produceTraced(String topic, byte[] key, byte[] value, String traceparent, String tracestate)
             throws Exception {
+        return produceTraced(topic, key, value, traceparent, tracestate, null);
+    }
+
+    /**
+     * Sends one value with {@code traceparent} and, unless null, {@code tracestate} headers, stamped
+     * {@code timestampMs} (the producer's clock when null): an event that waited before it was sent.
+     */
+    public RecordMetadata produceTraced(String topic, byte[] key, byte[] value, String traceparent, String tracestate,
+                                        Long timestampMs) throws Exception {
         Map<String, Object> p = with(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(), ProducerConfig.ACKS_CONFIG, "all"));
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
-            ProducerRecord<byte[], byte[]> r = new ProducerRecord<>(topic, key, value);
+            ProducerRecord<byte[], byte[]> r = new ProducerRecord<>(topic, null, timestampMs, key, value);
             r.headers().add("traceparent", traceparent.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
             if (tracestate != null) {
                 r.headers().add("tracestate", tracestate.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
