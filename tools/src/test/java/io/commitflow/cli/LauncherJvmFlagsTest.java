@@ -49,6 +49,21 @@ class LauncherJvmFlagsTest {
 
         List<String> suggest = run(launcher, Map.of("JAVA_HOME", javaHome.toString()), "suggest", "--help");
         assertThat(suggest).contains("-XX:TieredStopAtLevel=1").doesNotContainAnyElementsOf(flags);
+
+        // a user's collector replaces the launcher's: the JVM would refuse two
+        List<String> parallel = run(launcher, Map.of("JAVA_HOME", javaHome.toString(), "COMMITFLOW_JAVA_OPTS",
+                "-Xmx3g -XX:+UseParallelGC"), "loadtest", "--help");
+        assertThat(collectors(parallel)).containsExactly("-XX:+UseParallelGC");
+        assertThat(parallel).containsAll(flags).contains("-Xmx2g", "-Xmx3g");
+        assertThat(collectors(run(launcher, Map.of("JAVA_HOME", javaHome.toString()), "loadtest", "--help")))
+                .containsExactly("-XX:+UseG1GC");
+        assertThat(collectors(run(launcher, Map.of("JAVA_HOME", javaHome.toString(), "COMMITFLOW_JAVA_OPTS",
+                "-XX:+UseParallelGC"), "suggest", "--help"))).containsExactly("-XX:+UseParallelGC");
+    }
+
+    /** The garbage collectors a command line selects. */
+    private static List<String> collectors(List<String> args) {
+        return args.stream().filter(a -> a.matches("-XX:\\+Use[A-Za-z0-9]+GC")).toList();
     }
 
     @Test
@@ -68,6 +83,9 @@ class LauncherJvmFlagsTest {
         List<String> flags = taskManagerFlags();
         assertThat(args).containsAll(flags).contains("-cp", kit.resolve("lib/cli.jar").toString());
         assertThat(args.indexOf("-Xmx3g")).as("a user's flags come last").isGreaterThan(args.indexOf(flags.get(flags.size() - 1)));
+        assertThat(collectors(args)).containsExactly("-XX:+UseG1GC");
+        assertThat(collectors(run(launcher, Map.of("COMMITFLOW_JAVA_OPTS", "-XX:+UseZGC"), "loadtest", "--help")))
+                .containsExactly("-XX:+UseZGC");
     }
 
     /** {@code home/bin/java}: prints each argument on a line of its own. */
