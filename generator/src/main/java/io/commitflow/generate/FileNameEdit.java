@@ -175,9 +175,20 @@ final class FileNameEdit {
     static final Pattern NAME_SHAPED = Pattern.compile(
             "[\\p{L}\\p{N}][-.:/_][\\p{L}\\p{N}]|\\p{L}\\p{N}|\\p{N}\\p{L}");
 
+    /**
+     * Whether {@code word} is in {@code text}, ignoring case as {@link String#regionMatches(boolean, int, String, int,
+     * int)} does, at every place. A place's first character passes that comparison exactly when its case fold
+     * ({@link #fold}) is the word's first character's, so the places are found with {@link String#indexOf(int, int)}
+     * on the text folded, and only those are compared whole. A suggestion asks this of one patch (thousands of
+     * characters) for many words: each thread keeps the last text it folded.
+     */
     static boolean containsIgnoreCase(String text, String word) {
         int n = word.length();
-        if (n == 0 || Character.isSurrogate(word.charAt(0))) {
+        if (n > text.length()) {
+            return false;
+        }
+        String folded = n == 0 || Character.isSurrogate(word.charAt(0)) ? null : folded(text);
+        if (folded == null) {
             for (int i = 0; i + n <= text.length(); i++) {
                 if (text.regionMatches(true, i, word, 0, n)) {
                     return true;
@@ -185,24 +196,49 @@ final class FileNameEdit {
             }
             return false;
         }
-        // a patch is thousands of characters and the word a few: only where the first characters already match as
-        // regionMatches compares them (equal, the same upper case, or the same lower case of that) is the rest compared
-        char first = word.charAt(0);
-        int upper = Character.toUpperCase((int) first);
-        int lower = Character.toLowerCase(upper);
-        for (int i = 0; i + n <= text.length(); i++) {
-            char c = text.charAt(i);
-            if (c != first) {
-                int u = Character.toUpperCase((int) c);
-                if (u != upper && Character.toLowerCase(u) != lower) {
-                    continue;
-                }
-            }
+        int first = fold(word.charAt(0));
+        for (int i = folded.indexOf(first); i >= 0 && i + n <= text.length(); i = folded.indexOf(first, i + 1)) {
             if (text.regionMatches(true, i, word, 0, n)) {
                 return true;
             }
         }
         return false;
+    }
+
+    /**
+     * A character's case fold as {@code regionMatches(true, …)} compares characters: two match when they are equal,
+     * or their upper cases are, or the lower cases of those are; all three come to equal folds.
+     */
+    static int fold(char c) {
+        if (c < 0x80) {
+            return c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c;
+        }
+        return Character.toLowerCase(Character.toUpperCase((int) c));
+    }
+
+    /** The last text this thread folded, and its fold: {@link #containsIgnoreCase} is asked of one patch many times. */
+    private static final ThreadLocal<String[]> LAST_FOLDED = ThreadLocal.withInitial(() -> new String[2]);
+
+    /** {@code text}, each character {@link #fold folded}; null where a fold is not one character (none known). */
+    private static String folded(String text) {
+        String[] last = LAST_FOLDED.get();
+        if (last[0] == text) {
+            return last[1];
+        }
+        char[] out = new char[text.length()];
+        String folded;
+        int i = 0;
+        for (; i < out.length; i++) {
+            int f = fold(text.charAt(i));
+            if (f > Character.MAX_VALUE) {
+                break;
+            }
+            out[i] = (char) f;
+        }
+        folded = i < out.length ? null : new String(out);
+        last[0] = text;
+        last[1] = folded;
+        return folded;
     }
 
     /** A name's shape: {@code Aa} (PackWriter), {@code A} (README, NEWS), {@code a} (pom, build), or {@code ?}. */

@@ -289,8 +289,10 @@ class SubjectEditorTest {
         // and on the characters around a name
         String[] texts = {"", "k", "K", "\u212A", "x\u212Aafka", "\u0131d", "\u0130D", "\u017Fha", "SHA", "Kafka",
                 "+ kAfKa\n", "$CharRange", "CharRange$", "_CharRange", "CharRange_", "CharRanges", "(CharRange)",
-                "\u00e9CharRange", "CharRange\u00e9", "a\uD801\uDC00CharRange", "CharRangeCharRange x CharRange"};
-        String[] words = {"kafka", "k", "id", "sha", "CharRange", "\u00c9t\u00e9", "KAFKA"};
+                "\u00e9CharRange", "CharRange\u00e9", "a\uD801\uDC00CharRange", "CharRangeCharRange x CharRange",
+                "\u00b5s", "\u039cS", "\u03bcs", "stra\u00dfe", "STRASSE", "\u00ff", "\u0178", "\uD801\uDC00"};
+        String[] words = {"kafka", "k", "id", "sha", "CharRange", "\u00c9t\u00e9", "KAFKA", "\u00b5s", "\u03bcS",
+                "\u00dfe", "\u0178", "\uD801\uDC00", "\uDC00", "", "CharRangeCharRange x CharRange!"};
         for (String text : texts) {
             for (String word : words) {
                 boolean regionMatches = false;
