@@ -226,7 +226,6 @@ final class FileNameEdit {
             return last[1];
         }
         char[] out = new char[text.length()];
-        String folded;
         int i = 0;
         for (; i < out.length; i++) {
             int f = fold(text.charAt(i));
@@ -235,10 +234,9 @@ final class FileNameEdit {
             }
             out[i] = (char) f;
         }
-        folded = i < out.length ? null : new String(out);
         last[0] = text;
-        last[1] = folded;
-        return folded;
+        last[1] = i < out.length ? null : new String(out);
+        return last[1];
     }
 
     /** A name's shape: {@code Aa} (PackWriter), {@code A} (README, NEWS), {@code a} (pom, build), or {@code ?}. */
