@@ -38,8 +38,8 @@ import java.util.concurrent.TimeUnit;
                 + "profile: offered rate, achieved TPS, P50/P95/P99/P999 latency from each event's Kafka timestamp to its "
                 + "suggestion's, error rate, peak memory (RSS of this JVM, which runs the job). Writes DIR/report.json "
                 + "and DIR/report.html (plots, viewable offline).",
-                "Load beyond the history replays it again under other repository names (one alternates-clone of the "
-                        + "repository per name, spread over --tenants tenants), so dedup drops nothing."},
+                "Load beyond the history replays it again under other repository names (one copy of the repository per "
+                        + "name, its packs linked, spread over --tenants tenants), so dedup drops nothing."},
         footer = {"", "It takes every pipeline option of 'commitflow job' (engine, --llm, tiers, budgets, SLA windows).", "",
                 "Example: ./commitflow loadtest --repo ~/src/jgit --rate steps:150,300,600/40s --new-repos 2 --report out/load"})
 public final class LoadTestCommand implements Callable<Integer> {
@@ -142,9 +142,9 @@ public final class LoadTestCommand implements Callable<Integer> {
                 newRepos);
         try (LocalStack stack = LocalStack.open("loadtest", out)) {
             Path mirrors = Files.createDirectories(stack.workDir().resolve("mirrors"));
-            schedule.makeCopies(source.objects(), mirrors);
-            out.printf("loadtest: %s, %d commits × %d repository copies over %d tenants, %sprofile %s (%.0f events over %.0f s)%n",
-                    repo, source.commits().size(), schedule.copies().size(), tenants + schedule.newTenants().size(),
+            String shared = schedule.makeCopies(source.objects(), mirrors);
+            out.printf("loadtest: %s, %d commits × %d repository copies (packs shared by %s) over %d tenants, %sprofile %s (%.0f events over %.0f s)%n",
+                    repo, source.commits().size(), schedule.copies().size(), shared, tenants + schedule.newTenants().size(),
                     backlog > 0 ? "a backlog of " + backlog + " events, " : "", profile, profile.events(), profile.seconds());
             startKafka(stack);
             List<Replayer.Event> events = schedule.events(stack.kafkaSettings().eventsTopic());

@@ -2,15 +2,24 @@ package io.commitflow.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.commitflow.event.Json;
+import io.commitflow.git.GitFixture;
 import io.commitflow.git.History;
 import io.commitflow.replay.Events;
 import io.commitflow.replay.RateProfile;
 import io.commitflow.replay.Replayer;
+import org.eclipse.jgit.internal.storage.file.ObjectDirectory;
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.Repository;
+import org.eclipse.jgit.revwalk.RevCommit;
+import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -59,6 +68,46 @@ class LoadScheduleTest {
                     .isEqualTo(HISTORY.get(0).sha());
         }
         assertThat(events.stream().map(e -> e[0] + " " + e[1]).distinct().count()).as("no event twice").isEqualTo(events.size());
+    }
+
+    @Test
+    void eachCopyReadsTheOriginalsPacksAsItsOwnAndItsLooseObjectsThroughAlternates(@TempDir Path tmp) throws Exception {
+        List<ObjectId> commits = new ArrayList<>();
+        Path objects;
+        try (GitFixture f = new GitFixture(tmp, "original.git")) {
+            RevCommit c = null;
+            for (int i = 0; i < 3; i++) {
+                c = f.git.commit().parent(c).add("a.txt", GitFixture.lines(10 + i, "a")).message("packed " + i).create();
+                commits.add(c);
+            }
+            f.git.packAndPrune();
+            commits.add(f.git.commit().parent(c).add("b.txt", "loose\n").message("loose").create());
+            objects = ((ObjectDirectory) f.repo.getObjectDatabase()).getDirectory().toPath();
+        }
+        List<Path> packs;
+        try (var files = Files.list(objects.resolve("pack"))) {
+            packs = files.filter(p -> p.getFileName().toString().startsWith("pack-")).sorted().toList();
+        }
+        assertThat(packs).as("the fixture packed its first commits").isNotEmpty();
+        LoadSchedule s = LoadSchedule.plan(history(10), Events.Mode.COMMIT, 3, RateProfile.parse("steps:20/1s"), false, 0, 2, 0);
+        Path mirrors = Files.createDirectories(tmp.resolve("mirrors"));
+
+        assertThat(s.makeCopies(objects, mirrors)).as("one file system: hard links").isEqualTo("hard links");
+
+        for (LoadSchedule.Copy copy : s.copies()) {
+            Path dir = mirrors.resolve(copy.name());
+            for (Path pack : packs) {
+                Path linked = dir.resolve("objects/pack").resolve(pack.getFileName());
+                assertThat(Files.getAttribute(linked, "unix:ino")).as("%s is the original's file", linked)
+                        .isEqualTo(Files.getAttribute(pack, "unix:ino"));
+            }
+            try (Repository r = new FileRepositoryBuilder().setGitDir(dir.toFile()).setBare().build();
+                 var reader = r.newObjectReader()) {
+                for (ObjectId id : commits) {
+                    assertThat(reader.open(id).getType()).as("%s in %s", id.name(), copy.name()).isEqualTo(1); // a commit
+                }
+            }
+        }
     }
 
     private static int firstIndexOf(List<String[]> events, String repo) {
