@@ -107,48 +107,54 @@ final class LoadSchedule {
                         .sorted().forEach(packFiles::add);
             }
         }
-        String shared = packFiles.isEmpty() ? "alternates" : "hard links";
+        Sharing shared = packFiles.isEmpty() ? Sharing.ALTERNATES : Sharing.HARD_LINKS;
         for (Copy c : copies) {
             Path dir = mirrors.resolve(c.name());
             try (Repository r = new FileRepositoryBuilder().setGitDir(dir.toFile()).setBare().build()) {
                 r.create(true);
             }
             Files.writeString(dir.resolve("objects/info/alternates"), objects + "\n");
-            shared = link(packFiles, dir.resolve("objects/pack"), shared);
+            shared = shared.link(packFiles, dir.resolve("objects/pack"));
         }
-        return shared;
+        return shared.label;
     }
 
-    /**
-     * Links {@code files} into {@code dir}, as {@code how} says or, where that fails, as the next kind down (hard
-     * links, symbolic links, none); returns the kind used. With none, nothing stays linked: the copy reads every pack
-     * through its alternates.
-     */
-    private static String link(List<Path> files, Path dir, String how) throws IOException {
-        for (Path f : files) {
-            Path to = dir.resolve(f.getFileName());
-            if (how.equals("hard links")) {
-                try {
-                    Files.createLink(to, f);
-                    continue;
-                } catch (IOException | UnsupportedOperationException e) {
-                    how = "symbolic links"; // another file system, or one without hard links
-                }
-            }
-            if (how.equals("symbolic links")) {
-                try {
-                    Files.createSymbolicLink(to, f.toAbsolutePath());
-                    continue;
-                } catch (IOException | UnsupportedOperationException e) {
-                    how = "alternates";
-                }
-            }
-            for (Path linked : files) {
-                Files.deleteIfExists(dir.resolve(linked.getFileName()));
-            }
-            return "alternates";
+    /** How a copy shares the original's packs, the first that works on the file systems at hand. */
+    private enum Sharing {
+        HARD_LINKS("hard links"), SYMBOLIC_LINKS("symbolic links"), ALTERNATES("alternates");
+
+        final String label;
+
+        Sharing(String label) {
+            this.label = label;
         }
-        return how;
+
+        /**
+         * Links {@code files} into {@code dir} this way or, where it fails, the next way down; returns the way used.
+         * A way that fails on one file leaves none of its links: a copy's packs are all linked one way, or all read
+         * through its alternates.
+         */
+        Sharing link(List<Path> files, Path dir) throws IOException {
+            for (Sharing way = this; way != ALTERNATES; way = values()[way.ordinal() + 1]) {
+                try {
+                    for (Path f : files) {
+                        Path to = dir.resolve(f.getFileName());
+                        if (way == HARD_LINKS) {
+                            Files.createLink(to, f);
+                        } else {
+                            Files.createSymbolicLink(to, f.toAbsolutePath());
+                        }
+                    }
+                    return way;
+                } catch (IOException | UnsupportedOperationException e) {
+                    // another file system, or one without this kind of link
+                    for (Path f : files) {
+                        Files.deleteIfExists(dir.resolve(f.getFileName()));
+                    }
+                }
+            }
+            return ALTERNATES;
+        }
     }
 
     /**

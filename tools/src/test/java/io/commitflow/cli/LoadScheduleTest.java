@@ -8,6 +8,7 @@ import io.commitflow.replay.Events;
 import io.commitflow.replay.RateProfile;
 import io.commitflow.replay.Replayer;
 import org.eclipse.jgit.internal.storage.file.ObjectDirectory;
+import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.revwalk.RevCommit;
@@ -104,7 +105,7 @@ class LoadScheduleTest {
             try (Repository r = new FileRepositoryBuilder().setGitDir(dir.toFile()).setBare().build();
                  var reader = r.newObjectReader()) {
                 for (ObjectId id : commits) {
-                    assertThat(reader.open(id).getType()).as("%s in %s", id.name(), copy.name()).isEqualTo(1); // a commit
+                    assertThat(reader.open(id).getType()).as("%s in %s", id.name(), copy.name()).isEqualTo(Constants.OBJ_COMMIT);
                 }
             }
         }
