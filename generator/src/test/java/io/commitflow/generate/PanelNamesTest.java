@@ -30,7 +30,9 @@ class PanelNamesTest {
             "libuv", "vitest-dev", "vitest", "maven", "encode", "httpx", "junegunn", "fzf", "rubocop", "redis", "sharkdp",
             "bat", "spring-projects", "spring-boot", "mpv-player", "mpv", "python", "mypy", "fastify", "commons-io",
             "clap-rs", "clap", "tmux", "black", "sveltejs", "svelte", "jqlang", "jq", "pytest-dev", "pytest",
-            "serde-rs", "serde", "nodejs", "undici", "libgit2", "commons-text", "pnpm");
+            "serde-rs", "serde", "nodejs", "undici", "libgit2", "commons-text", "pnpm", "htop-dev", "htop", "facebook",
+            "zstd", "jesseduffield", "lazygit", "tj", "commander.js", "commander", "commons-collections",
+            "charmbracelet", "bubbletea");
     private static final Pattern BLOCK_COMMENT = Pattern.compile("/\\*.*?\\*/", Pattern.DOTALL);
     private static final Pattern LINE_COMMENT = Pattern.compile("//[^\\n]*");
     private static final Pattern LITERAL = Pattern.compile("\"((?:[^\"\\\\\\n]|\\\\.)*)\"");
