@@ -268,6 +268,28 @@ class StyleApplierTest {
     }
 
     @Test
+    void aHistoryThatSeldomWritesAreasKeepsTheExemplarsWhereAThirdOfItsNeighboursWriteIt() {
+        Conventions conventions = conventionsOf(List.of("url.c"), "url: ensure minimum components", "Fix the parser",
+                "Add a test", "Update the docs");
+        assertThat(conventions.usesArea()).as("one subject in four names an area").isFalse();
+        String exemplar = "url: ensure minimum components for formatting";
+        List<RepoKnowledge.Neighbor> near = List.of(neighbour("url: ensure minimum components", 0.9f),
+                neighbour("Fix the parser", 0.9f), neighbour("Add a test", 0.5f));
+        assertThat(styled(exemplar, near, conventions, List.of("url.c")))
+                .as("43% of the weight writes it: kept, in the exemplar's own case").isEqualTo(exemplar);
+        List<RepoKnowledge.Neighbor> far = List.of(neighbour("url: ensure minimum components", 0.5f),
+                neighbour("Fix the parser", 0.9f), neighbour("Add a test", 0.9f));
+        assertThat(styled(exemplar, far, conventions, List.of("url.c")))
+                .as("13%: dropped, in the history's case").isEqualTo("Ensure minimum components for formatting");
+        List<RepoKnowledge.Neighbor> ci = List.of(neighbour("ci: fix the build", 0.9f), neighbour("Add a test", 0.9f));
+        assertThat(styled("ci: update centos builds", ci, conventions, List.of("main.yml")))
+                .as("a bare type is one more area").isEqualTo("ci: update centos builds");
+        List<RepoKnowledge.Neighbor> other = List.of(neighbour("tests: fix the build", 0.9f), neighbour("Add a test", 0.2f));
+        assertThat(styled("ci: update centos builds", other, conventions, List.of("main.yml")))
+                .as("another area is no vote for this one").isEqualTo("Update centos builds");
+    }
+
+    @Test
     void keepsTheTicketFormWithAPlaceholderNeverAnOldNumber() {
         Conventions conventions = conventionsOf(List.of("Scheduler"), "[FLINK-100][runtime] Plan slots lazily",
                 "[FLINK-200] Take it");
