@@ -24,7 +24,13 @@ public final class Faithfulness {
     /** A quotation, such as the reverted commit's subject in git's {@code Revert "…"}: a reference, not a claim. */
     private static final Pattern QUOTED = Pattern.compile("\"[^\"]*\"");
     private static final Pattern TOKEN = Pattern.compile("[A-Za-z0-9_#./:()-]+");
-    private static final Pattern VERSION = Pattern.compile("v?(\\d+(?:\\.\\d+)+)");
+    /**
+     * A version, with a pre-release's suffix where it has one ({@code 5.0.0-4}, {@code 2.0.0-rc.1}, {@code
+     * 1.3-SNAPSHOT}): the whole of it must be in the patch. Without the suffix a release candidate's subject named no
+     * version at all, and "5.0.0-4" titled the release of 12.0.0. Other suffixes ({@code 3.10-compatible}) are words.
+     */
+    private static final Pattern VERSION = Pattern.compile(
+            "v?(\\d+(?:\\.\\d+)+(?:-(?:\\d+|(?i:alpha|beta|rc|pre|dev|snapshot|m)\\.?\\d*)(?:\\.\\d+)*)?)");
     private static final Pattern SHORT_VERSION = Pattern.compile("v(\\d+)");
     private static final Pattern ISSUE = Pattern.compile("#\\d+|(?!(?:UTF|ISO|SHA|TLS|SSL|ES|X)-)[A-Z][A-Z0-9]+-\\d{2,}");
     /** An abbreviated or whole commit id: 7 to 40 hex digits with a digit and a letter among them. */

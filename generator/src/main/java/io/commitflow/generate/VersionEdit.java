@@ -14,9 +14,13 @@ import java.util.regex.Pattern;
 final class VersionEdit {
     private VersionEdit() {}
 
-    /** A version: {@code 1.2.3}, {@code v29}, {@code 6.2.0-SNAPSHOT}; not a figure, {@code 12.5%} or {@code 1.09-2.40x}. */
+    /**
+     * A version: {@code 1.2.3}, {@code v29}, {@code 6.2.0-SNAPSHOT}, an npm pre-release {@code 5.0.0-4}; not a figure,
+     * {@code 12.5%} or {@code 1.09-2.40x}.
+     */
     private static final Pattern VERSION_WORD = Pattern.compile(
-            "(?<![\\w.\\-/])v?\\d+(?:\\.\\d+)+(?:[-.][A-Za-z][\\w.]*)?(?![\\w.%]|-\\d)|(?<![\\w.\\-/])v\\d+(?![\\w.])");
+            "(?<![\\w.\\-/])v?\\d+(?:\\.\\d+){2,}-\\d+(?![\\w.%-])"
+            + "|(?<![\\w.\\-/])v?\\d+(?:\\.\\d+)+(?:[-.][A-Za-z][\\w.]*)?(?![\\w.%]|-\\d)|(?<![\\w.\\-/])v\\d+(?![\\w.])");
 
     private static final Pattern UPDATES = Pattern.compile("(?i)\\b(?:update|upgrade|bump)");
 

@@ -151,6 +151,24 @@ class FaithfulnessTest {
     }
 
     @Test
+    void aPreReleaseVersionIsJudgedWhole() {
+        String release = """
+                --- a/package.json
+                +++ b/package.json
+                -  "version": "12.0.0-1",
+                +  "version": "12.0.0",
+                """;
+        assertThat(Faithfulness.unsupported("5.0.0-4", release)).as("another release's candidate").containsExactly("5.0.0-4");
+        assertThat(Faithfulness.unsupported("Prepare 12.0.0-2", release)).containsExactly("12.0.0-2");
+        assertThat(Faithfulness.unsupported("Release 12.0.0", release)).isEmpty();
+        assertThat(Faithfulness.unsupported("Release 12.0.0-1 as 12.0.0", release)).isEmpty();
+        assertThat(Faithfulness.unsupported("Prepare 2.0.0-rc.1 and 1.3-SNAPSHOT", release))
+                .containsExactly("2.0.0-rc.1", "1.3-SNAPSHOT");
+        assertThat(Faithfulness.unsupported("Keep 12.0-compatible", release)).as("a word after a version: not judged")
+                .isEmpty();
+    }
+
+    @Test
     void issueAndPullRequestNumbersAreListedApart() {
         assertThat(Faithfulness.unsupported("[FLINK-12345] Fix checkpoint timeout", PATCH)).isEmpty();
         assertThat(Faithfulness.numbers("[FLINK-12345] Fix #4242 and UTF-8 names (#11630)")).containsExactly("FLINK-12345", "#4242");

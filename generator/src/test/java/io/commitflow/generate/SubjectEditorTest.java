@@ -54,6 +54,12 @@ class SubjectEditorTest {
                 .as("a bare decimal of another major is another figure").isEqualTo("gpu/README: the PTX's ISA 8.0 and what it takes to load");
         assertThat(VersionEdit.editVersion("README: the six, 1.09-2.40x", List.of("1.25")))
                 .as("a range is figures").isEqualTo("README: the six, 1.09-2.40x");
+        assertThat(VersionEdit.editVersion("Update CHANGELOG for 7.0.0-0", List.of("8.1.0")))
+                .as("an npm pre-release is a version").isEqualTo("Update CHANGELOG for 8.1.0");
+        assertThat(VersionEdit.editVersion("Prepare for 5.0.0-2", List.of("15.0.0-0")))
+                .isEqualTo("Prepare for 15.0.0-0");
+        assertThat(VersionEdit.editVersion("Widen the range to 1.2.3-4.5.6", List.of("2.0.0")))
+                .as("a range of versions is no pre-release").isEqualTo("Widen the range to 1.2.3-4.5.6");
         assertThat(VersionEdit.editVersion("Cut the scan by 1.5%", List.of("1.7")))
                 .as("a share is a figure").isEqualTo("Cut the scan by 1.5%");
         assertThat(VersionEdit.editVersion("Test against Flink 1.19", List.of("1.20")))
