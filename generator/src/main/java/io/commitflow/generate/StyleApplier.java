@@ -161,12 +161,13 @@ public final class StyleApplier {
             }
         }
         boolean ownCase = false;
-        if (!conventions.usesConventional() && !conventions.usesArea() && s.tags().isEmpty()
-                && !areaOrBareType(s).isEmpty() && areaShare(nn, subjects, areaOrBareType(s)) >= LOCAL_AREA) {
+        String own = areaOrBareType(s);
+        if (!conventions.usesConventional() && !conventions.usesArea() && s.tags().isEmpty() && !own.isEmpty()
+                && areaShare(nn, subjects, own) >= LOCAL_AREA) {
             // a history that seldom writes areas still writes them for some files: the exemplar's own, in its own
             // case, where the neighbours write it as often as a history must for its areas to be written at all
             // ("url: ensure minimum components for formatting" had lost its "url: " beside commits that wrote it)
-            area = areaOrBareType(s);
+            area = own;
             ownCase = true;
         }
         String ticket = "";
