@@ -17,8 +17,11 @@ final class DateEdit {
     /** A subject whose year is the point: a copyright notice's, a licence's, "the year". */
     private static final Pattern ABOUT_YEARS = Pattern.compile("(?i)\\b(?:year|copyright|notice|licen[cs]e)");
 
-    /** A year, or a range of years ({@code 2014-2024}), standing alone. */
-    private static final Pattern YEAR = Pattern.compile("(?<![\\w.-])((?:19|20)\\d\\d)(?:-((?:19|20)\\d\\d))?(?![\\w.])");
+    /**
+     * A year, or a range of years ({@code 2014-2024}), standing alone: at a sentence's end too ("Updates for 2025.
+     * Happy New Year!"), not as a version's first part ({@code 2025.03}).
+     */
+    private static final Pattern YEAR = Pattern.compile("(?<![\\w.-])((?:19|20)\\d\\d)(?:-((?:19|20)\\d\\d))?(?!\\w|\\.\\w)");
 
     /**
      * The description's one year (or range of years) becomes the one this diff writes where it wrote another: a

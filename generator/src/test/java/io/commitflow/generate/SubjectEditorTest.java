@@ -108,6 +108,12 @@ class SubjectEditorTest {
                 .isEqualTo("Remove the API deprecated in 2019");
         assertThat(DateEdit.editYear("Update copyright year to 2024", "--- a/A\n+++ b/A\n+x = 1\n"))
                 .as("no year written").isEqualTo("Update copyright year to 2024");
+        String manual = "--- a/htop.1.in\n+++ b/htop.1.in\n-.TH \"HTOP\" \"1\" \"2025\"\n+.TH \"HTOP\" \"1\" \"2026\"\n"
+                + "-Copyright \\(co 2020-2025 htop dev team.\n+Copyright \\(co 2020-2026 htop dev team.\n";
+        assertThat(DateEdit.editYear("Updates for 2025. Happy New Year!", manual)).as("a year that ends a sentence")
+                .isEqualTo("Updates for 2026. Happy New Year!");
+        assertThat(DateEdit.editYear("Update the year's train to 2025.03", manual)).as("a version's first part")
+                .isEqualTo("Update the year's train to 2025.03");
     }
 
     @Test
