@@ -302,6 +302,11 @@ public final class Changelog {
     }
 
     /** Whether a file header's path ({@code b/src/changes/changes.xml}) is a change log's. */
+    /** Whether {@code d} changes files and nothing but change logs ({@link #isLog}). */
+    static boolean onlyLogs(io.commitflow.git.DiffedCommit d) {
+        return !d.files().isEmpty() && d.files().stream().allMatch(f -> isLog(f.path()));
+    }
+
     static boolean isLog(String path) {
         return NAMES.contains(fileName(path)) || isFragment(path);
     }

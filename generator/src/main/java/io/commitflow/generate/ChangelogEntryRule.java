@@ -16,12 +16,16 @@ import java.util.regex.Pattern;
  * [LANG-1819] Fix …}), or, for a tracker's {@code #n}, in the tag the neighbours give theirs ({@code [Fix #15073] …}).
  * Where the history's subjects say what its entries say in other words, and the entries scored better against them
  * than the neighbours the ranker chose ({@link Conventions#entryBeatsNeighbours}), an entry that says what the diff
- * does ({@link #entry}) is the subject too.
+ * does ({@link #entry}) is the subject too. And where only the history's diffs of the log alone said their entries
+ * ({@link Conventions#logOnlyIsEntry}: a maintainer who records others' changes there), such a diff's entry is its
+ * subject, where the neighbours' subjects would be other entries.
  */
 final class ChangelogEntryRule implements SubjectRule {
     @Override
     public Written write(Composition c) {
-        boolean mirrored = c.conventions.subjectIsChangelogEntry();
+        // a diff of the log alone says its entry where the history's such diffs did, and its entry is all it says
+        boolean mirrored = c.conventions.subjectIsChangelogEntry()
+                || c.conventions.logOnlyIsEntry() && Changelog.onlyLogs(c.diff) && Changelog.heading(c.patch()) == null;
         if (!mirrored && !c.conventions.entryBeatsNeighbours() || c.merge) {
             return null;
         }

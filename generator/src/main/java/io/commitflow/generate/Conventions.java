@@ -58,6 +58,10 @@ import java.util.List;
  * @param ownTitleIsSubjects of at least {@value RepoStyle#OWN_TICKETS} commits that carry their diff's own ticket
  *                           and whose diff gives its title ({@link OwnTicket#title}), more than half say that title:
  *                           the title is the subject ({@link OwnTitleRule})
+ * @param logOnlyIsEntry     of at least 3 commits that changed nothing but change logs and added one entry, more than
+ *                           half said the same in their subject: such a diff's entry is its subject, where the history
+ *                           does not say its entries everywhere ({@code subjectIsChangelogEntry}); a maintainer who
+ *                           records others' changes in the log alone (Apache Commons')
  */
 public record Conventions(boolean hasHistory, boolean usesConventional, boolean scopeIsUsuallyFile, boolean usesArea,
                           boolean areaIsUsuallyFile, boolean mostlyTagged, boolean writesTags, boolean writesTickets,
@@ -65,12 +69,25 @@ public record Conventions(boolean hasHistory, boolean usesConventional, boolean 
                           String kindTypes, String scopes, String folderScopes, boolean subjectIsTestTitle,
                           boolean entryIssueIsTicket, String releaseForm, boolean areaAlways, String folderAreas,
                           int subjectFloor, boolean entryBeatsNeighbours, boolean ownTicketIsSubjects,
-                          boolean ownTitleIsSubjects) {
+                          boolean ownTitleIsSubjects, boolean logOnlyIsEntry) {
 
     public Conventions {
         if (subjectFloor <= 0) {
             subjectFloor = SubjectLength.MIN; // a request restored from a version before the floor was kept
         }
+    }
+
+    /** Conventions without {@code logOnlyIsEntry}, as a request of a version before it was kept reads. */
+    public Conventions(boolean hasHistory, boolean usesConventional, boolean scopeIsUsuallyFile, boolean usesArea,
+                       boolean areaIsUsuallyFile, boolean mostlyTagged, boolean writesTags, boolean writesTickets,
+                       boolean capitalizes, boolean endsWithPeriod, boolean subjectIsChangelogEntry, String kindTypes,
+                       String scopes, String folderScopes, boolean subjectIsTestTitle, boolean entryIssueIsTicket,
+                       String releaseForm, boolean areaAlways, String folderAreas, int subjectFloor,
+                       boolean entryBeatsNeighbours, boolean ownTicketIsSubjects, boolean ownTitleIsSubjects) {
+        this(hasHistory, usesConventional, scopeIsUsuallyFile, usesArea, areaIsUsuallyFile, mostlyTagged, writesTags,
+                writesTickets, capitalizes, endsWithPeriod, subjectIsChangelogEntry, kindTypes, scopes, folderScopes,
+                subjectIsTestTitle, entryIssueIsTicket, releaseForm, areaAlways, folderAreas, subjectFloor,
+                entryBeatsNeighbours, ownTicketIsSubjects, ownTitleIsSubjects, false);
     }
 
     /**
@@ -175,7 +192,7 @@ public record Conventions(boolean hasHistory, boolean usesConventional, boolean 
                 usesArea, areaIsUsuallyFile, mostlyTagged, writesTags, writesTickets, capitalizes, endsWithPeriod,
                 subjectIsChangelogEntry, kindTypes, scopes, folderScopes, subjectIsTestTitle, entryIssueIsTicket,
                 releaseForm, areaAlways, folderAreas, subjectFloor, entryBeatsNeighbours, ownTicketIsSubjects,
-                ownTitleIsSubjects);
+                ownTitleIsSubjects, logOnlyIsEntry);
     }
 
     /** These conventions with {@code floor} as the fewest characters of a subject. */
@@ -183,8 +200,7 @@ public record Conventions(boolean hasHistory, boolean usesConventional, boolean 
         return new Conventions(hasHistory, usesConventional, scopeIsUsuallyFile, usesArea, areaIsUsuallyFile,
                 mostlyTagged, writesTags, writesTickets, capitalizes, endsWithPeriod, subjectIsChangelogEntry, kindTypes,
                 scopes, folderScopes, subjectIsTestTitle, entryIssueIsTicket, releaseForm, areaAlways, folderAreas, floor,
-                entryBeatsNeighbours, ownTicketIsSubjects,
-                ownTitleIsSubjects);
+                entryBeatsNeighbours, ownTicketIsSubjects, ownTitleIsSubjects, logOnlyIsEntry);
     }
 
     /**

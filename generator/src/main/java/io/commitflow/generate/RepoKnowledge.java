@@ -318,7 +318,7 @@ public final class RepoKnowledge {
         model.style.learn(parsed, files, kind, folders(d), main == null ? null : main.path());
         Changelog.Entry entry = Changelog.added(d.patch());
         if (entry != null) {
-            model.style.learnChangelog(entry.text(), entry.issue(), subject);
+            model.style.learnChangelog(entry.text(), entry.issue(), subject, Changelog.onlyLogs(d));
         }
         model.style.learnRelease(d.patch(), subject);
         model.style.learnOwnTicket(parsed, d.patch());

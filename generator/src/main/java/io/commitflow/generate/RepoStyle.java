@@ -54,6 +54,9 @@ public final class RepoStyle {
     /** Commits that added one change-log entry, and of those, the ones whose subject says the same. */
     public int changelogEntries;
     public int changelogMirrors;
+    /** Of those, the commits that changed nothing but change logs, and the ones of these whose subject says the same. */
+    public int logOnlyEntries;
+    public int logOnlyMirrors;
     /**
      * Commits that added one change-log entry naming an issue ({@link Changelog.Entry#issue}), and of those, the ones whose
      * subject names that issue as its ticket or in its tag ({@code [Fix #15073]}).
@@ -344,13 +347,20 @@ public final class RepoStyle {
     /**
      * Counts whether a commit that added one change-log entry ({@link Changelog#added}) said the same in its subject,
      * and, when the entry names an issue ({@link Changelog.Entry#issue}, null: none), whether the subject's ticket is
-     * that issue.
+     * that issue; {@code logOnly}: whether the commit changed nothing but change logs.
      */
-    public void learnChangelog(String entry, String issue, String subject) {
+    public void learnChangelog(String entry, String issue, String subject, boolean logOnly) {
         if (entry != null) {
             changelogEntries++;
-            if (Changelog.mirrors(entry, subject)) {
+            boolean mirrors = Changelog.mirrors(entry, subject);
+            if (mirrors) {
                 changelogMirrors++;
+            }
+            if (logOnly) {
+                logOnlyEntries++;
+                if (mirrors) {
+                    logOnlyMirrors++;
+                }
             }
             if (issue != null) {
                 changelogIssues++;
@@ -426,7 +436,8 @@ public final class RepoStyle {
                 shortSubjects >= SHORT_SHARE * total && shortSubjects > 0 ? SubjectLength.SHORT_FLOOR : SubjectLength.MIN,
                 beatsPicks(entryLessons, entryScores, entryPickScores),
                 ownTickets >= OWN_TICKETS && ownTicketsTitled >= OWN_TICKET_SHARE * ownTickets,
-                ownTitles >= OWN_TICKETS && 2 * ownTitlesSaid > ownTitles);
+                ownTitles >= OWN_TICKETS && 2 * ownTitlesSaid > ownTitles,
+                logOnlyEntries >= 3 && 2 * logOnlyMirrors > logOnlyEntries);
     }
 
     /**

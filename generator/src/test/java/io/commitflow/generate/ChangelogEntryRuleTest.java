@@ -185,6 +185,48 @@ class ChangelogEntryRuleTest {
         }
     }
 
+    /** A commit that changes the change log alone, adding {@code entry}, with its real subject (null: none). */
+    private static DiffedCommit logOnly(String sha, String entry, String issue, String subject) {
+        DiffedCommit d = TestDiffs.withEntry(TestDiffs.change("r", sha, "Pair", "swap", subject, null), entry, issue);
+        String log = d.patch().substring(d.patch().indexOf("diff --git a/src/changes/"));
+        return DiffedCommit.of(d.commit(), List.of(new FileChange("MODIFY", "src/changes/changes.xml",
+                "src/changes/changes.xml", false, 1, 0, 0, "100644", "100644")), 1, log, "", "mirror", null);
+    }
+
+    @Test
+    void aDiffOfTheLogAloneSaysItsEntryWhereTheHistorysSuchDiffsDid() {
+        try (Rules r = new Rules()) {
+            // the code changes' subjects are not their entries: the history does not say its entries everywhere
+            for (int i = 0; i < 4; i++) {
+                r.learn(TestDiffs.withEntry(TestDiffs.change("r", String.format("%040d", i), "Range" + i, "fit",
+                        "Javadoc\n", null), "Add Range" + i + ".fit(int).", null));
+            }
+            DiffedCommit d = logOnly("e".repeat(40), "Fix Pair.swap() for the other order.", "LANG-99", null);
+            assertThat(new ChangelogEntryRule().write(r.composition(d))).as("nothing learned of such diffs").isNull();
+            for (int i = 0; i < 3; i++) {
+                r.learn(logOnly(String.format("%040d", 10 + i), "Fix Range" + i + ".fit(long).", null,
+                        "Fix Range" + i + ".fit(long)\n"));
+            }
+            assertThat(r.memory.model().style.conventions().subjectIsChangelogEntry()).isFalse();
+            assertThat(r.memory.model().style.conventions().logOnlyIsEntry()).isTrue();
+            assertThat(new ChangelogEntryRule().write(r.composition(d)).subject().description())
+                    .startsWith("Fix Pair.swap() for the other order");
+            DiffedCommit code = TestDiffs.withEntry(TestDiffs.change("r", "d".repeat(40), "Pair", "swap", null, null),
+                    "Fix Pair.swap() for the other order.", null);
+            assertThat(new ChangelogEntryRule().write(r.composition(code))).as("a code change with its entry").isNull();
+        }
+        try (Rules r = new Rules()) {
+            for (int i = 0; i < 3; i++) {
+                r.learn(logOnly(String.format("%040d", 10 + i), "Fix Range" + i + ".fit(long).", null,
+                        "Update changes.xml\n"));
+            }
+            assertThat(r.memory.model().style.conventions().logOnlyIsEntry()).as("such diffs said something else")
+                    .isFalse();
+            assertThat(new ChangelogEntryRule().write(r.composition(logOnly("e".repeat(40),
+                    "Fix Pair.swap() for the other order.", null, null)))).isNull();
+        }
+    }
+
     @Test
     void noEntryOrAHistoryThatDoesNotSayItsEntriesIsNotThisRules() {
         try (Rules r = new Rules()) {

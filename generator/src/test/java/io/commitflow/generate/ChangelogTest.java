@@ -182,13 +182,13 @@ class ChangelogTest {
     @Test
     void aRepositoryWhoseSubjectsSayTheirEntriesLearnsIt() {
         RepoStyle style = new RepoStyle();
-        style.learnChangelog("Add Foo.bar(int)", null, "Add Foo.bar(int).");
-        style.learnChangelog("Fix the meter", null, "Fix the meter");
+        style.learnChangelog("Add Foo.bar(int)", null, "Add Foo.bar(int).", false);
+        style.learnChangelog("Fix the meter", null, "Fix the meter", false);
         assertThat(style.conventions().subjectIsChangelogEntry()).as("two are not enough").isFalse();
-        style.learnChangelog("Speed up packing", null, "Make packing faster");
-        style.learnChangelog(null, null, "Commits without an entry do not count");
+        style.learnChangelog("Speed up packing", null, "Make packing faster", false);
+        style.learnChangelog(null, null, "Commits without an entry do not count", false);
         assertThat(style.conventions().subjectIsChangelogEntry()).isTrue();
-        style.learnChangelog("Speed up reading", null, "Read faster");
+        style.learnChangelog("Speed up reading", null, "Read faster", false);
         assertThat(style.conventions().subjectIsChangelogEntry()).as("half is not more than half").isFalse();
     }
 
@@ -214,13 +214,13 @@ class ChangelogTest {
     @Test
     void aRepositoryWhoseSubjectsCarryTheirEntrysIssueLearnsIt() {
         RepoStyle style = new RepoStyle();
-        style.learnChangelog("Fix OOM in leftPad", "LANG-1828", "[LANG-1828] Fix OOM in leftPad");
-        style.learnChangelog("Fix B in C", "LANG-2", "[LANG-2] Fix B in C.");
-        style.learnChangelog("Add IntegerRange.fit(int)", null, "Add IntegerRange.fit(int)");
+        style.learnChangelog("Fix OOM in leftPad", "LANG-1828", "[LANG-1828] Fix OOM in leftPad", false);
+        style.learnChangelog("Fix B in C", "LANG-2", "[LANG-2] Fix B in C.", false);
+        style.learnChangelog("Add IntegerRange.fit(int)", null, "Add IntegerRange.fit(int)", false);
         assertThat(style.conventions().entryIssueIsTicket()).as("two are not enough").isFalse();
-        style.learnChangelog("Fix D", "LANG-3", "Fix D");
+        style.learnChangelog("Fix D", "LANG-3", "Fix D", false);
         assertThat(style.conventions().entryIssueIsTicket()).isTrue();
-        style.learnChangelog("Fix E", "LANG-4", "[LANG-5] Fix E");
+        style.learnChangelog("Fix E", "LANG-4", "[LANG-5] Fix E", false);
         assertThat(style.conventions().entryIssueIsTicket()).as("another issue is not the entry's").isFalse();
     }
 }

@@ -56,7 +56,9 @@ class RepoStyleTest {
                 // and the short subjects: restored at 0, so suggestions are padded to 20 until short ones are counted
                 "shortSubjects",
                 // and the diffs' own tickets: restored at 0, so a diff's ticket waits for ten new ones
-                "ownTickets", "ownTicketsTitled", "ownTitles", "ownTitlesSaid");
+                "ownTickets", "ownTicketsTitled", "ownTitles", "ownTitlesSaid",
+                // and the commits of the log alone: restored at 0, so their entries wait for three new ones
+                "logOnlyEntries", "logOnlyMirrors");
         assertThat(TypeInformation.of(RepoModel.class)).isInstanceOf(PojoTypeInfo.class);
     }
 
@@ -69,7 +71,7 @@ class RepoStyleTest {
             model.style.learnTestTitle(0.5, 0.25);
         }
         for (int i = 0; i < 3; i++) {
-            model.style.learnChangelog("Fix walk " + i, "LANG-" + i, "[LANG-" + i + "] Fix walk " + i);
+            model.style.learnChangelog("Fix walk " + i, "LANG-" + i, "[LANG-" + i + "] Fix walk " + i, true);
         }
         RepoStyle copy = roundTrip(RepoModel.class, model).style;
         RepoStyle style = model.style;
@@ -93,6 +95,8 @@ class RepoStyleTest {
         assertThat(copy.changelogIssues).isEqualTo(3);
         assertThat(copy.changelogIssuesTitled).isEqualTo(3);
         assertThat(copy.conventions().entryIssueIsTicket()).isTrue();
+        assertThat(copy.logOnlyMirrors).isEqualTo(3);
+        assertThat(copy.conventions().logOnlyIsEntry()).isTrue();
         assertThat(copy.describe()).isEqualTo(style.describe());
     }
 
@@ -103,7 +107,7 @@ class RepoStyleTest {
             model.style.learn(Subject.parse("test: cover walks"), List.of("WalkTest"), PathKind.TEST);
         }
         for (int i = 0; i < 3; i++) {
-            model.style.learnChangelog("Fix walk " + i, "LANG-" + i, "[LANG-" + i + "] Fix walk " + i);
+            model.style.learnChangelog("Fix walk " + i, "LANG-" + i, "[LANG-" + i + "] Fix walk " + i, true);
         }
         RepoStyle copy = roundTrip(RepoModel.class, model).style;
         assertThat(copy.kindTypes).containsExactly(java.util.Map.entry("TEST:test", RepoStyle.KIND_COMMITS));
