@@ -88,6 +88,7 @@ public final class Evaluation {
     private final int history;
     private final int longest;
     private final boolean hindsight;
+    private final RetrievalGenerator generator;
 
     public Evaluation(int test, int history) {
         this(test, history, history);
@@ -106,6 +107,11 @@ public final class Evaluation {
      * choosing among the same exemplars with the same edits. It costs a second draft per test commit.
      */
     public Evaluation(int test, int history, int longest, boolean hindsight) {
+        this(test, history, longest, hindsight, RetrievalGenerator.DEFAULT_REUSE_FLOOR);
+    }
+
+    /** As above, with the generator's {@link RetrievalGenerator#reuseFloor} set to {@code reuseFloor}. */
+    public Evaluation(int test, int history, int longest, boolean hindsight, double reuseFloor) {
         if (test < 1 || history < 1 || longest < history) {
             throw new IllegalArgumentException("test and history must be positive, and the longest history at least "
                     + "this one");
@@ -114,6 +120,7 @@ public final class Evaluation {
         this.history = history;
         this.longest = longest;
         this.hindsight = hindsight;
+        this.generator = new RetrievalGenerator(io.commitflow.generate.ExemplarRanker.DEFAULT_WEIGHTS, reuseFloor);
     }
 
     /**
@@ -170,7 +177,6 @@ public final class Evaluation {
         }
         List<FleetCommit> fleetCommits = fleet == null ? List.of() : fleetCommits(fleet, chain, start, progress);
         CommitDiffer differ = new CommitDiffer(DiffBudget.UNTIMED);
-        RetrievalGenerator generator = new RetrievalGenerator();
         double[] sums = new double[19];
         int n = 0;
         int bots = 0;

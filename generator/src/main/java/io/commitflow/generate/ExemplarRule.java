@@ -10,7 +10,8 @@ import java.util.Set;
  * The best exemplar whose subject, edited for this diff, names only what this diff contains: the candidates in the
  * order of the ranker's weights ({@link ExemplarRanker}, learned per repository: {@link RankerChoice}), each edited
  * ({@link SubjectEditor}: file names, versions, years, build ids, members), styled ({@link StyleApplier}), and taken
- * when it passes every {@link ExemplarCheck}. None passes: no subject, and {@link TemplateRule} writes.
+ * when it passes every {@link ExemplarCheck}; only exemplars whose diff is at least {@link
+ * RetrievalGenerator#reuseFloor} alike are tried. None passes: no subject, and {@link TemplateRule} writes.
  */
 final class ExemplarRule implements SubjectRule {
     @Override
@@ -52,6 +53,9 @@ final class ExemplarRule implements SubjectRule {
         for (int i : order) {
             RepoKnowledge.Neighbor candidate = c.candidates.get(i);
             Subject subject = c.subjects.get(i);
+            if (candidate.score() < c.generator.reuseFloor()) {
+                continue; // another change's subject, most often, however its words are edited
+            }
             if (!ExemplarCheck.mayEdit(c, candidate, subject)) {
                 continue;
             }

@@ -42,4 +42,26 @@ class ExemplarRuleTest {
             assertThat(new ExemplarRule().write(r.composition(d))).as("no history at all").isNull();
         }
     }
+
+    @Test
+    void aNeighboursSubjectOnlyWhereItsDiffIsAsAlikeAsTheFloor() {
+        try (Rules r = new Rules()) {
+            r.learn(TestDiffs.change("r", "1".repeat(40), "Widget", "run", "Retry runs in Widget\n", null));
+            DiffedCommit other = TestDiffs.change("r", "2".repeat(40), "Widget", "stop", null, null);
+            DiffFeatures f = DiffFeatures.of(other);
+            float[] query = r.memory.vector(f.terms());
+            java.util.function.DoubleFunction<Composition> at = floor -> new RetrievalGenerator(
+                    ExemplarRanker.DEFAULT_WEIGHTS, floor).composition(other, f, r.memory, query, null);
+            float score = at.apply(0).candidates.get(0).score();
+            assertThat(score).as("a neighbour's diff, alike in part").isStrictlyBetween(0f, 1f);
+
+            assertThat(new ExemplarRule().write(at.apply(0)).subject().render()).isEqualTo("Retry runs in Widget");
+            assertThat(new ExemplarRule().write(at.apply(score))).as("as alike as the floor").isNotNull();
+            assertThat(new ExemplarRule().write(at.apply(Math.nextUp(score)))).as("less alike than the floor").isNull();
+            assertThat(ExemplarRule.all(at.apply(Math.nextUp(score)))).isEmpty();
+            assertThat(new RetrievalGenerator().reuseFloor()).isEqualTo(RetrievalGenerator.DEFAULT_REUSE_FLOOR);
+        }
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new RetrievalGenerator(ExemplarRanker.DEFAULT_WEIGHTS, 1.5))
+                .hasMessageContaining("0 to 1: 1.5");
+    }
 }

@@ -189,6 +189,14 @@ public final class JobConfig {
                     + "subjects are shorter than 20: 'Release 1.0.30', 'Fix typo'), or 6-72 for every repository "
                     + "(20 where a load tester checks 20-72 characters).");
 
+    public static final ConfigOption<Double> SUGGEST_REUSE_FLOOR =
+            ConfigOptions.key("commitflow.suggest.reuse-floor")
+            .doubleType().defaultValue(SuggestSettings.DEFAULT.reuseFloor())
+            .withDescription("How alike a neighbour's diff must be (its retrieval score, 0-1) for the built-in "
+                    + "generator to suggest that commit's subject; below it, the diff's own description in the "
+                    + "repository's form. 0 suggests any neighbour's subject that passes the checks: closer to the "
+                    + "real subjects by B-Norm, and far more often the subject of another change (docs/quality.md).");
+
     public static final ConfigOption<String> SUGGEST_ENGINE = ConfigOptions.key("commitflow.suggest.engine")
             .stringType().defaultValue(SuggestSettings.DEFAULT.engine().label())
             .withDescription("Retrieval engine: auto takes CUDA where a GPU and its driver load, else the CPU; cuda "
@@ -313,6 +321,7 @@ public final class JobConfig {
             SUGGEST_FLEET,
             SUGGEST_FLEET_HISTORY,
             SUGGEST_MIN_SUBJECT_CHARS,
+            SUGGEST_REUSE_FLOOR,
             SUGGEST_ENGINE,
             SUGGEST_DEVICE_BUDGET,
             SUGGEST_BATCH_MAX,

@@ -79,7 +79,7 @@ public class PipelineOptions extends JobFlags {
                     get(JobConfig.SUGGEST_ENGINE_RETRIES), tiers, Tier.SILVER, llmByTenant,
                     get(JobConfig.SUGGEST_MAX_HISTORY_PER_REPO), get(JobConfig.SUGGEST_CACHE_TTL),
                     get(JobConfig.SUGGEST_FLEET), get(JobConfig.SUGGEST_FLEET_HISTORY),
-                    get(JobConfig.SUGGEST_MIN_SUBJECT_CHARS));
+                    get(JobConfig.SUGGEST_MIN_SUBJECT_CHARS), get(JobConfig.SUGGEST_REUSE_FLOOR));
             RetryPolicy retry = new RetryPolicy(RetryPolicy.DEFAULT.initial(), RetryPolicy.DEFAULT.maxDelay(),
                     get(JobConfig.PIPELINE_MIRROR_MAX_WAIT));
             SlaSettings sla = new SlaSettings(get(JobConfig.SLA_WINDOW), get(JobConfig.SLA_SLIDE),

@@ -32,7 +32,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class JobConfigTest {
     @Test
     void everyOptionHasAKeyOfTheJobAndADescription() {
-        assertThat(JobConfig.ALL).hasSize(48).allSatisfy(o -> {
+        assertThat(JobConfig.ALL).hasSize(49).allSatisfy(o -> {
             assertThat(o.key()).startsWith("commitflow.");
             assertThat(JobConfig.text(o)).as(o.key()).isNotBlank().endsWith(".");
         });

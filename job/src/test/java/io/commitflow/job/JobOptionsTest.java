@@ -119,13 +119,13 @@ class JobOptionsTest {
                 "--batch-max", "64", "--batch-wait", "2ms", "--suggest-workers", "3", "--async-timeout", "800ms",
                 "--async-capacity", "100", "--engine-retries", "0", "--tenant-tier", "acme=gold,bots=BRONZE",
                 "--tenant-tier", "web=silver", "--max-history-per-repo", "500", "--cache-ttl", "2h", "--no-fleet", "--fleet-history", "300",
-                "--min-subject-chars", "20")
+                "--min-subject-chars", "20", "--reuse-floor", "0.25")
                 .pipeline().suggest();
 
         assertThat(a).isEqualTo(new io.commitflow.suggest.SuggestSettings(io.commitflow.gpu.EngineMode.CPU, 2048, 64,
                 Duration.ofMillis(2), 3, Duration.ofMillis(800), 100, 0, java.util.Map.of("acme", io.commitflow.gpu.Tier.GOLD,
                 "bots", io.commitflow.gpu.Tier.BRONZE, "web", io.commitflow.gpu.Tier.SILVER), io.commitflow.gpu.Tier.SILVER,
-                java.util.Map.of(), 500, Duration.ofHours(2), false, 300, 20));
+                java.util.Map.of(), 500, Duration.ofHours(2), false, 300, 20, 0.25));
         var learned = new io.commitflow.generate.RepoStyle().conventions().withSubjectFloor(6);
         assertThat(a.conventions(learned).subjectFloor()).as("the job's floor over the history's").isEqualTo(20);
         assertThat(JobOptions.parseForCluster("--bootstrap", "k:1").pipeline().suggest().conventions(learned))
@@ -141,6 +141,10 @@ class JobOptionsTest {
         assertRejected("fewest characters of a subject must be 0 (as the repository writes them) or 6–72: 5",
                 "--bootstrap", "k:1", "--min-subject-chars", "5");
         assertRejected("or 6–72: 73", "--bootstrap", "k:1", "--min-subject-chars", "73");
+        assertThat(JobOptions.parseForCluster("--bootstrap", "k:1").pipeline().suggest().reuseFloor())
+                .as("the generator's own by default").isEqualTo(io.commitflow.generate.RetrievalGenerator.DEFAULT_REUSE_FLOOR);
+        assertRejected("the reuse floor is a retrieval score, 0 to 1: 1.5", "--bootstrap", "k:1", "--reuse-floor", "1.5");
+        assertRejected("the reuse floor is a retrieval score, 0 to 1: -0.1", "--bootstrap", "k:1", "--reuse-floor", "-0.1");
         var llm = JobOptions.parseForCluster("--bootstrap", "k:1", "--llm", "acme=openai:qwen@http://vllm:8000",
                 "--llm", "bots=anthropic:claude-x@https://api.anthropic.com").pipeline().suggest().llm();
         assertThat(llm.get("acme").kind()).isEqualTo("openai");

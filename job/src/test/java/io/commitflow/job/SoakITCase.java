@@ -280,7 +280,7 @@ class SoakITCase {
         SuggestSettings s = d.suggest();
         SuggestSettings soak = new SuggestSettings(s.engine(), s.deviceBudgetMiB(), s.maxBatch(), s.maxWait(), s.workers(),
                 s.timeout(), 128, s.retries(), s.tiers(), s.defaultTier(), s.llm(), 100, Duration.ofMinutes(2),
-                s.fleet(), s.fleetRows(), s.minSubjectChars());
+                s.fleet(), s.fleetRows(), s.minSubjectChars(), s.reuseFloor());
         PipelineSettings settings = new PipelineSettings(d.mirrorRoot(), Duration.ofMinutes(2), d.maxEventBytes(), d.budget(),
                 new RetryPolicy(Duration.ofMillis(200), Duration.ofSeconds(1), Duration.ofSeconds(10)), soak, d.sla());
         CommitMessageJob.build(env, KafkaIO.sourceBuilder(k).build(), KafkaIO.suggestionSink(k), KafkaIO.deadLetterSink(k),

@@ -85,7 +85,7 @@ public final class SuggestOperator extends AbstractStreamOperator<Suggestion>
     private transient RetrievalIndex index;
     private transient Answerer answerer;
     /** Stateless: what it learns (which ranking weights pay) lives in each repository's model. */
-    private final RetrievalGenerator generator = new RetrievalGenerator();
+    private final RetrievalGenerator generator;
     private transient LlmWriter llm;
     private transient MicroBatcher<InFlight.Entry> batcher;
     private transient SuggestMetrics metrics;
@@ -98,6 +98,8 @@ public final class SuggestOperator extends AbstractStreamOperator<Suggestion>
         super(parameters);
         this.settings = settings;
         this.keys = keys;
+        this.generator = new RetrievalGenerator(io.commitflow.generate.ExemplarRanker.DEFAULT_WEIGHTS,
+                settings.reuseFloor());
         this.engines = engines;
         this.mailbox = parameters.getMailboxExecutor();
     }

@@ -34,15 +34,18 @@ import java.util.Map;
  *                        ({@link io.commitflow.generate.Conventions#subjectFloor}: 20, or 6 where its own history
  *                        writes shorter subjects), or 6–72 for every repository (20 for a load tester that checks
  *                        20–72)
+ * @param reuseFloor      how alike (the retrieval score, 0–1) a neighbour's diff must be for the built-in generator to
+ *                        suggest its subject ({@link RetrievalGenerator#reuseFloor}); 0: any that passes the checks
  */
 public record SuggestSettings(EngineMode engine, long deviceBudgetMiB, int maxBatch, Duration maxWait, int workers,
                               Duration timeout, int capacity, int retries, Map<String, Tier> tiers, Tier defaultTier,
                               Map<String, LlmSettings> llm, int maxRows, Duration cacheTtl,
-                              boolean fleet, int fleetRows, int minSubjectChars)
+                              boolean fleet, int fleetRows, int minSubjectChars, double reuseFloor)
         implements Serializable {
 
     public static final SuggestSettings DEFAULT = new SuggestSettings(EngineMode.AUTO, 8192, 256, Duration.ofMillis(5), 2,
-            Duration.ofSeconds(5), 1024, 2, Map.of(), Tier.SILVER, Map.of(), 10_000, Duration.ofHours(24), true, 2_000, 0);
+            Duration.ofSeconds(5), 1024, 2, Map.of(), Tier.SILVER, Map.of(), 10_000, Duration.ofHours(24), true, 2_000, 0,
+            RetrievalGenerator.DEFAULT_REUSE_FLOOR);
 
     public SuggestSettings {
         require(engine != null && defaultTier != null, "the engine mode and the default tier must be set");
@@ -61,6 +64,7 @@ public record SuggestSettings(EngineMode engine, long deviceBudgetMiB, int maxBa
                 "the fewest characters of a subject must be 0 (as the repository writes them) or "
                         + io.commitflow.generate.SubjectLength.SHORT_FLOOR + "–" + io.commitflow.generate.SubjectLength.MAX
                         + ": " + minSubjectChars);
+        require(reuseFloor >= 0 && reuseFloor <= 1, "the reuse floor is a retrieval score, 0 to 1: " + reuseFloor);
         tiers = Map.copyOf(tiers);
         llm = Map.copyOf(llm);
     }
@@ -77,37 +81,42 @@ public record SuggestSettings(EngineMode engine, long deviceBudgetMiB, int maxBa
 
     public SuggestSettings withEngine(EngineMode e) {
         return new SuggestSettings(e, deviceBudgetMiB, maxBatch, maxWait, workers, timeout, capacity, retries, tiers,
-                defaultTier, llm, maxRows, cacheTtl, fleet, fleetRows, minSubjectChars);
+                defaultTier, llm, maxRows, cacheTtl, fleet, fleetRows, minSubjectChars, reuseFloor);
     }
 
     public SuggestSettings withBatching(int batch, Duration wait) {
         return new SuggestSettings(engine, deviceBudgetMiB, batch, wait, workers, timeout, capacity, retries, tiers,
-                defaultTier, llm, maxRows, cacheTtl, fleet, fleetRows, minSubjectChars);
+                defaultTier, llm, maxRows, cacheTtl, fleet, fleetRows, minSubjectChars, reuseFloor);
     }
 
     public SuggestSettings withTimeout(Duration t) {
         return new SuggestSettings(engine, deviceBudgetMiB, maxBatch, maxWait, workers, t, capacity, retries, tiers,
-                defaultTier, llm, maxRows, cacheTtl, fleet, fleetRows, minSubjectChars);
+                defaultTier, llm, maxRows, cacheTtl, fleet, fleetRows, minSubjectChars, reuseFloor);
     }
 
     public SuggestSettings withLlm(Map<String, LlmSettings> byTenant) {
         return new SuggestSettings(engine, deviceBudgetMiB, maxBatch, maxWait, workers, timeout, capacity, retries, tiers,
-                defaultTier, byTenant, maxRows, cacheTtl, fleet, fleetRows, minSubjectChars);
+                defaultTier, byTenant, maxRows, cacheTtl, fleet, fleetRows, minSubjectChars, reuseFloor);
     }
 
     public SuggestSettings withFleet(boolean on) {
         return new SuggestSettings(engine, deviceBudgetMiB, maxBatch, maxWait, workers, timeout, capacity, retries, tiers,
-                defaultTier, llm, maxRows, cacheTtl, on, fleetRows, minSubjectChars);
+                defaultTier, llm, maxRows, cacheTtl, on, fleetRows, minSubjectChars, reuseFloor);
     }
 
     public SuggestSettings withHistory(int rows) {
         return new SuggestSettings(engine, deviceBudgetMiB, maxBatch, maxWait, workers, timeout, capacity, retries, tiers,
-                defaultTier, llm, rows, cacheTtl, fleet, fleetRows, minSubjectChars);
+                defaultTier, llm, rows, cacheTtl, fleet, fleetRows, minSubjectChars, reuseFloor);
     }
 
     public SuggestSettings withMinSubjectChars(int chars) {
         return new SuggestSettings(engine, deviceBudgetMiB, maxBatch, maxWait, workers, timeout, capacity, retries, tiers,
-                defaultTier, llm, maxRows, cacheTtl, fleet, fleetRows, chars);
+                defaultTier, llm, maxRows, cacheTtl, fleet, fleetRows, chars, reuseFloor);
+    }
+
+    public SuggestSettings withReuseFloor(double floor) {
+        return new SuggestSettings(engine, deviceBudgetMiB, maxBatch, maxWait, workers, timeout, capacity, retries, tiers,
+                defaultTier, llm, maxRows, cacheTtl, fleet, fleetRows, minSubjectChars, floor);
     }
 
     /** {@code learned} with this job's floor in place of the repository's own, where the job sets one. */

@@ -68,6 +68,12 @@ public final class EvalCommand implements Callable<Integer> {
                             + "conventional type and scope and Area: prefix in place of their own."})
     boolean hindsight;
 
+    @Option(names = "--reuse-floor", paramLabel = "F",
+            description = {"How alike (retrieval score, 0-1) a neighbour's diff must be for its subject to be suggested; "
+                    + "below it the diff's own description is written (default: ${DEFAULT-VALUE}, the job's). 0 suggests "
+                    + "any neighbour's subject that passes the checks: more B-Norm, more subjects of another change."})
+    double reuseFloor = RetrievalGenerator.DEFAULT_REUSE_FLOOR;
+
     @Option(names = "--out", paramLabel = "FILE.jsonl",
             description = "One JSON line per test commit (and history size): sha, messages, scores, unsupported names.")
     Path out;
@@ -80,6 +86,9 @@ public final class EvalCommand implements Callable<Integer> {
         }
         if (fleetCommits < 1) {
             throw new UserError("--fleet-commits must be at least 1");
+        }
+        if (!(reuseFloor >= 0 && reuseFloor <= 1)) {
+            throw new UserError("--reuse-floor is a retrieval score, 0 to 1: " + reuseFloor);
         }
         for (Path f : fleet) {
             if (!Files.isDirectory(f)) {
@@ -109,7 +118,7 @@ public final class EvalCommand implements Callable<Integer> {
             for (int history : histories) {
                 err.printf("eval: %s, last %d commits, each from the %d before it%n", repo, test, history);
                 long start = System.nanoTime();
-                Evaluation.Summary s = new Evaluation(test, history, longest, hindsight).run(r, withFleet,
+                Evaluation.Summary s = new Evaluation(test, history, longest, hindsight, reuseFloor).run(r, withFleet,
                         row -> write(jsonl, history, row), err::println);
                 double seconds = (System.nanoTime() - start) / 1e9;
                 o.printf("%7d   %6.2f %6.2f  %5.2f   %18.2f %6.2f  %5.2f   %12.2f %6.2f   %18.2f %6.2f   "
@@ -133,6 +142,7 @@ public final class EvalCommand implements Callable<Integer> {
                                 + "\"nngen_unfaithful_pct\":%.1f,\"real_unfaithful_pct\":%.1f,\"old_numbers_pct\":%.1f,"
                                 + "\"nngen_old_numbers_pct\":%.1f,\"conforming_pct\":%.1f,\"nngen_conforming_pct\":%.1f,"
                                 + "\"real_conforming_pct\":%.1f,\"bots_not_scored\":%d,\"fleet_commits\":%d,"
+                                + "\"reuse_floor\":%.2f,"
                                 + (hindsight ? String.format(Locale.ROOT, "\"hindsight_bnorm\":%.2f,"
                                         + "\"hindsight_ratio\":%.2f,\"hindsight_bnorm_no_suffix\":%.2f,"
                                         + "\"hindsight_ratio_no_suffix\":%.2f,\"real_form_bnorm\":%.2f,", s.hindsight(),
@@ -143,7 +153,8 @@ public final class EvalCommand implements Callable<Integer> {
                         s.bnormNoSuffix(), s.nngenBnormNoSuffix(), s.ratioNoSuffix(), s.rougeL(), s.nngenRougeL(),
                         s.rougeLNoSuffix(), s.nngenRougeLNoSuffix(), s.unfaithful(), s.nngenUnfaithful(),
                         s.referenceUnfaithful(), s.carried(), s.nngenCarried(),
-                        s.conforming(), s.nngenConforming(), s.referenceConforming(), s.bots(), s.fleet(), seconds));
+                        s.conforming(), s.nngenConforming(), s.referenceConforming(), s.bots(), s.fleet(), reuseFloor,
+                        seconds));
             }
             summaries.forEach(o::println);
             return 0;
