@@ -203,6 +203,9 @@ public final class Evaluation {
                     String bareOurs = Faithfulness.withoutSquashSuffix(ours);
                     String bareTheirs = Faithfulness.withoutSquashSuffix(theirs);
                     String patch = d.patch();
+                    // what a subject may name: the patch, and every changed path, also those the size budget cut from
+                    // the patch's text (a lock file's diff can fill it before package.json's starts)
+                    String judged = withPaths(patch, d);
                     String best = null;
                     double bestBnorm = Double.NaN;
                     double bestBnormNoSuffix = Double.NaN;
@@ -220,8 +223,8 @@ public final class Evaluation {
                     Row row = new Row(c.name(), ref, ours, theirs, Bleu.bnorm(ours, ref), Bleu.bnorm(theirs, ref),
                             Bleu.rougeL(ours, ref), Bleu.rougeL(theirs, ref), draft.similarity(),
                             Bleu.bnorm(bareOurs, bareRef), Bleu.bnorm(bareTheirs, bareRef),
-                            Faithfulness.unsupported(ours, patch), Faithfulness.unsupported(theirs, patch),
-                            Faithfulness.unsupported(ref, patch), carried(ours, ref, patch), carried(theirs, ref, patch),
+                            Faithfulness.unsupported(ours, judged), Faithfulness.unsupported(theirs, judged),
+                            Faithfulness.unsupported(ref, judged), carried(ours, ref, patch), carried(theirs, ref, patch),
                             SubjectLength.conforms(ours), SubjectLength.conforms(theirs), SubjectLength.conforms(ref),
                             Bleu.rougeL(bareOurs, bareRef), Bleu.rougeL(bareTheirs, bareRef), best, bestBnorm,
                             bestBnormNoSuffix, realFormBnorm);
@@ -329,6 +332,15 @@ public final class Evaluation {
             readers.forEach(ObjectReader::close);
         }
         return memory;
+    }
+
+    /** {@code patch} and a line for each of {@code d}'s changed paths, old and new. */
+    static String withPaths(String patch, DiffedCommit d) {
+        StringBuilder b = new StringBuilder(patch);
+        for (io.commitflow.git.FileChange f : d.files()) {
+            b.append('\n').append(f.oldPath()).append(' ').append(f.newPath());
+        }
+        return b.toString();
     }
 
     /**

@@ -89,11 +89,15 @@ public final class TemplateGenerator implements java.io.Serializable {
         return new ArrayList<>(names);
     }
 
+    private static final java.util.regex.Pattern DECLARATIONS = java.util.regex.Pattern.compile(".+\\.d\\.[cm]?ts");
+
     /** How a subject names a path: a source file's class or module name, else the file name. */
     static String displayName(String path) {
         String base = base(path);
         PathKind kind = PathKind.of(path);
-        return kind == PathKind.SOURCE || kind == PathKind.TEST ? stripExtension(base) : base;
+        // a TypeScript declaration file is named whole: "index.d" is no module
+        return (kind == PathKind.SOURCE || kind == PathKind.TEST) && !DECLARATIONS.matcher(base).matches()
+                ? stripExtension(base) : base;
     }
 
     static String type(DiffedCommit diff) {

@@ -326,4 +326,22 @@ class EvaluationTest {
         // nor is a longer number that starts with it the diff's: LANG-18190 is not LANG-1819
         assertThat(Evaluation.carried("[LANG-181] Fix OOM", "Fix OOM", patch)).containsExactly("LANG-181");
     }
+
+    @Test
+    void aChangedPathIsTheDiffsWhereTheBudgetCutItsText() {
+        io.commitflow.git.DiffedCommit d = io.commitflow.git.DiffedCommit.of(
+                io.commitflow.event.TestEvents.commit("r", "a".repeat(40)),
+                List.of(new io.commitflow.git.FileChange("MODIFY", "package-lock.json", "package-lock.json", false, 900,
+                                900, 0, "100644", "100644"),
+                        new io.commitflow.git.FileChange("MODIFY", "package.json", "package.json", false, 1, 1, 0,
+                                "100644", "100644")),
+                2, "diff --git a/package-lock.json b/package-lock.json\n+\"lockfileVersion\": 3\n", "patch bytes", "mirror",
+                null);
+        String judged = Evaluation.withPaths(d.patch(), d);
+        assertThat(io.commitflow.generate.Faithfulness.unsupported("Update package-lock.json and package.json", d.patch()))
+                .as("the patch's text alone").containsExactly("package.json");
+        assertThat(io.commitflow.generate.Faithfulness.unsupported("Update package-lock.json and package.json", judged))
+                .isEmpty();
+        assertThat(io.commitflow.generate.Faithfulness.unsupported("Update yarn.lock", judged)).containsExactly("yarn.lock");
+    }
 }

@@ -36,6 +36,12 @@ class TemplateGeneratorTest {
     }
 
     @Test
+    void namesATypeScriptDeclarationFileWhole() {
+        assertThat(TemplateGenerator.displayName("types/index.d.ts")).isEqualTo("index.d.ts");
+        assertThat(TemplateGenerator.displayName("src/index.ts")).isEqualTo("index");
+    }
+
+    @Test
     void describesRenameAndMove() {
         assertThat(draft(List.of(new FileChange("RENAME", "a/Old.java", "a/New.java", false, 0, 0, 100, "100644", "100644"))).subject())
                 .isEqualTo("Rename Old.java to New.java");
