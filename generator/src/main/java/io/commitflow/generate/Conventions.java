@@ -77,22 +77,9 @@ public record Conventions(boolean hasHistory, boolean usesConventional, boolean 
         }
     }
 
-    /** Conventions without {@code logOnlyIsEntry}, as a request of a version before it was kept reads. */
-    public Conventions(boolean hasHistory, boolean usesConventional, boolean scopeIsUsuallyFile, boolean usesArea,
-                       boolean areaIsUsuallyFile, boolean mostlyTagged, boolean writesTags, boolean writesTickets,
-                       boolean capitalizes, boolean endsWithPeriod, boolean subjectIsChangelogEntry, String kindTypes,
-                       String scopes, String folderScopes, boolean subjectIsTestTitle, boolean entryIssueIsTicket,
-                       String releaseForm, boolean areaAlways, String folderAreas, int subjectFloor,
-                       boolean entryBeatsNeighbours, boolean ownTicketIsSubjects, boolean ownTitleIsSubjects) {
-        this(hasHistory, usesConventional, scopeIsUsuallyFile, usesArea, areaIsUsuallyFile, mostlyTagged, writesTags,
-                writesTickets, capitalizes, endsWithPeriod, subjectIsChangelogEntry, kindTypes, scopes, folderScopes,
-                subjectIsTestTitle, entryIssueIsTicket, releaseForm, areaAlways, folderAreas, subjectFloor,
-                entryBeatsNeighbours, ownTicketIsSubjects, ownTitleIsSubjects, false);
-    }
-
     /**
-     * Conventions without {@code ownTicketIsSubjects} and {@code ownTitleIsSubjects}, as a request of a version before
-     * they were kept reads.
+     * Conventions without {@code ownTicketIsSubjects}, {@code ownTitleIsSubjects} and {@code logOnlyIsEntry}, as a
+     * request of a version before they were kept reads.
      */
     public Conventions(boolean hasHistory, boolean usesConventional, boolean scopeIsUsuallyFile, boolean usesArea,
                        boolean areaIsUsuallyFile, boolean mostlyTagged, boolean writesTags, boolean writesTickets,
@@ -103,7 +90,7 @@ public record Conventions(boolean hasHistory, boolean usesConventional, boolean 
         this(hasHistory, usesConventional, scopeIsUsuallyFile, usesArea, areaIsUsuallyFile, mostlyTagged, writesTags,
                 writesTickets, capitalizes, endsWithPeriod, subjectIsChangelogEntry, kindTypes, scopes, folderScopes,
                 subjectIsTestTitle, entryIssueIsTicket, releaseForm, areaAlways, folderAreas, subjectFloor,
-                entryBeatsNeighbours, false, false);
+                entryBeatsNeighbours, false, false, false);
     }
 
     /** Conventions without {@code entryBeatsNeighbours}, as a request of a version before it was kept reads. */
