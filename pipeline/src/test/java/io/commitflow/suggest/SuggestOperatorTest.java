@@ -173,7 +173,8 @@ class SuggestOperatorTest {
 
     @Test
     void keepsAtMostItsHistoryForgettingTheOldestFirst() throws Exception {
-        try (StageHarness s = new StageHarness(CPU.withHistory(2)).open()) {
+        // the rows it draws on, however little alike: no reuse floor
+        try (StageHarness s = new StageHarness(CPU.withHistory(2).withReuseFloor(0)).open()) {
             s.suggest(change("app", "a".repeat(40), "Alpha", "one", "Alpha: Retry first\n", null));
             s.suggest(change("app", "b".repeat(40), "Beta", "two", "Beta: Retry second\n", null));
             s.suggest(change("app", "c".repeat(40), "Gamma", "three", "Gamma: Retry third\n", null));
