@@ -488,12 +488,22 @@ public final class SubjectLength {
             // a file the subject names already, in its description or as its area, is not named again, by its
             // name or its path: "Update README in README.md", "RevWalk: @since 7.8 in RevWalk"
             boolean named = mentions(d, stem) || stem.equalsIgnoreCase(s.area()) || stem.equalsIgnoreCase(s.scope());
+            String base = path.substring(path.lastIndexOf('/') + 1);
+            if (named && !base.equals(stem) && mentions(d, stem)) {
+                // "Update PullCommand" is too short: the file by its whole name ("Update PullCommand.java") before a
+                // place that only repeats where it is
+                Subject whole = s.withDescription(java.util.regex.Pattern.compile("(?<![\\w.])"
+                        + java.util.regex.Pattern.quote(stem) + "(?![\\w.])", java.util.regex.Pattern.CASE_INSENSITIVE)
+                        .matcher(d).replaceFirst(java.util.regex.Matcher.quoteReplacement(base)));
+                if (whole.render().length() >= floor && whole.render().length() <= MAX) {
+                    return whole;
+                }
+            }
             if (!named) {
                 if (document != null) {
                     places.add(document); // "in CHANGELOG": the document by its name, as people write it
                 }
                 places.add(name);
-                String base = path.substring(path.lastIndexOf('/') + 1);
                 if (!base.equals(name)) {
                     // "Javadoc in Strings.java", where "Javadoc in Strings" is too short to stand: the file by its
                     // whole name before its whole path

@@ -59,12 +59,14 @@ class SubjectLengthTest {
     }
 
     @Test
-    void keepsPrefixesAndNamesTheDirectoryWhenTheFileIsNamedAlready() {
+    void keepsPrefixesAndNamesTheFileWholeWhenItIsNamedAlready() {
         DiffedCommit d = diff(modify("packages/runtime-core/src/vnode.ts", 4, 1));
 
         Subject s = SubjectLength.fit(Subject.parse("fix(vnode): vnode"), d);
-        assertThat(s.render()).isEqualTo("fix(vnode): vnode in packages/runtime-core/src");
+        assertThat(s.render()).as("the file's whole name, not the folder it is in").isEqualTo("fix(vnode): vnode.ts");
         assertThat(s.scope()).isEqualTo("vnode");
+        assertThat(SubjectLength.fit(Subject.parse("fix: vnode"), d).render())
+                .as("still too short whole: its folder").isEqualTo("fix: vnode in packages/runtime-core/src");
     }
 
     @Test
@@ -107,7 +109,7 @@ class SubjectLengthTest {
         DiffedCommit d = diff(modify("gpu/src/main/java/io/commitflow/gpu/CudaEngine.java", 30, 2));
 
         assertThat(SubjectLength.fit(Subject.parse("").withDescription(""), d).render())
-                .isEqualTo("Update CudaEngine in gpu/src/main/java/io/commitflow/gpu");
+                .isEqualTo("Update CudaEngine.java");
         assertThat(SubjectLength.fit("", diff())).isEqualTo("Record an empty commit");
     }
 
