@@ -301,12 +301,12 @@ public final class Changelog {
         return DiffTokens.anyFile(patch, Changelog::isLog);
     }
 
-    /** Whether a file header's path ({@code b/src/changes/changes.xml}) is a change log's. */
     /** Whether {@code d} changes files and nothing but change logs ({@link #isLog}). */
     static boolean onlyLogs(io.commitflow.git.DiffedCommit d) {
         return !d.files().isEmpty() && d.files().stream().allMatch(f -> isLog(f.path()));
     }
 
+    /** Whether a file header's path ({@code b/src/changes/changes.xml}) is a change log's. */
     static boolean isLog(String path) {
         return NAMES.contains(fileName(path)) || isFragment(path);
     }

@@ -252,7 +252,7 @@ final class ChangelogEntryRule implements SubjectRule {
 
     /** Whether {@code added}, the entry {@code d} adds (its text known), says what {@code d} does ({@link #entry}). */
     private static boolean saysWhatItDoes(Changelog.Entry added, DiffedCommit d) {
-        if (Changelog.heading(d.patch()) != null || d.files().stream().allMatch(f -> Changelog.isLog(f.path()))) {
+        if (Changelog.heading(d.patch()) != null || d.files().isEmpty() || Changelog.onlyLogs(d)) {
             return false;
         }
         int words = 0;

@@ -487,9 +487,10 @@ public final class SubjectLength {
             String stem = dot > 0 ? name.substring(0, dot) : name;
             // a file the subject names already, in its description or as its area, is not named again, by its
             // name or its path: "Update README in README.md", "RevWalk: @since 7.8 in RevWalk"
-            boolean named = mentions(d, stem) || stem.equalsIgnoreCase(s.area()) || stem.equalsIgnoreCase(s.scope());
+            boolean said = mentions(d, stem);
+            boolean named = said || stem.equalsIgnoreCase(s.area()) || stem.equalsIgnoreCase(s.scope());
             String base = path.substring(path.lastIndexOf('/') + 1);
-            if (named && !base.equals(stem) && mentions(d, stem)) {
+            if (said && !base.equals(stem)) {
                 // "Update PullCommand" is too short: the file by its whole name ("Update PullCommand.java") before a
                 // place that only repeats where it is
                 Subject whole = s.withDescription(java.util.regex.Pattern.compile("(?<![\\w.])"

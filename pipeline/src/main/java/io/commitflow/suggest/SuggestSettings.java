@@ -64,7 +64,7 @@ public record SuggestSettings(EngineMode engine, long deviceBudgetMiB, int maxBa
                 "the fewest characters of a subject must be 0 (as the repository writes them) or "
                         + io.commitflow.generate.SubjectLength.SHORT_FLOOR + "–" + io.commitflow.generate.SubjectLength.MAX
                         + ": " + minSubjectChars);
-        require(reuseFloor >= 0 && reuseFloor <= 1, "the reuse floor is a retrieval score, 0 to 1: " + reuseFloor);
+        RetrievalGenerator.checkedReuseFloor(reuseFloor);
         tiers = Map.copyOf(tiers);
         llm = Map.copyOf(llm);
     }
