@@ -64,12 +64,35 @@ public final class ExemplarRanker {
     static List<Integer> order(List<RepoKnowledge.Neighbor> nn, List<Subject> subjects, int[] signature,
                                String versionShape, String author, long nextSeq, java.util.Set<IndexedCommit> foreign,
                                Weights weights) {
-        if (nn.size() == 1) {
-            return List.of(0);
+        return order(nn, subjects, signature, versionShape, author, nextSeq, foreign, weights,
+                Double.NEGATIVE_INFINITY);
+    }
+
+    /**
+     * As {@link #order(List, List, int[], String, String, long, java.util.Set, Weights)}, of the neighbours whose
+     * similarity is at least {@code floor} only: the others are not ranked (their terms are not computed) but still
+     * count in the agreement of those that are. Their order is the full order's with the others left out.
+     */
+    static List<Integer> order(List<RepoKnowledge.Neighbor> nn, List<Subject> subjects, int[] signature,
+                               String versionShape, String author, long nextSeq, java.util.Set<IndexedCommit> foreign,
+                               Weights weights, double floor) {
+        boolean[] among = new boolean[nn.size()];
+        int size = 0;
+        for (int i = 0; i < nn.size(); i++) {
+            among[i] = nn.get(i).score() >= floor;
+            size += among[i] ? 1 : 0;
         }
-        double[][] f = features(nn, subjects, signature, versionShape, author, nextSeq);
+        if (size <= 1) {
+            for (int i = 0; i < nn.size(); i++) {
+                if (among[i]) {
+                    return List.of(i);
+                }
+            }
+            return List.of();
+        }
+        double[][] f = features(nn, subjects, signature, versionShape, author, nextSeq, null, null, among);
         for (int i = 0; i < f.length; i++) {
-            if (foreign.contains(nn.get(i).commit())) {
+            if (f[i] != null && foreign.contains(nn.get(i).commit())) {
                 f[i][FEATURES - 1] = 0;
             }
         }
@@ -93,11 +116,24 @@ public final class ExemplarRanker {
      */
     static double[][] features(List<RepoKnowledge.Neighbor> nn, List<Subject> subjects, int[] signature,
                                String versionShape, String author, long nextSeq, String real, double[] score) {
+        return features(nn, subjects, signature, versionShape, author, nextSeq, real, score, null);
+    }
+
+    /**
+     * As {@link #features(List, List, int[], String, String, long, String, double[])}, for the neighbours in
+     * {@code among} only (null: all); the others' rows are null.
+     */
+    private static double[][] features(List<RepoKnowledge.Neighbor> nn, List<Subject> subjects, int[] signature,
+                                       String versionShape, String author, long nextSeq, String real, double[] score,
+                                       boolean[] among) {
         WordSet ourWords = WordSet.of(signature);
         List<List<String>> tokens = new ArrayList<>();
         double[] w = new double[nn.size()];
         for (int i = 0; i < nn.size(); i++) {
-            tokens.add(MessageTokens.of(subjects.get(i).description()));
+            // agreement reads the nearest CONSENSUS_NEIGHBOURS' words: a neighbour that is neither ranked nor among
+            // those is never read
+            boolean read = among == null || among[i] || i < CONSENSUS_NEIGHBOURS;
+            tokens.add(read ? MessageTokens.of(subjects.get(i).description()) : List.of());
             double s = Math.max(0, nn.get(i).score());
             w[i] = s * s;
         }
@@ -114,6 +150,9 @@ public final class ExemplarRanker {
         boolean known = author != null && !author.isEmpty();
         double[][] f = new double[nn.size()][];
         for (int i = 0; i < nn.size(); i++) {
+            if (among != null && !among[i]) {
+                continue;
+            }
             IndexedCommit theirs = nn.get(i).commit();
             double agree = 0;
             double total = 0;
@@ -131,12 +170,23 @@ public final class ExemplarRanker {
         return f;
     }
 
-    /** The index of the best neighbour under {@code terms}: a later one must beat an earlier, more similar one by more than rounding. */
+    /**
+     * The index of the best neighbour under {@code terms} (a null row is not ranked): a later one must beat an
+     * earlier, more similar one by more than rounding.
+     */
     static int best(double[][] f, double[] terms) {
-        int best = 0;
-        double top = score(f[0], terms);
-        for (int i = 1; i < f.length; i++) {
+        int best = -1;
+        double top = 0;
+        for (int i = 0; i < f.length; i++) {
+            if (f[i] == null) {
+                continue; // not ranked
+            }
             double s = score(f[i], terms);
+            if (best < 0) {
+                best = i;
+                top = s;
+                continue;
+            }
             if (s > top + 1e-12) {
                 best = i;
                 top = s;
@@ -149,12 +199,12 @@ public final class ExemplarRanker {
     static List<Integer> order(double[][] f, double[] terms) {
         double[] scores = new double[f.length];
         for (int i = 0; i < f.length; i++) {
-            scores[i] = score(f[i], terms);
+            scores[i] = f[i] == null ? Double.NaN : score(f[i], terms);
         }
         int best = best(f, terms);
         List<Integer> order = new ArrayList<>();
         for (int i = 0; i < f.length; i++) {
-            if (i != best) {
+            if (i != best && f[i] != null) {
                 order.add(i);
             }
         }

@@ -40,8 +40,13 @@ final class ExemplarRule implements SubjectRule {
                 foreign.add(n.commit());
             }
         }
+        // below the floor, another change's subject most often, however its words are edited: not ranked, not tried
         List<Integer> order = ExemplarRanker.order(c.candidates, c.subjects, c.features.signature(),
-                c.features.versionShape(), c.diff.commit().author(), c.window.to(), foreign, rank);
+                c.features.versionShape(), c.diff.commit().author(), c.window.to(), foreign, rank,
+                c.generator.reuseFloor());
+        if (order.isEmpty()) {
+            return List.of();
+        }
         // only a diff that moves to one new version can rewrite a bump's "from A to B": scan its patch for the old
         // one then, not for every suggestion
         List<String> oldVersions = c.features.newVersions().size() == 1 ? DiffTokens.oldVersions(c.patch()) : List.of();
@@ -53,9 +58,6 @@ final class ExemplarRule implements SubjectRule {
         for (int i : order) {
             RepoKnowledge.Neighbor candidate = c.candidates.get(i);
             Subject subject = c.subjects.get(i);
-            if (candidate.score() < c.generator.reuseFloor()) {
-                continue; // another change's subject, most often, however its words are edited
-            }
             if (!ExemplarCheck.mayEdit(c, candidate, subject)) {
                 continue;
             }

@@ -136,4 +136,36 @@ class ExemplarRankerTest {
         assertThat(f[1][6]).as("the newest row").isEqualTo(1.0);
         assertThat(f[0][6]).isCloseTo(Math.exp(-999 / ExemplarRanker.RECENCY_ROWS), org.assertj.core.data.Offset.offset(1e-12));
     }
+    @Test
+    void rankingAboveAFloorIsTheFullRankingWithTheRestLeftOut() {
+        String[] words = {"retry", "pack", "writer", "docs", "update", "fix", "race", "walker", "the", "in"};
+        java.util.Random random = new java.util.Random(7);
+        for (int trial = 0; trial < 300; trial++) {
+            int n = 1 + random.nextInt(ExemplarRanker.CONSENSUS_NEIGHBOURS + 8);
+            List<RepoKnowledge.Neighbor> nn = new java.util.ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                StringBuilder subject = new StringBuilder(words[random.nextInt(words.length)]);
+                for (int w = random.nextInt(5); w > 0; w--) {
+                    subject.append(' ').append(words[random.nextInt(words.length)]);
+                }
+                int[] signature = random.ints(random.nextInt(6), 0, words.length)
+                        .map(w -> DiffTokens.wordHash(words[w])).toArray();
+                nn.add(new RepoKnowledge.Neighbor(new IndexedCommit(random.nextInt(100), "a".repeat(40),
+                        subject.toString(), List.of(), new int[0], new float[0], signature, 0, 0, 0, null, false,
+                        random.nextBoolean() ? "ann" : "bob"), random.nextInt(11) / 10f));
+            }
+            int[] ours = random.ints(4, 0, words.length).map(w -> DiffTokens.wordHash(words[w])).toArray();
+            ExemplarRanker.Weights weights = new ExemplarRanker.Weights(30, 10, random.nextDouble(),
+                    random.nextDouble() * 2, random.nextDouble(), 0.3, random.nextDouble(), random.nextDouble());
+            float floor = random.nextInt(11) / 10f;
+            List<Subject> subjects = RepoKnowledge.subjects(nn);
+
+            List<Integer> full = ExemplarRanker.order(nn, subjects, ours, null, "ann", 100, java.util.Set.of(), weights);
+            List<Integer> above = ExemplarRanker.order(nn, subjects, ours, null, "ann", 100, java.util.Set.of(), weights,
+                    floor);
+
+            assertThat(above).as("trial %d", trial)
+                    .isEqualTo(full.stream().filter(i -> nn.get(i).score() >= floor).toList());
+        }
+    }
 }
