@@ -62,6 +62,10 @@ import java.util.List;
  *                           half said the same in their subject: such a diff's entry is its subject, where the history
  *                           does not say its entries everywhere ({@code subjectIsChangelogEntry}); a maintainer who
  *                           records others' changes in the log alone (Apache Commons')
+ * @param subjectFloorIsSet  {@code subjectFloor} was set for the deployment ({@code --min-subject-chars}), not
+ *                           learned: no subject is shorter, where a learned floor lets one that names its main file
+ *                           stand short rather than be padded ({@link SubjectLength#fit(Subject, DiffedCommit, int,
+ *                           boolean)})
  */
 public record Conventions(boolean hasHistory, boolean usesConventional, boolean scopeIsUsuallyFile, boolean usesArea,
                           boolean areaIsUsuallyFile, boolean mostlyTagged, boolean writesTags, boolean writesTickets,
@@ -69,7 +73,7 @@ public record Conventions(boolean hasHistory, boolean usesConventional, boolean 
                           String kindTypes, String scopes, String folderScopes, boolean subjectIsTestTitle,
                           boolean entryIssueIsTicket, String releaseForm, boolean areaAlways, String folderAreas,
                           int subjectFloor, boolean entryBeatsNeighbours, boolean ownTicketIsSubjects,
-                          boolean ownTitleIsSubjects, boolean logOnlyIsEntry) {
+                          boolean ownTitleIsSubjects, boolean logOnlyIsEntry, boolean subjectFloorIsSet) {
 
     public Conventions {
         if (subjectFloor <= 0) {
@@ -90,7 +94,7 @@ public record Conventions(boolean hasHistory, boolean usesConventional, boolean 
         this(hasHistory, usesConventional, scopeIsUsuallyFile, usesArea, areaIsUsuallyFile, mostlyTagged, writesTags,
                 writesTickets, capitalizes, endsWithPeriod, subjectIsChangelogEntry, kindTypes, scopes, folderScopes,
                 subjectIsTestTitle, entryIssueIsTicket, releaseForm, areaAlways, folderAreas, subjectFloor,
-                entryBeatsNeighbours, false, false, false);
+                entryBeatsNeighbours, false, false, false, false);
     }
 
     /** Conventions without {@code entryBeatsNeighbours}, as a request of a version before it was kept reads. */
@@ -179,15 +183,15 @@ public record Conventions(boolean hasHistory, boolean usesConventional, boolean 
                 usesArea, areaIsUsuallyFile, mostlyTagged, writesTags, writesTickets, capitalizes, endsWithPeriod,
                 subjectIsChangelogEntry, kindTypes, scopes, folderScopes, subjectIsTestTitle, entryIssueIsTicket,
                 releaseForm, areaAlways, folderAreas, subjectFloor, entryBeatsNeighbours, ownTicketIsSubjects,
-                ownTitleIsSubjects, logOnlyIsEntry);
+                ownTitleIsSubjects, logOnlyIsEntry, subjectFloorIsSet);
     }
 
-    /** These conventions with {@code floor} as the fewest characters of a subject. */
+    /** These conventions with {@code floor}, set for the deployment, as the fewest characters of every subject. */
     public Conventions withSubjectFloor(int floor) {
         return new Conventions(hasHistory, usesConventional, scopeIsUsuallyFile, usesArea, areaIsUsuallyFile,
                 mostlyTagged, writesTags, writesTickets, capitalizes, endsWithPeriod, subjectIsChangelogEntry, kindTypes,
                 scopes, folderScopes, subjectIsTestTitle, entryIssueIsTicket, releaseForm, areaAlways, folderAreas, floor,
-                entryBeatsNeighbours, ownTicketIsSubjects, ownTitleIsSubjects, logOnlyIsEntry);
+                entryBeatsNeighbours, ownTicketIsSubjects, ownTitleIsSubjects, logOnlyIsEntry, true);
     }
 
     /**

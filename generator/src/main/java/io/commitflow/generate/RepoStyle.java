@@ -437,7 +437,7 @@ public final class RepoStyle {
                 beatsPicks(entryLessons, entryScores, entryPickScores),
                 ownTickets >= OWN_TICKETS && ownTicketsTitled >= OWN_TICKET_SHARE * ownTickets,
                 ownTitles >= OWN_TICKETS && 2 * ownTitlesSaid > ownTitles,
-                logOnlyEntries >= 3 && 2 * logOnlyMirrors > logOnlyEntries);
+                logOnlyEntries >= 3 && 2 * logOnlyMirrors > logOnlyEntries, false);
     }
 
     /**

@@ -366,13 +366,13 @@ public final class RetrievalGenerator implements java.io.Serializable {
 
     /**
      * The last touches every draft gets: the scope its main file's folder names where due, and 20–72 characters (from
-     * 6 where the history writes short subjects itself).
+     * 6 where the history writes short subjects itself, or where it names its main file and nothing sets the floor).
      */
     private static Subject finished(Subject s, DiffedCommit diff, RepoKnowledge.Window window, Conventions conventions) {
         if (window.to() - window.from() < SCOPE_BY_PATH_ROWS || conventions.namesAFolder(s.scope())) {
             s = withPathScope(s, diff, conventions);
         }
-        return SubjectLength.fit(s, diff, conventions.subjectFloor());
+        return SubjectLength.fit(s, diff, conventions.subjectFloor(), conventions.subjectFloorIsSet());
     }
 
     /**

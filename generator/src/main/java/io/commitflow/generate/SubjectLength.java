@@ -11,14 +11,17 @@ import java.util.Set;
  * Holds a generated subject to 20–72 characters, whatever the exemplar it was edited from: the length a load tester
  * checks (the reference k6 script does) and the one {@code git log --oneline} and most review tools show whole; from
  * 6 where the history writes short subjects itself ({@link Conventions#subjectFloor}), since padding {@code Release
- * 1.0.30} adds words such a history does not write.
+ * 1.0.30} adds words such a history does not write, and where it names its main file already (below) unless the
+ * deployment sets the floor.
  * <ul>
  * <li>Too long: the description is cut at a word boundary, dangling joiners ({@code and}, {@code to}, …) and
  * punctuation dropped; if the prefix alone leaves no room, the scope and area go, then the tags.</li>
  * <li>Too short or empty: the main changed file (the one with most changed lines) is named — {@code Fix typo} becomes
  * {@code Fix typo in StringUtils}, {@code release: v3.4.1} becomes {@code release: v3.4.1 in CHANGELOG} (a project
- * document by its name, without the extension) — or its path or directory, else {@code in this repository}: only
- * names this diff contains, so the edit stays faithful.</li>
+ * document by its name, without the extension) — or its path or directory: only names this diff contains, so the
+ * edit stays faithful. Where none of those fits, a subject that names the main file already stands as it is from
+ * {@link #SHORT_FLOOR} characters, its file by its whole name where that fits ({@code Update RichString.h}, {@code
+ * Update ChangeLog}); else {@code in this repository} pads it.</li>
  * </ul>
  * A subject that already fits is returned unchanged.
  */
@@ -65,13 +68,24 @@ public final class SubjectLength {
         return n >= floor && n <= MAX;
     }
 
-    /** {@code s} made 20–72 characters long, with names from {@code diff} where it is too short. */
+    /** {@code s} made 20–72 characters long, with names from {@code diff} where it is too short (or as above). */
     public static Subject fit(Subject s, DiffedCommit diff) {
         return fit(s, diff, MIN);
     }
 
-    /** {@code s} made {@code floor}–72 characters long, with names from {@code diff} where it is too short. */
+    /**
+     * {@code s} made {@code floor}–72 characters long, with names from {@code diff} where it is too short; one that
+     * names its main file may stay shorter, from {@link #SHORT_FLOOR}, where no name fits.
+     */
     public static Subject fit(Subject s, DiffedCommit diff, int floor) {
+        return fit(s, diff, floor, false);
+    }
+
+    /**
+     * As {@link #fit(Subject, DiffedCommit, int)}; {@code strict}: never shorter than {@code floor} (a floor the
+     * deployment sets, {@code --min-subject-chars}).
+     */
+    public static Subject fit(Subject s, DiffedCommit diff, int floor, boolean strict) {
         Subject fitted = s;
         String d = s.description().strip();
         // an exemplar's first line wrapped mid-phrase: "Add test coverage for", or inside an argument list: "Two fixes
@@ -84,7 +98,7 @@ public final class SubjectLength {
             fitted = shorten(fitted);
         }
         if (fitted.render().length() < floor) {
-            fitted = lengthen(fitted, diff, floor);
+            fitted = lengthen(fitted, diff, floor, strict);
         }
         return fitted;
     }
@@ -465,7 +479,7 @@ public final class SubjectLength {
         return m.matches() ? m.group(1) : null;
     }
 
-    private static Subject lengthen(Subject s, DiffedCommit diff, int floor) {
+    private static Subject lengthen(Subject s, DiffedCommit diff, int floor, boolean strict) {
         String d = s.description().strip();
         FileChange main = StyleApplier.mainFile(diff);
         if (d.isEmpty()) {
@@ -479,6 +493,8 @@ public final class SubjectLength {
             }
         }
         List<String> places = new java.util.ArrayList<>();
+        Subject shortWhole = null;
+        boolean namedMain = false;
         if (main != null) {
             String path = main.path();
             String name = TemplateGenerator.displayName(path);
@@ -489,6 +505,7 @@ public final class SubjectLength {
             // name or its path: "Update README in README.md", "RevWalk: @since 7.8 in RevWalk"
             boolean said = mentions(d, stem);
             boolean named = said || stem.equalsIgnoreCase(s.area()) || stem.equalsIgnoreCase(s.scope());
+            namedMain = said;
             String base = path.substring(path.lastIndexOf('/') + 1);
             if (said && !base.equals(stem)) {
                 // "Update PullCommand" is too short: the file by its whole name ("Update PullCommand.java") before a
@@ -498,6 +515,9 @@ public final class SubjectLength {
                         .matcher(d).replaceFirst(java.util.regex.Matcher.quoteReplacement(base)));
                 if (whole.render().length() >= floor && whole.render().length() <= MAX) {
                     return whole;
+                }
+                if (!strict && whole.render().length() >= SHORT_FLOOR && whole.render().length() <= MAX) {
+                    shortWhole = whole; // "Update RichString.h", where no place is short enough to add
                 }
             }
             if (!named) {
@@ -525,6 +545,15 @@ public final class SubjectLength {
             if (!mentions(d, where) && longer.render().length() >= floor && longer.render().length() <= MAX) {
                 return longer;
             }
+        }
+        // a subject that names its main file says where already: "Update ChangeLog" stands short rather than
+        // "Update ChangeLog in this repository"
+        if (shortWhole != null) {
+            return shortWhole;
+        }
+        Subject bare = s.withDescription(d);
+        if (!strict && namedMain && bare.render().length() >= SHORT_FLOOR && bare.render().length() <= MAX) {
+            return bare;
         }
         Subject longer = s.withDescription(said + " in this repository" + end);
         return longer.render().length() > MAX ? shorten(longer) : longer;

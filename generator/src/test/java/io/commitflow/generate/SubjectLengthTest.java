@@ -72,7 +72,14 @@ class SubjectLengthTest {
     @Test
     void aFileTheSubjectNamesAlreadyIsNotNamedAgain() {
         DiffedCommit readme = diff(modify("README.md", 4, 1));
-        assertThat(SubjectLength.fit("Update README", readme)).isEqualTo("Update README in this repository");
+        assertThat(SubjectLength.fit("Update README", readme)).as("where no place fits, its whole name, short")
+                .isEqualTo("Update README.md");
+        assertThat(SubjectLength.fit("Update ChangeLog", diff(modify("ChangeLog", 4, 1))))
+                .as("a name with no extension: as it is").isEqualTo("Update ChangeLog");
+        assertThat(SubjectLength.fit(Subject.parse("Update README"), readme, SubjectLength.MIN, true).render())
+                .as("a floor the deployment sets holds").isEqualTo("Update README in this repository");
+        assertThat(SubjectLength.fit("Fix a typo", diff(modify("ChangeLog", 4, 1))))
+                .as("a subject that does not name its file is padded with it").isEqualTo("Fix a typo in ChangeLog");
         DiffedCommit walk = diff(modify("org.eclipse.jgit/src/org/eclipse/jgit/revwalk/RevWalk.java", 1, 1));
         assertThat(SubjectLength.fit(Subject.parse("RevWalk: @since 7.8"), walk).render()).as("its area")
                 .isEqualTo("RevWalk: @since 7.8 in org.eclipse.jgit/src/org/eclipse/jgit/revwalk");

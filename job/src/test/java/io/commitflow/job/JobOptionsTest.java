@@ -128,6 +128,9 @@ class JobOptionsTest {
                 java.util.Map.of(), 500, Duration.ofHours(2), false, 300, 20, 0.25));
         var learned = new io.commitflow.generate.RepoStyle().conventions().withSubjectFloor(6);
         assertThat(a.conventions(learned).subjectFloor()).as("the job's floor over the history's").isEqualTo(20);
+        assertThat(a.conventions(learned).subjectFloorIsSet()).as("and no subject shorter").isTrue();
+        assertThat(new io.commitflow.generate.RepoStyle().conventions().subjectFloorIsSet()).as("a learned floor")
+                .isFalse();
         assertThat(JobOptions.parseForCluster("--bootstrap", "k:1").pipeline().suggest().conventions(learned))
                 .as("by default the history's own").isEqualTo(learned);
         assertThat(JobOptions.parseForCluster("--bootstrap", "k:1").pipeline().suggest().fleet()).as("on by default").isTrue();
