@@ -110,7 +110,7 @@ class SuggestHookITCase {
         assertThat(replies).as("one draft, one reply").hasSize(1);
         JsonNode reply = replies.get(0);
         assertThat(subject).as("the commit's subject is the job's suggestion").isEqualTo(reply.path("subject").asText());
-        assertThat(subject).hasSizeBetween(20, 72);
+        assertThat(subject).as("the load test's check").hasSizeBetween(io.commitflow.generate.SubjectLength.SHORT_FLOOR, 72);
         assertThat(reply.path("repo").asText()).as("without .git, as every stage names it").isEqualTo("app");
         assertThat(reply.path("backend").asText()).isEqualTo("retrieval");
         assertThat(reply.path("exemplars")).as("answered from the repository's history").isNotEmpty();
@@ -173,7 +173,8 @@ class SuggestHookITCase {
         CliResult r = cli("suggest", "-C", work.toString(), "--bootstrap", KAFKA.bootstrap(), "--repo", "never/seen.git",
                 "--timeout", "60s");
         assertThat(r.exit()).as(r.err()).isZero();
-        assertThat(r.out().lines().findFirst().orElse("")).hasSizeBetween(20, 72);
+        assertThat(r.out().lines().findFirst().orElse("")).as("the load test's check")
+                .hasSizeBetween(io.commitflow.generate.SubjectLength.SHORT_FLOOR, 72);
 
         Files.writeString(work.resolve("src/main/java/app/Widget4.java"), "package app;\n\nclass Widget4 {\n    int version = 44;\n}\n");
         git(work, "add", "-A");
