@@ -78,17 +78,16 @@ public final class ExemplarRanker {
                                Weights weights, double floor) {
         boolean[] among = new boolean[nn.size()];
         int size = 0;
+        int last = -1;
         for (int i = 0; i < nn.size(); i++) {
             among[i] = nn.get(i).score() >= floor;
-            size += among[i] ? 1 : 0;
+            if (among[i]) {
+                size++;
+                last = i;
+            }
         }
         if (size <= 1) {
-            for (int i = 0; i < nn.size(); i++) {
-                if (among[i]) {
-                    return List.of(i);
-                }
-            }
-            return List.of();
+            return size == 0 ? List.of() : List.of(last);
         }
         double[][] f = features(nn, subjects, signature, versionShape, author, nextSeq, null, null, among);
         for (int i = 0; i < f.length; i++) {
@@ -182,12 +181,7 @@ public final class ExemplarRanker {
                 continue; // not ranked
             }
             double s = score(f[i], terms);
-            if (best < 0) {
-                best = i;
-                top = s;
-                continue;
-            }
-            if (s > top + 1e-12) {
+            if (best < 0 || s > top + 1e-12) {
                 best = i;
                 top = s;
             }

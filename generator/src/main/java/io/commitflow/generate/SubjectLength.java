@@ -493,8 +493,9 @@ public final class SubjectLength {
             }
         }
         List<String> places = new java.util.ArrayList<>();
-        Subject shortWhole = null;
-        boolean namedMain = false;
+        // a subject that names its main file says where already: where no place fits, it stands short ("Update
+        // ChangeLog", "Update RichString.h") rather than "in this repository"
+        Subject standsShort = null;
         if (main != null) {
             String path = main.path();
             String name = TemplateGenerator.displayName(path);
@@ -505,7 +506,6 @@ public final class SubjectLength {
             // name or its path: "Update README in README.md", "RevWalk: @since 7.8 in RevWalk"
             boolean said = mentions(d, stem);
             boolean named = said || stem.equalsIgnoreCase(s.area()) || stem.equalsIgnoreCase(s.scope());
-            namedMain = said;
             String base = path.substring(path.lastIndexOf('/') + 1);
             if (said && !base.equals(stem)) {
                 // "Update PullCommand" is too short: the file by its whole name ("Update PullCommand.java") before a
@@ -516,8 +516,14 @@ public final class SubjectLength {
                 if (whole.render().length() >= floor && whole.render().length() <= MAX) {
                     return whole;
                 }
-                if (!strict && whole.render().length() >= SHORT_FLOOR && whole.render().length() <= MAX) {
-                    shortWhole = whole; // "Update RichString.h", where no place is short enough to add
+                if (whole.render().length() >= SHORT_FLOOR && whole.render().length() <= MAX) {
+                    standsShort = whole; // by its whole name where that fits
+                }
+            }
+            if (said && standsShort == null) {
+                Subject bare = s.withDescription(d);
+                if (bare.render().length() >= SHORT_FLOOR && bare.render().length() <= MAX) {
+                    standsShort = bare; // as it is
                 }
             }
             if (!named) {
@@ -546,14 +552,8 @@ public final class SubjectLength {
                 return longer;
             }
         }
-        // a subject that names its main file says where already: "Update ChangeLog" stands short rather than
-        // "Update ChangeLog in this repository"
-        if (shortWhole != null) {
-            return shortWhole;
-        }
-        Subject bare = s.withDescription(d);
-        if (!strict && namedMain && bare.render().length() >= SHORT_FLOOR && bare.render().length() <= MAX) {
-            return bare;
+        if (standsShort != null && !strict) {
+            return standsShort;
         }
         Subject longer = s.withDescription(said + " in this repository" + end);
         return longer.render().length() > MAX ? shorten(longer) : longer;

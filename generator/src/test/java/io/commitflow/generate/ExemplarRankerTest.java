@@ -136,6 +136,7 @@ class ExemplarRankerTest {
         assertThat(f[1][6]).as("the newest row").isEqualTo(1.0);
         assertThat(f[0][6]).isCloseTo(Math.exp(-999 / ExemplarRanker.RECENCY_ROWS), org.assertj.core.data.Offset.offset(1e-12));
     }
+
     @Test
     void rankingAboveAFloorIsTheFullRankingWithTheRestLeftOut() {
         String[] words = {"retry", "pack", "writer", "docs", "update", "fix", "race", "walker", "the", "in"};
