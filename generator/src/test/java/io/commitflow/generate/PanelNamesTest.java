@@ -32,7 +32,7 @@ class PanelNamesTest {
             "clap-rs", "clap", "tmux", "black", "sveltejs", "svelte", "jqlang", "jq", "pytest-dev", "pytest",
             "serde-rs", "serde", "nodejs", "undici", "libgit2", "commons-text", "pnpm", "htop-dev", "htop", "facebook",
             "zstd", "jesseduffield", "lazygit", "tj", "commander.js", "commander", "commons-collections",
-            "charmbracelet", "bubbletea");
+            "charmbracelet", "bubbletea", "fastapi", "jquery", "nginx", "prettier", "fd", "google", "gson");
     private static final Pattern BLOCK_COMMENT = Pattern.compile("/\\*.*?\\*/", Pattern.DOTALL);
     private static final Pattern LINE_COMMENT = Pattern.compile("//[^\\n]*");
     private static final Pattern LITERAL = Pattern.compile("\"((?:[^\"\\\\\\n]|\\\\.)*)\"");
