@@ -117,15 +117,20 @@ public final class SubjectLength {
 
     /** A plain subject (no parts to keep: a revert's, a template's) made to fit. */
     public static String fit(String subject, DiffedCommit diff) {
+        return fit(subject, diff, MIN, false);
+    }
+
+    /** {@link #fit(String, DiffedCommit)} to {@code floor}–72 characters; {@code strict} as for a {@link Subject}. */
+    public static String fit(String subject, DiffedCommit diff, int floor, boolean strict) {
         String s = subject == null ? "" : subject.strip();
-        if (conforms(s)) {
+        if (conforms(s, floor)) {
             return s;
         }
         if (s.length() > MAX && s.startsWith("Revert \"") && s.endsWith("\"")) {
             // git's revert message: keep it recognisable, the reverted subject cut inside the quotes
             return "Revert \"" + ellipsised(s.substring(8, s.length() - 1), MAX - 9) + "\"";
         }
-        return fit(new Subject(List.of(), "", false, "", "", false, "", s, false), diff).render();
+        return fit(new Subject(List.of(), "", false, "", "", false, "", s, false), diff, floor, strict).render();
     }
 
     /**

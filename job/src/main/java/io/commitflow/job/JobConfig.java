@@ -187,8 +187,9 @@ public final class JobConfig {
             .withDescription("The fewest characters of a built-in suggestion's subject, padded with the place it "
                     + "changed below that: 0, as the repository writes them (20, or 6 where 3% or more of its own "
                     + "subjects are shorter than 20: 'Release 1.0.30', 'Fix typo'; 6 for a subject that names its "
-                    + "main file where no place fits: 'Update ChangeLog'), or 6-72 for every repository and subject "
-                    + "(20 where a load tester checks 20-72 characters).");
+                    + "main file where no place fits: 'Update ChangeLog'; a cherry-pick's real subject from the result "
+                    + "cache as its author wrote it, from 6), or 6-72 for every repository and subject, the cache's "
+                    + "too (20 where a load tester checks 20-72 characters).");
 
     public static final ConfigOption<Double> SUGGEST_REUSE_FLOOR =
             ConfigOptions.key("commitflow.suggest.reuse-floor")

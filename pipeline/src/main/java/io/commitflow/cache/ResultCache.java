@@ -31,15 +31,20 @@ public final class ResultCache implements Serializable {
         entries.open(context);
     }
 
-    /** The suggestion the current repository's cache holds for {@code diff}'s patch-id, made at {@code now}; or null. */
-    public Suggestion lookup(DiffedCommit diff, long now) throws Exception {
+    /**
+     * The suggestion the current repository's cache holds for {@code diff}'s patch-id, made at {@code now}; or null.
+     * The real subject stands as its author wrote it, as short as {@link SubjectLength#SHORT_FLOOR} characters and
+     * cut to 72; where the job sets a floor ({@code minSubjectChars}, {@code --min-subject-chars}; 0 where it does
+     * not) it is held to that floor, as every generated subject is.
+     */
+    public Suggestion lookup(DiffedCommit diff, long now, int minSubjectChars) throws Exception {
         CachedMessage hit = diff.patchId() == null ? null : entries.get(diff.patchId());
         if (hit == null) {
             return null;
         }
-        // the real subject, held to 20–72 characters like every generated one (what a load tester checks)
-        return new Draft(SubjectLength.fit(hit.subject(), diff), hit.body(), hit.type(), hit.scope(), hit.backend(), hit.similarity(),
-                List.of(hit.sourceSha())).suggestion(diff, "hit", now);
+        int floor = minSubjectChars == 0 ? SubjectLength.SHORT_FLOOR : minSubjectChars;
+        return new Draft(SubjectLength.fit(hit.subject(), diff, floor, true), hit.body(), hit.type(), hit.scope(),
+                hit.backend(), hit.similarity(), List.of(hit.sourceSha())).suggestion(diff, "hit", now);
     }
 
     /** Keeps a learned commit's real message under its patch-id (a commit without one is not cached). */

@@ -182,7 +182,7 @@ public final class SuggestOperator extends AbstractStreamOperator<Suggestion>
             setCurrentKey(repo); // as it was before the mails ran
         }
         DiffFeatures features = in.features() != null ? in.features() : DiffFeatures.of(diff);
-        Suggestion hit = results.lookup(diff, System.currentTimeMillis());
+        Suggestion hit = results.lookup(diff, System.currentTimeMillis(), settings.minSubjectChars());
         String message = diff.commit().message();
         boolean learns = !diff.commit().draft() && message != null && !message.isBlank();
         SuggestRequest request = null;

@@ -162,6 +162,24 @@ class SuggestOperatorTest {
     }
 
     @Test
+    void aCherryPickKeepsItsShortRealSubjectUnlessTheJobSetsAFloor() throws Exception {
+        for (SuggestSettings settings : new SuggestSettings[] {CPU, CPU.withMinSubjectChars(30)}) {
+            try (StageHarness s = new StageHarness(settings).open()) {
+                s.suggest(change("app", "a".repeat(40), "Widget", "run", "Retry twice\n", "9".repeat(40)));
+                Suggestion pick = s.suggest(change("app", "b".repeat(40), "Widget", "run", null, "9".repeat(40)));
+
+                assertThat(pick.cache()).isEqualTo("hit");
+                if (settings.minSubjectChars() == 0) {
+                    assertThat(pick.subject()).as("as its author wrote it").isEqualTo("Retry twice");
+                } else {
+                    assertThat(pick.subject()).as("held to the job's floor").startsWith("Retry twice ")
+                            .hasSizeBetween(30, 72);
+                }
+            }
+        }
+    }
+
+    @Test
     void forgetsCachedSuggestionsAfterTheTtl() throws Exception {
         try (StageHarness s = new StageHarness(CPU).open()) {
             s.suggest(change("app", "a".repeat(40), "Widget", "run", "x\n", "9".repeat(40)));
