@@ -30,6 +30,9 @@ enum ExemplarCheck {
      * Faithfulness#verbFitsFiles}).
      */
     VERB_FITS_THE_FILES(false, (c, x) -> Faithfulness.verbFitsFiles(x.styled().description(), c.diff)),
+    /** What it adds the diff adds, and what it removes the diff removes ({@link Faithfulness#addsOrRemovesAsStated}). */
+    ADDS_OR_REMOVES_AS_STATED(false, (c, x) -> Faithfulness.addsOrRemovesAsStated(x.styled().description(),
+            c.patch())),
     /** No issue or pull-request number of the exemplar's. */
     NO_OLD_NUMBER(false, (c, x) -> Faithfulness.numbers(x.edited().description()).isEmpty()),
     /** A year and month (a release train) the diff's added lines write. */

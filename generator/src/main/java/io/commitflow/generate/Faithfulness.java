@@ -147,6 +147,73 @@ public final class Faithfulness {
         return !(added ? ON_WHAT_EXISTS : MAKING).contains(verb);
     }
 
+    /** Verbs that say a name is new, and verbs that say it is gone. */
+    private static final java.util.Set<String> ADDING = java.util.Set.of("add", "introduce", "create", "implement");
+    private static final java.util.Set<String> REMOVING = java.util.Set.of("remove", "delete", "drop", "drops",
+            "dropped");
+
+    /**
+     * Whether a description that adds or removes names ("Add `NetRCAuth()` class", "Remove log4rs workaround")
+     * says the diff's direction: a name it adds is on a line the diff adds, or at least on no line it removes; a name
+     * it removes is on a removed line, or on no added one. "Add mkstemp() for mingw build" is no subject for a diff that
+     * deletes {@code mkstemp()}, nor "test: remove erroneous RETURN_SKIP" for one that adds it. Only names are judged
+     * (a call, a file, a path, an identifier: {@link #name}), never prose words, which both sides of a diff hold; the
+     * path of a file the diff deletes counts as removed, of one it creates as added. True for any other verb and where
+     * the description names nothing.
+     */
+    static boolean addsOrRemovesAsStated(String description, String patch) {
+        if (description == null || description.isBlank()) {
+            return true;
+        }
+        String imperative = MoodEdit.imperative(description.strip());
+        int end = 0;
+        while (end < imperative.length() && Character.isLetter(imperative.charAt(end))) {
+            end++;
+        }
+        String verb = imperative.substring(0, end).toLowerCase(java.util.Locale.ROOT);
+        boolean adds = ADDING.contains(verb);
+        if (!adds && !REMOVING.contains(verb)) {
+            return true;
+        }
+        List<String> names = new ArrayList<>();
+        Matcher m = TOKEN.matcher(QUOTED.matcher(imperative.substring(end)).replaceAll("\"\""));
+        while (m.find()) {
+            String token = trim(m.group());
+            String name = ISSUE.matcher(token).matches() ? null : name(token);
+            if (name != null) {
+                names.add(name);
+            }
+        }
+        if (names.isEmpty()) {
+            return true;
+        }
+        boolean onAdded = false;
+        boolean onRemoved = false;
+        String header = "";
+        for (String l : patch.split("\n", -1)) {
+            boolean added = l.startsWith("+") && !l.startsWith("+++");
+            boolean removed = l.startsWith("-") && !l.startsWith("---");
+            if (l.startsWith("diff --git ")) {
+                header = l;
+            } else if (l.startsWith("deleted file mode") || l.startsWith("new file mode")) {
+                // a file the diff deletes is removed, one it creates is added, a binary one too (no lines of its own)
+                removed = l.startsWith("deleted");
+                added = !removed;
+                l = header;
+            }
+            if ((added && !onAdded) || (removed && !onRemoved)) {
+                for (String name : names) {
+                    if (l.contains(name)) {
+                        onAdded |= added;
+                        onRemoved |= removed;
+                        break;
+                    }
+                }
+            }
+        }
+        return adds ? onAdded || !onRemoved : onRemoved || !onAdded;
+    }
+
     /** A bump's "from A to B" where both are numbers: {@code from 84 to 85}, {@code from v1.2 to v1.3}. */
     private static final Pattern FROM_TO = Pattern.compile("\\bfrom\\s+v?(\\d[\\w.-]*?)\\s+to\\s+v?(\\d[\\w.-]*?)(?=[\\s,;)]|\\.?$)");
     /** A move written with an arrow: {@code 48 -> 51}, {@code @v4 -> v5}, {@code 1.2 → 1.3}. */

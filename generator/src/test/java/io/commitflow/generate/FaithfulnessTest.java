@@ -254,4 +254,38 @@ class FaithfulnessTest {
         assertThat(Faithfulness.verbFitsFiles("Fix some regress tests.", cut)).as("38 files not listed").isTrue();
         assertThat(Faithfulness.verbFitsFiles("Fix some regress tests.", any)).as("a modified file").isTrue();
     }
+
+    @Test
+    void whatASubjectAddsTheDiffAddsAndWhatItRemovesTheDiffRemoves() {
+        String removesCall = "diff --git a/src/util.c b/src/util.c\n--- a/src/util.c\n+++ b/src/util.c\n@@ -1,4 +1,2 @@\n"
+                + " int x;\n-int mkstemp(char *t) {\n-  return 0;\n-}\n";
+        assertThat(Faithfulness.addsOrRemovesAsStated("Add mkstemp() for mingw build", removesCall)).isFalse();
+        assertThat(Faithfulness.addsOrRemovesAsStated("Added mkstemp() for mingw build", removesCall)).isFalse();
+        assertThat(Faithfulness.addsOrRemovesAsStated("Remove unused mkstemp()", removesCall)).isTrue();
+        assertThat(Faithfulness.addsOrRemovesAsStated("Drop mkstemp()", removesCall)).isTrue();
+
+        String addsSkip = "diff --git a/test/t.c b/test/t.c\n--- a/test/t.c\n+++ b/test/t.c\n@@ -1,1 +1,2 @@\n"
+                + " TEST_IMPL(udp) {\n+  RETURN_SKIP(\"qemu\");\n";
+        assertThat(Faithfulness.addsOrRemovesAsStated("remove erroneous RETURN_SKIP", addsSkip)).isFalse();
+        assertThat(Faithfulness.addsOrRemovesAsStated("Add RETURN_SKIP under qemu", addsSkip)).isTrue();
+
+        String bothSides = "diff --git a/a.c b/a.c\n--- a/a.c\n+++ b/a.c\n@@ -1,1 +1,1 @@\n-old_name(x);\n+old_name(y);\n";
+        assertThat(Faithfulness.addsOrRemovesAsStated("Add old_name() argument", bothSides))
+                .as("a name on both sides: the diff changes it, either verb may say so").isTrue();
+        assertThat(Faithfulness.addsOrRemovesAsStated("Remove unnecessary parentheses", removesCall))
+                .as("prose words are not judged").isTrue();
+        assertThat(Faithfulness.addsOrRemovesAsStated("Fix mkstemp() on mingw", removesCall)).isTrue();
+    }
+
+    @Test
+    void aFileTheDiffDeletesIsRemovedWhateverItsLinesSay() {
+        String deletes = "diff --git a/docs/.DS_Store b/docs/.DS_Store\ndeleted file mode 100644\n"
+                + "Binary files differ\ndiff --git a/.gitignore b/.gitignore\n--- a/.gitignore\n+++ b/.gitignore\n"
+                + "@@ -1,1 +1,2 @@\n node_modules\n+.DS_Store\n";
+        assertThat(Faithfulness.addsOrRemovesAsStated("Delete .DS_Store", deletes)).isTrue();
+        String creates = "diff --git a/docs/Kinsta.md b/docs/Kinsta.md\nnew file mode 100644\n--- /dev/null\n"
+                + "+++ b/docs/Kinsta.md\n@@ -0,0 +1,1 @@\n+# Deploy\n";
+        assertThat(Faithfulness.addsOrRemovesAsStated("Remove Kinsta.md", creates)).isFalse();
+        assertThat(Faithfulness.addsOrRemovesAsStated("Add Kinsta.md", creates)).isTrue();
+    }
 }
