@@ -138,13 +138,16 @@ public final class Faithfulness {
         if (!added && !deleted) {
             return true;
         }
-        String imperative = MoodEdit.imperative(description.strip());
+        return !(added ? ON_WHAT_EXISTS : MAKING).contains(verbOf(MoodEdit.imperative(description.strip())));
+    }
+
+    /** The letters that open {@code imperative}, in lower case: its verb where it opens with one. */
+    private static String verbOf(String imperative) {
         int end = 0;
         while (end < imperative.length() && Character.isLetter(imperative.charAt(end))) {
             end++;
         }
-        String verb = imperative.substring(0, end).toLowerCase(java.util.Locale.ROOT);
-        return !(added ? ON_WHAT_EXISTS : MAKING).contains(verb);
+        return imperative.substring(0, end).toLowerCase(java.util.Locale.ROOT);
     }
 
     /** Verbs that say a name is new, and verbs that say it is gone. */
@@ -166,11 +169,8 @@ public final class Faithfulness {
             return true;
         }
         String imperative = MoodEdit.imperative(description.strip());
-        int end = 0;
-        while (end < imperative.length() && Character.isLetter(imperative.charAt(end))) {
-            end++;
-        }
-        String verb = imperative.substring(0, end).toLowerCase(java.util.Locale.ROOT);
+        String verb = verbOf(imperative);
+        int end = verb.length();
         boolean adds = ADDING.contains(verb);
         if (!adds && !REMOVING.contains(verb)) {
             return true;
