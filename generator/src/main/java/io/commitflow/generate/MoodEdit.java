@@ -34,17 +34,18 @@ final class MoodEdit {
 
     /**
      * The description starts as a subject does: with a word, a number, a name ({@code @since}, {@code .gitignore},
-     * {@code #include}, {@code $HOME}, {@code <dependency>}) or a quotation; not with an operator or a list marker
-     * ({@code +=codecov => notifications}, {@code * Inline var}), which some histories hold and no maintainer would
-     * take as a suggestion.
+     * {@code #include}, {@code $HOME}, {@code <dependency>}), a quotation or an emoji (a gitmoji history's
+     * {@code 🐛 Fix …}, {@code ⬆️ Bump …}); not with an operator or a list marker ({@code +=codecov => notifications},
+     * {@code * Inline var}), which some histories hold and no maintainer would take as a suggestion.
      */
     static boolean startsAsProse(String description) {
         String d = description.strip();
         if (d.isEmpty()) {
             return false;
         }
-        char c = d.charAt(0);
-        return Character.isLetterOrDigit(c) || "`\"'[(@._#$<".indexOf(c) >= 0;
+        int c = d.codePointAt(0);
+        return Character.isLetterOrDigit(c) || "`\"'[(@._#$<".indexOf(c) >= 0
+                || Character.getType(c) == Character.OTHER_SYMBOL;
     }
 
     private static final Pattern DOUBLED = Pattern.compile("(?<![\\p{L}\\p{N}_.-])(\\p{L}{2,})\\s+\\1(?![\\p{L}\\p{N}_])",

@@ -459,7 +459,7 @@ class SubjectEditorTest {
         }
         for (String fine : List.of("Fix the walker", "2024 copyright", "@since tags", ".gitignore entries",
                 "`foo` is gone", "\"quoted\" name", "[docs] fix", "#include order", "$HOME expansion",
-                "<dependency> order", "_internal helper")) {
+                "<dependency> order", "_internal helper", "\uD83D\uDC1B Fix the walker", "\u2B06\uFE0F Bump click")) {
             assertThat(MoodEdit.startsAsProse(fine)).as(fine).isTrue();
         }
     }
